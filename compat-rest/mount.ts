@@ -1,0 +1,108 @@
+// Mounts route declarations on express: credentials → scopes/role → input validation → handler → JSON.
+import express, { type Request, type Response } from "express";
+import multer from "multer";
+import type { z } from "zod";
+import { authenticate } from "../src/domain/auth/authenticate.ts";
+import { requireRole } from "../src/domain/auth/policy.ts";
+import { hasScope } from "../src/domain/auth/scopes.ts";
+import { anonymous, makeCtx, type Ctx, type Services } from "../src/domain/context.ts";
+import { DomainError, Forbidden, httpStatus } from "../src/domain/errors.ts";
+import { invalidFromZod } from "../src/domain/operation.ts";
+import { credentialsOf } from "./credentials.ts";
+import { assertRouteDeclared, pathsOf, type ErrorShape, type RouteDef } from "./route.ts";
+
+const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 64 * 1024 * 1024 } });
+
+/** The family's default error body for a domain error (routes may declare their own). */
+export function defaultErrorShape(error: DomainError): ErrorShape {
+  const status = httpStatus[error.kind];
+  if (error.kind === "invalid" && error.fields) {
+    const errors = Object.entries(error.fields).map(([field, message]) => ({ title: "Invalid value", source: { pointer: `/${field.replaceAll(".", "/")}` }, message }));
+    return { status, body: { error: error.message, errors } };
+  }
+  return { status, body: { error: error.message } };
+}
+
+export function sendError(res: Response, error: unknown, def?: Pick<RouteDef, "errors">) {
+  if (res.headersSent) return;
+  if (error instanceof DomainError) {
+    const shape = def?.errors?.(error) ?? defaultErrorShape(error);
+    res.status(shape.status).json(shape.body);
+    return;
+  }
+  console.error("unhandled error:", error);
+  res.status(500).json({ error: "Internal server error" });
+}
+
+/** Form bodies name arrays `ids[]`; multer leaves the brackets in the key. */
+function normalizeMultipart(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body ?? {})) {
+    if (key.endsWith("[]")) out[key.slice(0, -2)] = Array.isArray(value) ? value : [value];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The family casts leniently: when validation fails, empty-string parameters are dropped and it retries. */
+function parseLenient<S extends z.ZodType>(schema: S, raw: Record<string, unknown>): z.output<S> {
+  const first = schema.safeParse(raw);
+  if (first.success) return first.data;
+  const withoutEmpty = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== ""));
+  const second = schema.safeParse(withoutEmpty);
+  if (second.success) return second.data;
+  throw invalidFromZod(first.error);
+}
+
+/** Resolves the viewer and applies the route's auth declaration. */
+async function authorize(def: RouteDef, services: Services, req: Request): Promise<Ctx> {
+  const creds = credentialsOf(req, services.settings.namespace);
+  const ctx = makeCtx(services, await authenticate(makeCtx(services), creds));
+  if (def.auth === "public") return ctx;
+  const { scopes, optional, role } = def.auth;
+  const { viewer } = ctx;
+  try {
+    if (viewer.via === "anonymous") throw Forbidden("Invalid credentials.");
+    if (viewer.via !== "admin_token" && scopes !== "any" && !hasScope(viewer.scopes, scopes)) throw Forbidden(`Insufficient permissions: ${scopes.join(" | ")}.`);
+    if (!viewer.account && viewer.via !== "admin_token") throw Forbidden("Invalid credentials.");
+    if (role) requireRole(viewer, role);
+    return ctx;
+  } catch (error) {
+    // the family's "proceed unauthenticated" fallback for optional routes
+    if (optional && !role) return makeCtx(services, anonymous);
+    throw error;
+  }
+}
+
+export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services) {
+  routes.forEach(assertRouteDeclared);
+  for (const def of routes) {
+    const multipart = def.files?.length ? upload.fields(def.files.map((name) => ({ name }))) : upload.none();
+    const handle = async (req: Request, res: Response) => {
+      try {
+        const ctx = await authorize(def, services, req);
+        const query = (req.query ?? {}) as Record<string, unknown>;
+        const body = req.is("multipart/form-data") ? normalizeMultipart(req.body) : ((req.body ?? {}) as Record<string, unknown>);
+        const input = {
+          params: def.params ? parseLenient(def.params, req.params) : req.params,
+          query: def.query ? parseLenient(def.query, query) : {},
+          // clients put body parameters in the query string too; the body wins
+          body: def.body ? parseLenient(def.body, { ...query, ...(typeof body === "object" && !Array.isArray(body) ? body : {}) }) : {},
+          files: (req.files && !Array.isArray(req.files) ? req.files : {}) as Record<string, Express.Multer.File[]>,
+          req,
+          res,
+        };
+        const result = await def.handler(ctx, input as any);
+        if (res.headersSent) return;
+        if (result === undefined) res.status(def.status ?? 204).end();
+        else res.status(def.status ?? 200).json(result);
+      } catch (error) {
+        sendError(res, error, def);
+      }
+    };
+    const method = def.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+    for (const path of pathsOf(def, services.settings.namespace)) {
+      router[method](path, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle);
+    }
+  }
+}

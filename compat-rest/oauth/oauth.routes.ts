@@ -1,0 +1,140 @@
+// OAuth 2 endpoints as the family's clients use them.
+import { serialize } from "cookie";
+import { z } from "zod";
+import { createSession, SESSION_TTL_MS } from "../../src/domain/auth/sessions.ts";
+import { signInWithPassword } from "../../src/domain/auth/sign-in.ts";
+import { checkAuthorizationRequest, createAuthorizationCode, grantToken, revokeToken, tokenGrantInput } from "../../src/domain/auth/tokens.ops.ts";
+import { makeCtx, type Ctx } from "../../src/domain/context.ts";
+import { DomainError } from "../../src/domain/errors.ts";
+import { sessionCookieName } from "../credentials.ts";
+import { route } from "../route.ts";
+import { renderTokenResponse } from "../views/app.ts";
+import { authorizePage, errorPage, oobCodePage } from "./pages.ts";
+
+const authorizeQuery = z.object({
+  response_type: z.string().optional(),
+  client_id: z.string(),
+  redirect_uri: z.string(),
+  scope: z.union([z.string(), z.array(z.string())]).optional(),
+  state: z.string().optional(),
+  code_challenge: z.string().optional(),
+  code_challenge_method: z.enum(["plain", "S256"]).optional(),
+});
+
+// The form nests its fields as authorization[...] like the family's page; flat names work too.
+const authorizeBody = z.preprocess(
+  (v: any) => ({ ...(v ?? {}), ...(typeof v?.authorization === "object" ? v.authorization : {}) }),
+  authorizeQuery.omit({ response_type: true }).extend({ name: z.string().optional(), password: z.string().optional() }),
+);
+
+/** Form errors re-render the page; nothing else leaves as a stack trace. */
+const htmlErrors = (error: DomainError) => ({ status: error.kind === "unauthorized" ? 401 : error.kind === "forbidden" ? 403 : 400, body: { error: error.message } });
+
+export function sessionCookie(ctx: Ctx, token: string, maxAgeMs = SESSION_TTL_MS) {
+  return serialize(sessionCookieName(ctx.settings.namespace), token, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: ctx.settings.baseUrl.startsWith("https:"),
+    maxAge: Math.floor(maxAgeMs / 1000),
+  });
+}
+
+export const oauthRoutes = [
+  route({
+    method: "POST",
+    path: "/oauth/token",
+    summary: "Obtain a token (authorization_code, password, refresh_token or client_credentials grant)",
+    tags: ["OAuth"],
+    auth: "public",
+    body: tokenGrantInput,
+    async handler(ctx, { body }) {
+      return renderTokenResponse(await grantToken(ctx, body));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/oauth/revoke",
+    summary: "Revoke an access or refresh token",
+    tags: ["OAuth"],
+    auth: "public",
+    body: z.object({ token: z.string(), client_id: z.string().optional(), client_secret: z.string().optional() }),
+    async handler(ctx, { body }) {
+      await revokeToken(ctx, body);
+      return {};
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/oauth/authorize",
+    summary: "Sign-in and consent page of the authorization-code flow",
+    tags: ["OAuth"],
+    auth: "public",
+    query: authorizeQuery,
+    errors: htmlErrors,
+    async handler(ctx, { query, res }) {
+      try {
+        const { app, scopes } = await checkAuthorizationRequest(ctx, query);
+        res.type("html").send(
+          authorizePage({
+            instanceName: ctx.settings.instanceName,
+            appName: app.name,
+            scopes,
+            clientId: query.client_id,
+            redirectUri: query.redirect_uri,
+            state: query.state,
+            signedInAs: ctx.viewer.account?.nickname,
+            codeChallenge: query.code_challenge,
+            codeChallengeMethod: query.code_challenge_method,
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        res.status(400).type("html").send(errorPage(error.message));
+      }
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/oauth/authorize",
+    summary: "Submit the sign-in and consent form; redirects with a code or shows it (out-of-band)",
+    tags: ["OAuth"],
+    auth: "public",
+    body: authorizeBody,
+    async handler(ctx, { body, res }) {
+      let userCtx = ctx;
+      try {
+        if (body.name && body.password) {
+          const account = await signInWithPassword(ctx, body.name, body.password);
+          userCtx = makeCtx(ctx, { account, app: null, scopes: [], via: "session" });
+          const session = await createSession(ctx, account.id);
+          res.append("Set-Cookie", sessionCookie(ctx, session.token));
+        }
+        const { code, app, oob } = await createAuthorizationCode(userCtx, body);
+        if (oob) {
+          res.type("html").send(oobCodePage(app.name, code));
+          return;
+        }
+        const target = new URL(body.redirect_uri);
+        target.searchParams.set("code", code);
+        if (body.state) target.searchParams.set("state", body.state);
+        res.redirect(302, target.toString());
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const { app, scopes } = await checkAuthorizationRequest(ctx, body).catch(() => ({ app: null, scopes: [] as string[] }));
+        if (!app) return void res.status(400).type("html").send(errorPage(error.message));
+        res.status(error.kind === "unauthorized" ? 401 : 403).type("html").send(
+          authorizePage({
+            instanceName: ctx.settings.instanceName,
+            appName: app.name,
+            scopes,
+            clientId: body.client_id,
+            redirectUri: body.redirect_uri,
+            state: body.state,
+            error: error.kind === "unauthorized" ? "Invalid username or password" : error.message,
+          }),
+        );
+      }
+    },
+  }),
+];

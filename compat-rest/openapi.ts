@@ -1,0 +1,73 @@
+// The OpenAPI description, printed from the same route declarations that validate requests.
+import { createDocument } from "zod-openapi";
+import { z } from "zod";
+import type { Settings } from "../src/config/env.ts";
+import { SOFTWARE_VERSION } from "../src/domain/instance/instance.ops.ts";
+import { pathsOf, type RouteDef } from "./route.ts";
+
+const FORM_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
+
+function securityOf(def: RouteDef) {
+  if (def.auth === "public") return [];
+  const scopes = def.auth.scopes === "any" ? [] : [...def.auth.scopes];
+  const required = [{ oauth: scopes }, { bearer: [] }, { basic: [] }, { session: [] }];
+  return def.auth.optional ? [{}, ...required] : required;
+}
+
+function bodySchema(def: RouteDef) {
+  if (!def.files?.length) return def.body!;
+  const files = Object.fromEntries(def.files.map((f) => [f, z.string().meta({ format: "binary" })]));
+  return def.body ? z.object(files).partial().and(def.body) : z.object(files).partial();
+}
+
+export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Settings, "namespace" | "baseUrl">) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const def of routes) {
+    for (const path of pathsOf(def, settings.namespace)) {
+      const oaPath = path.replace(/:([A-Za-z_]+)/g, "{$1}");
+      const operation: Record<string, unknown> = {
+        summary: def.summary,
+        tags: def.tags,
+        security: securityOf(def),
+        requestParams: { ...(def.params ? { path: def.params } : {}), ...(def.query ? { query: def.query } : {}) },
+        responses: {
+          [String(def.status ?? 200)]: {
+            description: def.response?.description ?? "Success",
+            ...(def.response?.schema ? { content: { "application/json": { schema: def.response.schema } } } : {}),
+          },
+          default: { description: "Error", content: { "application/json": { schema: errorSchema } } },
+        },
+      };
+      if (def.body || def.files?.length) {
+        const schema = bodySchema(def);
+        operation.requestBody = { content: Object.fromEntries(FORM_TYPES.map((t) => [t, { schema }])) };
+      }
+      (paths[oaPath] ??= {})[def.method.toLowerCase()] = operation;
+    }
+  }
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: { title: "Client, own and admin API", version: SOFTWARE_VERSION },
+      servers: [{ url: settings.baseUrl }],
+      components: {
+        securitySchemes: {
+          oauth: {
+            type: "oauth2",
+            flows: {
+              authorizationCode: { authorizationUrl: "/oauth/authorize", tokenUrl: "/oauth/token", scopes: { read: "read", write: "write", follow: "follow", push: "push", admin: "admin" } },
+              password: { tokenUrl: "/oauth/token", scopes: {} },
+            },
+          },
+          bearer: { type: "http", scheme: "bearer" },
+          basic: { type: "http", scheme: "basic" },
+          session: { type: "apiKey", in: "cookie", name: `_${settings.namespace}_key` },
+        },
+      },
+      paths: paths as any,
+    },
+    { reused: "ref", allowEmptySchema: { transform: true, pipe: true } as any },
+  );
+}
+
+const errorSchema = z.object({ error: z.string() }).meta({ id: "Error" });

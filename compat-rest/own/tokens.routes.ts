@@ -1,0 +1,31 @@
+// The family's token management for the signed-in user (pleroma-fe's "security" settings).
+import { z } from "zod";
+import { deleteOwnToken, listOwnTokens } from "../../src/domain/auth/tokens.ops.ts";
+import { route } from "../route.ts";
+import { renderOwnToken } from "../views/app.ts";
+
+export const ownTokenRoutes = [
+  route({
+    method: "GET",
+    path: ["/api/oauth_tokens", "/api/oauth_tokens.json"],
+    summary: "The signed-in user's OAuth tokens",
+    tags: ["OAuth"],
+    auth: { scopes: ["read:security"] },
+    async handler(ctx) {
+      return (await listOwnTokens(ctx, {})).map(renderOwnToken);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/oauth_tokens/:id",
+    summary: "Revoke one of the signed-in user's tokens",
+    tags: ["OAuth"],
+    auth: { scopes: ["write:security"] },
+    params: z.object({ id: z.string() }),
+    status: 201,
+    async handler(ctx, { params, res }) {
+      await deleteOwnToken(ctx, { id: params.id });
+      res.status(201).end();
+    },
+  }),
+];

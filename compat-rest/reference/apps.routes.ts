@@ -1,0 +1,35 @@
+// Reference API: OAuth application registration.
+import { z } from "zod";
+import { createApp, verifyAppCredentials } from "../../src/domain/oauth-apps/apps.ops.ts";
+import { scopeList } from "../inputs.ts";
+import { route } from "../route.ts";
+import { renderApp } from "../views/app.ts";
+
+export const appRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/apps",
+    summary: "Register a client application",
+    tags: ["Apps"],
+    auth: "public",
+    body: z.object({
+      client_name: z.string(),
+      redirect_uris: z.union([z.string(), z.array(z.string())]),
+      scopes: scopeList().optional(),
+      website: z.string().optional().nullable(),
+    }),
+    async handler(ctx, { body }) {
+      return renderApp(await createApp(ctx, body), true);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/apps/verify_credentials",
+    summary: "The application of the presented token",
+    tags: ["Apps"],
+    auth: { scopes: "any" },
+    async handler(ctx) {
+      return renderApp(await verifyAppCredentials(ctx, {}), false);
+    },
+  }),
+];

@@ -1,0 +1,78 @@
+// A REST route is declared once: method, paths, auth, input schemas, the work (which calls a domain
+// operation and a view), success status and the endpoint's own error shapes. The same declaration
+// is validated at start-up, mounted on express and printed into the OpenAPI document.
+import type { Request, Response } from "express";
+import type { z } from "zod";
+import type { Ctx } from "../src/domain/context.ts";
+import type { DomainError } from "../src/domain/errors.ts";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type RouteAuth =
+  | "public"
+  | {
+      /** alternatives: any one covers the route; "any" = any valid credentials (explicit, never implied) */
+      scopes: readonly string[] | "any";
+      /** anonymous (or insufficiently scoped) requests still run, as anonymous */
+      optional?: boolean;
+      role?: "admin" | "staff";
+    };
+
+type AnyObject = z.ZodType<Record<string, unknown>, any>;
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  files: Record<string, Express.Multer.File[]>;
+  req: Request;
+  res: Response;
+}
+
+export interface ErrorShape {
+  status: number;
+  body: unknown;
+}
+
+export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends AnyObject = AnyObject> {
+  method: Method;
+  /** express-style paths; `$ns` is replaced by the configured namespace word */
+  path: string | readonly string[];
+  summary: string;
+  tags?: string[];
+  auth: RouteAuth;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** multipart file fields */
+  files?: readonly string[];
+  /** success status (default 200) */
+  status?: number;
+  /** OpenAPI response descriptions (success schema optional) */
+  response?: { description: string; schema?: z.ZodType };
+  /** maps a domain error to this endpoint's wire shape; undefined falls back to `{error}` */
+  errors?: (error: DomainError) => ErrorShape | undefined;
+  /**
+   * Does the work. Returns the JSON body, or `undefined` after writing the response itself
+   * (HTML pages, redirects, empty bodies).
+   */
+  handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
+}
+
+/** Keeps declarations typed per route while collecting them in plain arrays. */
+export function route<P extends AnyObject, Q extends AnyObject, B extends AnyObject>(def: RouteDef<P, Q, B>): RouteDef {
+  return def as unknown as RouteDef;
+}
+
+export function pathsOf(def: RouteDef, namespace: string): string[] {
+  return (typeof def.path === "string" ? [def.path] : [...def.path]).map((p) => p.replaceAll("$ns", namespace));
+}
+
+/** The start-up guard: an authenticated route must say which scopes it checks. */
+export function assertRouteDeclared(def: RouteDef): void {
+  const where = `${def.method} ${pathsOf(def, "$ns").join(", ")}`;
+  if (def.auth === "public") return;
+  if (typeof def.auth !== "object" || def.auth === null) throw new Error(`route ${where}: auth must be "public" or {scopes}`);
+  const { scopes } = def.auth;
+  if (scopes !== "any" && (!Array.isArray(scopes) || scopes.length === 0)) throw new Error(`route ${where} is authenticated but declares no scope check`);
+}

@@ -1,0 +1,78 @@
+// Static settings read from the environment: the runtime contract operators and outside test suites rely on.
+// Extend it, never change the meaning of an existing variable.
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z.enum(["true", "false", "1", "0", "yes", "no", ""]).transform((v) => v === "true" || v === "1" || v === "yes");
+const word = z.string().regex(/^[a-z][a-z0-9_]*$/, "must be a lowercase word");
+
+const EnvSchema = z.object({
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  BASE_URL: z.url().optional(),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  CONFIGURABLE_FROM_DATABASE: bool.default(false),
+  ADMIN_TOKEN: z.string().optional(),
+  API_NAMESPACE: word.default("ext"),
+  API_FAMILY: word.default("own"),
+  INSTANCE_NAME: z.string().default("ext"),
+  INSTANCE_EMAIL: z.string().default(""),
+  REGISTRATIONS_OPEN: bool.default(true),
+  LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
+  /** Jobs are processed by this process; set false on web-only nodes. */
+  JOBS_ENABLED: bool.default(true),
+});
+
+export interface Settings {
+  host: string;
+  port: number;
+  baseUrl: string;
+  /** host[:port] of BASE_URL: the domain in acct handles and ActivityPub ids */
+  domain: string;
+  dataDir: string;
+  /** postgresql://… or pglite:<dir> */
+  databaseUrl: string;
+  redisUrl?: string;
+  configurableFromDatabase: boolean;
+  adminToken?: string;
+  /** the word in /api/v1/<ns>/…, the JSON object key and the cookie name */
+  namespace: string;
+  /** the name of the software-family object (`own` in the spec) */
+  family: string;
+  instanceName: string;
+  instanceEmail: string;
+  registrationsOpen: boolean;
+  logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  jobsEnabled: boolean;
+}
+
+export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`invalid environment: ${issues}`);
+  }
+  const e = parsed.data;
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    baseUrl,
+    domain: new URL(baseUrl).host,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? `pglite:${path.join(dataDir, "pglite")}`,
+    redisUrl: e.REDIS_URL,
+    configurableFromDatabase: e.CONFIGURABLE_FROM_DATABASE,
+    adminToken: e.ADMIN_TOKEN,
+    namespace: e.API_NAMESPACE,
+    family: e.API_FAMILY,
+    instanceName: e.INSTANCE_NAME,
+    instanceEmail: e.INSTANCE_EMAIL,
+    registrationsOpen: e.REGISTRATIONS_OPEN,
+    logLevel: e.LOG_LEVEL,
+    jobsEnabled: e.JOBS_ENABLED,
+  };
+}

@@ -1,0 +1,35 @@
+// Authorization checks shared by operations and surfaces; the messages are the family's.
+import type { Ctx, Viewer } from "../context.ts";
+import { Forbidden } from "../errors.ts";
+import type { Account } from "../../generated/prisma/client.ts";
+import { hasScope } from "./scopes.ts";
+
+export function requireAccount(ctx: Ctx): Account {
+  if (!ctx.viewer.account) throw Forbidden("Invalid credentials.");
+  return ctx.viewer.account;
+}
+
+export function isAdmin(viewer: Viewer): boolean {
+  return viewer.via === "admin_token" || !!viewer.account?.isAdmin;
+}
+
+export function isStaff(viewer: Viewer): boolean {
+  return isAdmin(viewer) || !!viewer.account?.isModerator;
+}
+
+/** Scope check; the admin token skips scope checks as the family's servers do. */
+export function requireScopes(viewer: Viewer, anyOf: readonly string[]) {
+  if (viewer.via === "admin_token" || anyOf.length === 0) return;
+  if (!hasScope(viewer.scopes, anyOf)) throw Forbidden(`Insufficient permissions: ${anyOf.join(" | ")}.`);
+}
+
+export function requireRole(viewer: Viewer, role: "admin" | "staff") {
+  if (viewer.via === "admin_token") return;
+  if (!viewer.account) throw Forbidden("Invalid credentials.");
+  if (role === "admin" && !viewer.account.isAdmin) throw Forbidden("User is not an admin.");
+  if (role === "staff" && !isStaff(viewer)) throw Forbidden("User is not a staff member.");
+}
+
+export function requireAdmin(ctx: Ctx) {
+  requireRole(ctx.viewer, "admin");
+}

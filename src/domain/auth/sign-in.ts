@@ -1,0 +1,33 @@
+// Password sign-in shared by the token endpoint, the authorization page, Basic auth and tRPC.
+import type { Account } from "../../generated/prisma/client.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError, Forbidden, Unauthorized } from "../errors.ts";
+import { verifyPassword } from "./passwords.ts";
+
+/** Finds the local account by nickname or e-mail and checks the password; says nothing about which was wrong. */
+export async function checkPassword(ctx: Ctx, login: string, password: string): Promise<Account> {
+  const account = await ctx.db.account.findFirst({
+    where: { local: true, OR: [{ nickname: { equals: login, mode: "insensitive" } }, { email: { equals: login, mode: "insensitive" } }] },
+  });
+  // verify even when unknown so timing does not reveal which nicknames exist
+  const ok = await verifyPassword(account?.passwordHash ?? DUMMY_HASH, password);
+  if (!account || !ok) throw Unauthorized("Invalid credentials");
+  return account;
+}
+
+/** States in which a correct password still may not sign in; messages are the family's. */
+export function assertCanSignIn(account: Account): void {
+  if (account.deactivated) throw Forbidden("Your account is currently disabled");
+  if (account.approvalPending) throw new DomainError("forbidden", "Your account is awaiting approval.");
+  if (account.confirmationPending) throw new DomainError("forbidden", "Your login is missing a confirmed e-mail address");
+  if (account.passwordResetPending) throw new DomainError("forbidden", "Password reset is required");
+}
+
+export async function signInWithPassword(ctx: Ctx, login: string, password: string): Promise<Account> {
+  const account = await checkPassword(ctx, login, password);
+  assertCanSignIn(account);
+  return account;
+}
+
+// argon2id hash of a random string: keeps the unknown-user path as slow as the wrong-password path
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$iwJ+DBSp05YBgbnS2G6qew$Qpb5bE/MCfjHJrcStmU0w7sWqM6toCqmzROqCJICw5w";

@@ -1,0 +1,44 @@
+// The explicit context every domain operation receives. Surfaces build it per request; tests build it directly.
+import type { Settings } from "../config/env.ts";
+import type { Db } from "../db/client.ts";
+import type { Account, OAuthApp } from "../generated/prisma/client.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Bus } from "../realtime/bus.ts";
+import { createLoaders, type Loaders } from "./loaders.ts";
+
+export interface Viewer {
+  account: Account | null;
+  /** the OAuth app of the token, when authenticated by token */
+  app: OAuthApp | null;
+  /** granted scopes; cookie, Basic and admin-token credentials carry every scope */
+  scopes: readonly string[];
+  via: "anonymous" | "token" | "session" | "basic" | "admin_token";
+  tokenId?: number;
+  sessionId?: string;
+}
+
+export const anonymous: Viewer = { account: null, app: null, scopes: [], via: "anonymous" };
+export const ALL_SCOPES = ["read", "write", "follow", "push", "admin"] as const;
+
+/** Long-lived services, built once at start-up. */
+export interface Services {
+  db: Db;
+  settings: Settings;
+  jobs: JobQueue;
+  bus: Bus;
+  clock: () => Date;
+}
+
+export interface Ctx extends Services {
+  viewer: Viewer;
+  loaders: Loaders;
+}
+
+export function makeCtx(services: Services, viewer: Viewer = anonymous): Ctx {
+  return { ...services, viewer, loaders: createLoaders(services.db) };
+}
+
+/** A context acting as the system itself (CLI, jobs): every scope, no account. */
+export function systemCtx(services: Services): Ctx {
+  return makeCtx(services, { account: null, app: null, scopes: ALL_SCOPES, via: "admin_token" });
+}

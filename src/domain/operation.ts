@@ -1,0 +1,49 @@
+// A domain operation: zod input schema + authorization + the work, written once and called by
+// every surface (REST, GraphQL, tRPC, CLI, federation). It knows nothing of HTTP or GraphQL.
+import { z } from "zod";
+import type { Ctx } from "./context.ts";
+import { Invalid } from "./errors.ts";
+
+export interface OperationDef<S extends z.ZodType, O> {
+  name: string;
+  input: S;
+  /** throws a DomainError when the viewer may not run it */
+  authorize?: (ctx: Ctx, input: z.output<S>) => void | Promise<void>;
+  run: (ctx: Ctx, input: z.output<S>) => Promise<O>;
+}
+
+export type Operation<S extends z.ZodType, O> = ((ctx: Ctx, input: z.input<S>) => Promise<O>) & OperationDef<S, O>;
+
+export function operation<S extends z.ZodType, O>(def: OperationDef<S, O>): Operation<S, O> {
+  const fn = async (ctx: Ctx, raw: z.input<S>) => {
+    const input = parseInput(def.input, raw);
+    await def.authorize?.(ctx, input);
+    return def.run(ctx, input);
+  };
+  Object.defineProperty(fn, "name", { value: def.name }); // Function#name is read-only for assign
+  return Object.assign(fn, { input: def.input, authorize: def.authorize, run: def.run }) as Operation<S, O>;
+}
+
+export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data;
+  throw invalidFromZod(r.error);
+}
+
+/** Messages in the family's validator style: "Missing field: name." / "x - Invalid value for enum." */
+export function invalidFromZod(error: z.ZodError) {
+  const fields: Record<string, string> = {};
+  const messages = error.issues.map((issue) => {
+    const field = issue.path.join(".") || "body";
+    const msg = issueMessage(issue, field);
+    fields[field] ??= msg;
+    return msg;
+  });
+  return Invalid(messages.join(" "), fields);
+}
+
+function issueMessage(issue: z.core.$ZodIssue, field: string): string {
+  if (issue.code === "invalid_type" && (issue as any).input === undefined) return `Missing field: ${field}.`;
+  if (issue.code === "invalid_value") return `${field} - Invalid value for enum.`;
+  return `${field}: ${issue.message}.`;
+}

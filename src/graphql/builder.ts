@@ -1,0 +1,43 @@
+// The one Pothos schema builder. Resolvers call src/domain operations with the request's Ctx.
+import SchemaBuilder from "@pothos/core";
+import DataloaderPlugin from "@pothos/plugin-dataloader";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin from "@pothos/plugin-relay";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
+import type PrismaTypes from "../generated/pothos-types.ts";
+import { getDatamodel } from "../generated/pothos-types.ts";
+import { isAdmin, isStaff } from "../domain/auth/policy.ts";
+import { hasScope } from "../domain/auth/scopes.ts";
+import type { Ctx } from "../domain/context.ts";
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: Ctx;
+  AuthScopes: { signedIn: boolean; staff: boolean; admin: boolean; scope: string };
+  Scalars: { DateTime: { Input: Date; Output: Date } };
+}>({
+  plugins: [ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin, RelayPlugin],
+  scopeAuth: {
+    authScopes: async (ctx) => ({
+      signedIn: !!ctx.viewer.account,
+      staff: isStaff(ctx.viewer),
+      admin: isAdmin(ctx.viewer),
+      scope: (required: string) => ctx.viewer.via === "admin_token" || hasScope(ctx.viewer.scopes, [required]),
+    }),
+  },
+  prisma: { client: (ctx) => ctx.db, dmmf: getDatamodel(), filterConnectionTotalCount: true },
+  relay: {},
+});
+
+builder.scalarType("DateTime", {
+  serialize: (d) => d.toISOString(),
+  parseValue: (v) => {
+    const d = new Date(String(v));
+    if (Number.isNaN(d.getTime())) throw new TypeError("invalid DateTime");
+    return d;
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+builder.subscriptionType({});

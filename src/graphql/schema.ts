@@ -1,0 +1,10 @@
+// Imports every area's types (each registers itself on the builder) and prints the schema.
+import { lexicographicSortSchema, printSchema } from "graphql";
+import "./accounts.ts";
+import "./instance.ts";
+import "./oauth-apps.ts";
+import "./system.ts";
+import { builder } from "./builder.ts";
+
+export const schema = builder.toSchema();
+export const printedSchema = () => printSchema(lexicographicSortSchema(schema)) + "\n";

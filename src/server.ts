@@ -1,0 +1,175 @@
+// Composition root: database, jobs, bus → express app with REST, GraphQL (+graphql-ws), tRPC, OpenAPI.
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { createYoga } from "graphql-yoga";
+import { GraphQLError, execute, subscribe } from "graphql";
+import { WebSocketServer } from "ws";
+import { useServer } from "graphql-ws/use/ws";
+import * as trpcExpress from "@trpc/server/adapters/express";
+import { parse as parseCookie } from "cookie";
+import { allRoutes } from "../compat-rest/index.ts";
+import { credentialsOf, sessionCookieName } from "../compat-rest/credentials.ts";
+import { mountRoutes, sendError } from "../compat-rest/mount.ts";
+import { sessionCookie } from "../compat-rest/oauth/oauth.routes.ts";
+import { openApiDocument } from "../compat-rest/openapi.ts";
+import type { Settings } from "./config/env.ts";
+import { openDatabase, type Database } from "./db/client.ts";
+import { authenticate, type Credentials } from "./domain/auth/authenticate.ts";
+import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
+import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts";
+import { DomainError, Invalid } from "./domain/errors.ts";
+import { schema } from "./graphql/schema.ts";
+import { createJobQueue } from "./jobs/index.ts";
+import { createBus } from "./realtime/bus.ts";
+import { appRouter, type TrpcContext } from "./trpc/router.ts";
+
+export interface RunningServer {
+  url: string;
+  services: Services;
+  database: Database;
+  close(): Promise<void>;
+}
+
+const webAdminDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../web-admin");
+
+/** GraphQL errors: domain errors keep their message and a code; anything else is masked. */
+function maskError(error: unknown): GraphQLError {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof DomainError) return new GraphQLError(original.message, { extensions: { code: original.kind.toUpperCase(), fields: original.fields } });
+  if (error instanceof GraphQLError && !error.originalError) return error; // validation and syntax errors
+  console.error("graphql error:", original);
+  return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+}
+
+export function buildApp(services: Services, ctlSecret: string) {
+  const { settings } = services;
+  const ns = settings.namespace;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "extended"); // ids[]=1&ids[]=2 as the family's clients send arrays
+  app.set("trust proxy", "loopback");
+
+  const viewerCtx = async (creds: Credentials): Promise<Ctx> => makeCtx(services, await authenticate(makeCtx(services), creds));
+
+  const yoga = createYoga<{ req: express.Request }, Ctx>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    graphiql: false,
+    maskedErrors: { maskError },
+    context: async ({ req }) => viewerCtx(credentialsOf(req, ns)),
+  });
+  app.use(yoga.graphqlEndpoint, yoga as any);
+
+  app.use(
+    "/trpc",
+    trpcExpress.createExpressMiddleware({
+      router: appRouter,
+      createContext: async ({ req, res }): Promise<TrpcContext> => {
+        const creds = credentialsOf(req, ns);
+        const secret = req.get("x-ctl-secret");
+        const isCtl = secret !== undefined && safeEqual(secret, ctlSecret);
+        return {
+          ctx: await viewerCtx(isCtl ? {} : creds),
+          system: isCtl || creds.adminToken !== undefined ? systemCtx(services) : null,
+          sessionToken: creds.sessionToken,
+          setCookie: (token) => res.append("Set-Cookie", sessionCookie(makeCtx(services), token)),
+          clearCookie: () => res.append("Set-Cookie", sessionCookie(makeCtx(services), "", 0)),
+        };
+      },
+      onError: ({ error }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DomainError)) console.error("trpc error:", error.cause ?? error);
+      },
+    }),
+  );
+
+  app.use(express.json({ limit: "10mb", type: ["application/json", "application/*+json"] }));
+  app.use(express.urlencoded({ extended: true, limit: "10mb" }));
+
+  const rest = express.Router();
+  mountRoutes(rest, allRoutes, services);
+  app.use(rest);
+
+  const openapi = openApiDocument(allRoutes, settings);
+  app.get("/api/openapi", (_req, res) => void res.json(openapi));
+  app.use("/admin", express.static(webAdminDir));
+
+  app.use((_req: express.Request, res: express.Response) => void res.status(404).json({ error: "Not found" }));
+  app.use((err: any, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    if (err?.type === "entity.parse.failed") return sendError(res, Invalid("Invalid JSON body"));
+    if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE") return void res.status(413).json({ error: "Request entity too large" });
+    if (err?.name === "MulterError") return sendError(res, Invalid(err.message));
+    sendError(res, err);
+  });
+  return { app, yoga };
+}
+
+export async function startServer(settings: Settings): Promise<RunningServer> {
+  fs.mkdirSync(settings.dataDir, { recursive: true });
+  const database = await openDatabase(settings.databaseUrl);
+  const applied = await database.migrate();
+  if (applied.length) log(settings, `applied migrations: ${applied.join(", ")}`);
+
+  const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl });
+  const services: Services = { db: database.prisma, settings, jobs, bus: createBus(), clock: () => new Date() };
+  const ctlSecret = newSecret(32);
+  const { app } = buildApp(services, ctlSecret);
+
+  const server = http.createServer(app);
+  const wss = new WebSocketServer({ server, path: "/graphql" });
+  const gqlWs = useServer<Record<string, unknown>>(
+    {
+      schema,
+      execute,
+      subscribe,
+      context: async ({ connectionParams, extra }) => {
+        const auth = String(connectionParams?.authorization ?? connectionParams?.Authorization ?? "");
+        const cookies = parseCookie(extra.request.headers.cookie ?? "");
+        const creds: Credentials = auth.toLowerCase().startsWith("bearer ") ? { bearer: auth.slice(7).trim() } : { sessionToken: cookies[sessionCookieName(settings.namespace)] };
+        return makeCtx(services, await authenticate(makeCtx(services), creds));
+      },
+    },
+    wss,
+  );
+
+  if (settings.jobsEnabled) await jobs.start();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${port}`;
+  const runtimeFile = path.join(settings.dataDir, "server.json");
+  // lets `ctl` on this machine find and authenticate to the running server (0600: only our user reads it)
+  fs.writeFileSync(runtimeFile, JSON.stringify({ url, pid: process.pid, ctlSecret }), { mode: 0o600 });
+  log(settings, `listening on ${url} (public URL ${settings.baseUrl}, database ${database.kind}, jobs ${jobs.engine})`);
+
+  let closed = false;
+  return {
+    url,
+    services,
+    database,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        const data = JSON.parse(fs.readFileSync(runtimeFile, "utf8"));
+        if (data.pid === process.pid && data.ctlSecret === ctlSecret) fs.rmSync(runtimeFile);
+      } catch {
+        /* already gone */
+      }
+      await gqlWs.dispose();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobs.stop();
+      await database.close();
+    },
+  };
+}
+
+function log(settings: Settings, message: string) {
+  if (settings.logLevel !== "silent" && settings.logLevel !== "error") console.log(message);
+}

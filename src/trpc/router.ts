@@ -1,0 +1,67 @@
+// tRPC for first-party tools: the admin UI's session procedures and the ctl CLI's remote operations.
+import { initTRPC, TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { createLocalAccount, resetPassword, setRoles } from "../domain/accounts/accounts.ops.ts";
+import { invalidateSession, createSession } from "../domain/auth/sessions.ts";
+import { signInWithPassword } from "../domain/auth/sign-in.ts";
+import type { Ctx } from "../domain/context.ts";
+import { DomainError } from "../domain/errors.ts";
+import type { Account } from "../generated/prisma/client.ts";
+
+export interface TrpcContext {
+  ctx: Ctx;
+  /** set when the request proves it comes from `ctl` on this machine (or carries the admin token) */
+  system: Ctx | null;
+  sessionToken?: string;
+  setCookie(value: string): void;
+  clearCookie(): void;
+}
+
+const CODES = { unauthorized: "UNAUTHORIZED", forbidden: "FORBIDDEN", not_found: "NOT_FOUND", invalid: "BAD_REQUEST", conflict: "CONFLICT", unprocessable: "UNPROCESSABLE_CONTENT" } as const;
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter: ({ shape, error }) => ({ ...shape, data: { ...shape.data, stack: undefined, fields: error.cause instanceof DomainError ? error.cause.fields : undefined } }),
+});
+
+/** Domain errors become tRPC errors with the same message; anything else is an internal error. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: CODES[cause.kind], message: cause.message, cause });
+  }
+  return result;
+});
+
+const procedure = t.procedure.use(mapErrors);
+const systemProcedure = procedure.use(({ ctx, next }) => {
+  if (!ctx.system) throw new TRPCError({ code: "UNAUTHORIZED", message: "ctl credentials required" });
+  return next({ ctx: { ...ctx, system: ctx.system } });
+});
+
+const summary = (a: Account) => ({ id: a.id, nickname: a.nickname, email: a.email, isAdmin: a.isAdmin, isModerator: a.isModerator });
+
+export const appRouter = t.router({
+  session: t.router({
+    signIn: procedure.input(z.object({ username: z.string(), password: z.string() })).mutation(async ({ ctx, input }) => {
+      const account = await signInWithPassword(ctx.ctx, input.username, input.password);
+      const session = await createSession(ctx.ctx, account.id);
+      ctx.setCookie(session.token);
+      return summary(account);
+    }),
+    signOut: procedure.mutation(async ({ ctx }) => {
+      if (ctx.sessionToken) await invalidateSession(ctx.ctx, ctx.sessionToken);
+      ctx.clearCookie();
+      return { ok: true };
+    }),
+    me: procedure.query(({ ctx }) => (ctx.ctx.viewer.account ? summary(ctx.ctx.viewer.account) : null)),
+  }),
+  ctl: t.router({
+    ping: systemProcedure.query(() => ({ ok: true, pid: process.pid })),
+    userNew: systemProcedure.input(createLocalAccount.input).mutation(async ({ ctx, input }) => summary(await createLocalAccount(ctx.system, input))),
+    userSet: systemProcedure.input(setRoles.input).mutation(async ({ ctx, input }) => summary(await setRoles(ctx.system, input))),
+    resetPassword: systemProcedure.input(resetPassword.input).mutation(({ ctx, input }) => resetPassword(ctx.system, input)),
+  }),
+});
+
+export type AppRouter = typeof appRouter;
