@@ -16,6 +16,8 @@ export type RouteAuth =
       /** anonymous (or insufficiently scoped) requests still run, as anonymous */
       optional?: boolean;
       role?: "admin" | "staff";
+      /** an app-only token (client_credentials grant, no user) is enough */
+      appToken?: boolean;
     };
 
 type AnyObject = z.ZodType<Record<string, unknown>, any>;

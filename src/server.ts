@@ -39,7 +39,7 @@ const webAdminDir = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 function maskError(error: unknown): GraphQLError {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (original instanceof DomainError) return new GraphQLError(original.message, { extensions: { code: original.kind.toUpperCase(), fields: original.fields } });
-  if (error instanceof GraphQLError && !error.originalError) return error; // validation and syntax errors
+  if (original instanceof GraphQLError) return original; // validation, syntax and authorization (Pothos) errors
   console.error("graphql error:", original);
   return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
 }
@@ -58,6 +58,7 @@ export function buildApp(services: Services, ctlSecret: string) {
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: false,
+    logging: false, // maskError logs what is unexpected; expected refusals are not noise
     maskedErrors: { maskError },
     context: async ({ req }) => viewerCtx(credentialsOf(req, ns)),
   });
@@ -113,7 +114,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   if (applied.length) log(settings, `applied migrations: ${applied.join(", ")}`);
 
   const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl });
-  const services: Services = { db: database.prisma, settings, jobs, bus: createBus(), clock: () => new Date() };
+  const services: Services = { db: database.prisma, database, settings, jobs, bus: createBus(), clock: () => new Date() };
   const ctlSecret = newSecret(32);
   const { app } = buildApp(services, ctlSecret);
 

@@ -12,7 +12,7 @@ import { renderTokenResponse } from "../views/app.ts";
 import { authorizePage, errorPage, oobCodePage } from "./pages.ts";
 
 const authorizeQuery = z.object({
-  response_type: z.string().optional(),
+  response_type: z.literal("code").optional(),
   client_id: z.string(),
   redirect_uri: z.string(),
   scope: z.union([z.string(), z.array(z.string())]).optional(),
@@ -104,6 +104,7 @@ export const oauthRoutes = [
     async handler(ctx, { body, res }) {
       let userCtx = ctx;
       try {
+        await checkAuthorizationRequest(ctx, body); // before a session exists: a bad request signs nobody in
         if (body.name && body.password) {
           const account = await signInWithPassword(ctx, body.name, body.password);
           userCtx = makeCtx(ctx, { account, app: null, scopes: [], via: "session" });

@@ -27,7 +27,7 @@ export const appRoutes = [
     path: "/api/v1/apps/verify_credentials",
     summary: "The application of the presented token",
     tags: ["Apps"],
-    auth: { scopes: "any" },
+    auth: { scopes: "any", appToken: true },
     async handler(ctx) {
       return renderApp(await verifyAppCredentials(ctx, {}), false);
     },

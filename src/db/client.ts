@@ -13,32 +13,64 @@ export interface Database {
   kind: "postgres" | "pglite";
   /** Applies committed migrations; returns the names applied. */
   migrate(): Promise<string[]>;
+  /** connection pool figures for the healthcheck */
+  poolStats(): { size: number; active: number; idle: number };
   close(): Promise<void>;
 }
 
-export async function adapterFactory(url: string): Promise<{ factory: SqlMigrationAwareDriverAdapterFactory; kind: Database["kind"]; close: () => Promise<void> }> {
-  if (/^postgres(ql)?:/.test(url)) {
+const isPostgres = (url: string) => /^postgres(ql)?:/.test(url);
+
+/** A migration-capable adapter factory with its own connections (used by the migration runner). */
+export async function adapterFactory(url: string): Promise<{ factory: SqlMigrationAwareDriverAdapterFactory; close: () => Promise<void> }> {
+  if (isPostgres(url)) {
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    return { factory: new PrismaPg({ connectionString: url }), kind: "postgres", close: async () => {} };
+    return { factory: new PrismaPg({ connectionString: url }), close: async () => {} };
   }
-  const { PGlite } = await import("@electric-sql/pglite");
+  const pglite = await openPglite(url);
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  return { factory: new PrismaPGlite(pglite), close: () => pglite.close() };
+}
+
+async function openPglite(url: string) {
+  const { PGlite } = await import("@electric-sql/pglite");
   const dir = url.replace(/^pglite:/, "");
   if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true }); // PGlite does not create parents
-  const pglite = new PGlite(dir);
-  return { factory: new PrismaPGlite(pglite), kind: "pglite", close: () => pglite.close() };
+  return new PGlite(dir);
 }
 
 export async function openDatabase(url: string): Promise<Database> {
-  const { factory, kind, close } = await adapterFactory(url);
+  if (isPostgres(url)) {
+    const pg = (await import("pg")).default;
+    const { PrismaPg } = await import("@prisma/adapter-pg");
+    const pool = new pg.Pool({ connectionString: url, max: Number(new URL(url).searchParams.get("connection_limit") ?? 10) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    return {
+      prisma,
+      kind: "postgres",
+      // separate connections: the engine's advisory lock must not stay on a pooled connection
+      migrate: async () => {
+        const { factory } = await adapterFactory(url);
+        return applyMigrations(factory);
+      },
+      poolStats: () => ({ size: pool.options.max ?? 10, active: pool.totalCount - pool.idleCount, idle: pool.idleCount }),
+      async close() {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  }
+  const pglite = await openPglite(url);
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const factory = new PrismaPGlite(pglite);
   const prisma = new PrismaClient({ adapter: factory });
   return {
     prisma,
-    kind,
+    kind: "pglite",
     migrate: () => applyMigrations(factory),
+    poolStats: () => ({ size: 1, active: 0, idle: 1 }),
     async close() {
       await prisma.$disconnect();
-      await close();
+      await pglite.close();
     },
   };
 }

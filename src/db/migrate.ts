@@ -54,9 +54,23 @@ export async function schemaEngine(adapter: SqlMigrationAwareDriverAdapterFactor
 
 /** Applies pending migrations; returns the names applied. */
 export async function applyMigrations(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
-  const engine = await schemaEngine(adapter);
-  const r = await engine.applyMigrations({ migrationsList: migrationsList(), filters });
-  return r.appliedMigrationNames;
+  // The engine takes a PostgreSQL advisory lock on its own connection and keeps it until that
+  // connection ends, so its connections are tracked and closed: the next start would wait otherwise.
+  const opened: { dispose(): Promise<void> }[] = [];
+  const tracked = Object.create(adapter) as SqlMigrationAwareDriverAdapterFactory;
+  tracked.connect = async () => {
+    const connection = await adapter.connect();
+    opened.push(connection);
+    return connection;
+  };
+  const engine = await schemaEngine(tracked);
+  try {
+    const r = await engine.applyMigrations({ migrationsList: migrationsList(), filters });
+    return r.appliedMigrationNames;
+  } finally {
+    engine.free();
+    await Promise.all(opened.map((c) => c.dispose()));
+  }
 }
 
 /** SQL that turns the schema produced by the committed migrations into prisma/schema.prisma ("" when they agree). */

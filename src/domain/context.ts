@@ -1,6 +1,6 @@
 // The explicit context every domain operation receives. Surfaces build it per request; tests build it directly.
 import type { Settings } from "../config/env.ts";
-import type { Db } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
 import type { Account, OAuthApp } from "../generated/prisma/client.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Bus } from "../realtime/bus.ts";
@@ -23,6 +23,8 @@ export const ALL_SCOPES = ["read", "write", "follow", "push", "admin"] as const;
 /** Long-lived services, built once at start-up. */
 export interface Services {
   db: Db;
+  /** what the healthcheck reports about the database */
+  database: Pick<Database, "kind" | "poolStats">;
   settings: Settings;
   jobs: JobQueue;
   bus: Bus;

@@ -27,23 +27,28 @@ export function operation<S extends z.ZodType, O>(def: OperationDef<S, O>): Oper
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const r = schema.safeParse(raw);
   if (r.success) return r.data;
-  throw invalidFromZod(r.error);
+  throw invalidFromZod(r.error, raw);
 }
 
 /** Messages in the family's validator style: "Missing field: name." / "x - Invalid value for enum." */
-export function invalidFromZod(error: z.ZodError) {
+export function invalidFromZod(error: z.ZodError, raw: unknown) {
   const fields: Record<string, string> = {};
   const messages = error.issues.map((issue) => {
     const field = issue.path.join(".") || "body";
-    const msg = issueMessage(issue, field);
+    const msg = issueMessage(issue, field, valueAt(raw, issue.path));
     fields[field] ??= msg;
     return msg;
   });
   return Invalid(messages.join(" "), fields);
 }
 
-function issueMessage(issue: z.core.$ZodIssue, field: string): string {
-  if (issue.code === "invalid_type" && (issue as any).input === undefined) return `Missing field: ${field}.`;
+function valueAt(raw: unknown, path: PropertyKey[]): unknown {
+  return path.reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as any)[key] : undefined), raw);
+}
+
+function issueMessage(issue: z.core.$ZodIssue, field: string, value: unknown): string {
+  if (issue.code === "invalid_type" && value === undefined) return `Missing field: ${field}.`;
+  if (issue.code === "invalid_type") return `${field} - Invalid ${issue.expected}. Got: ${Array.isArray(value) ? "array" : typeof value}.`;
   if (issue.code === "invalid_value") return `${field} - Invalid value for enum.`;
   return `${field}: ${issue.message}.`;
 }

@@ -15,7 +15,9 @@ export const builder = new SchemaBuilder<{
   Context: Ctx;
   AuthScopes: { signedIn: boolean; staff: boolean; admin: boolean; scope: string };
   Scalars: { DateTime: { Input: Date; Output: Date } };
+  DefaultFieldNullability: false;
 }>({
+  defaultFieldNullability: false,
   plugins: [ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin, RelayPlugin],
   scopeAuth: {
     authScopes: async (ctx) => ({

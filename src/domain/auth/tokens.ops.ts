@@ -31,14 +31,16 @@ function scopesFor(app: OAuthApp, requested: string | string[] | undefined): str
 async function issueToken(ctx: Ctx, app: OAuthApp, account: Account | null, scopes: string[]): Promise<IssuedToken> {
   const accessToken = newSecret(32);
   const refreshToken = account ? newSecret(32) : null;
+  const createdAt = ctx.clock();
   const token = await ctx.db.oAuthToken.create({
     data: {
+      createdAt,
       tokenHash: digest(accessToken),
       refreshTokenHash: refreshToken ? digest(refreshToken) : null,
       scopes,
       appId: app.id,
       accountId: account?.id ?? null,
-      expiresAt: new Date(ctx.clock().getTime() + TOKEN_TTL_MS),
+      expiresAt: new Date(createdAt.getTime() + TOKEN_TTL_MS),
     },
   });
   return { token, accessToken, refreshToken, app, account };
@@ -76,9 +78,9 @@ export const grantToken = operation({
         return issueToken(ctx, app, null, scopesFor(app, requested));
       }
       case "authorization_code": {
-        // PKCE clients may omit the secret; confidential ones must present it
-        const app = await findClient(ctx, input.client_id, input.client_secret, !input.code_verifier);
         const auth = input.code ? await ctx.db.oAuthAuthorization.findUnique({ where: { codeHash: digest(input.code) }, include: { account: true } }) : null;
+        // only a code issued with a PKCE challenge may be redeemed without the client secret
+        const app = await findClient(ctx, input.client_id, input.client_secret, !auth?.codeChallenge);
         if (!auth || auth.appId !== app.id || auth.used || auth.expiresAt <= ctx.clock()) throw Unauthorized("Invalid code");
         if (input.redirect_uri && input.redirect_uri !== auth.redirectUri) throw Unauthorized("Invalid redirect_uri");
         if (auth.codeChallenge && !pkceMatches(auth.codeChallenge, auth.codeChallengeMethod, input.code_verifier)) throw Unauthorized("Invalid code_verifier");

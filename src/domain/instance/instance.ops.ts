@@ -23,3 +23,20 @@ export const instanceInfo = operation({
     };
   },
 });
+
+/** Liveness for load balancers and monitors: the database answers and the job queue can be read. */
+export const healthcheck = operation({
+  name: "instance.healthcheck",
+  input: z.object({}),
+  async run(ctx) {
+    let healthy = true;
+    let jobQueueStats: Record<string, number> = {};
+    try {
+      await ctx.db.$queryRawUnsafe("SELECT 1");
+      jobQueueStats = await ctx.jobs.stats();
+    } catch {
+      healthy = false;
+    }
+    return { healthy, pool: ctx.database.poolStats(), memoryUsedMb: Math.round((process.memoryUsage().rss / 1024 / 1024) * 100) / 100, jobQueueStats };
+  },
+});
