@@ -1,10 +1,23 @@
 // Reads the credentials an HTTP request carries: Bearer token (header or `access_token`), Basic,
 // the `_<ns>_key` session cookie, and the admin token (`admin_token` or X-Admin-Token).
 import type { Request } from "express";
-import { parse as parseCookie } from "cookie";
+import { parse as parseCookie, serialize } from "cookie";
+import type { Settings } from "../src/config/env.ts";
+import { SESSION_TTL_MS } from "../src/domain/auth/sessions.ts";
 import type { Credentials } from "../src/domain/auth/authenticate.ts";
 
 export const sessionCookieName = (namespace: string) => `_${namespace}_key`;
+
+/** Set-Cookie value for a session token (an empty token with maxAge 0 clears it). */
+export function sessionCookie(settings: Pick<Settings, "namespace" | "baseUrl">, token: string, maxAgeMs = SESSION_TTL_MS) {
+  return serialize(sessionCookieName(settings.namespace), token, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: settings.baseUrl.startsWith("https:"),
+    maxAge: Math.floor(maxAgeMs / 1000),
+  });
+}
 
 export function credentialsOf(req: Request, namespace: string): Credentials {
   const creds: Credentials = {};

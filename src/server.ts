@@ -11,9 +11,8 @@ import { useServer } from "graphql-ws/use/ws";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import { parse as parseCookie } from "cookie";
 import { allRoutes } from "../compat-rest/index.ts";
-import { credentialsOf, sessionCookieName } from "../compat-rest/credentials.ts";
+import { credentialsOf, sessionCookie, sessionCookieName } from "../compat-rest/credentials.ts";
 import { mountRoutes, sendError } from "../compat-rest/mount.ts";
-import { sessionCookie } from "../compat-rest/oauth/oauth.routes.ts";
 import { openApiDocument } from "../compat-rest/openapi.ts";
 import type { Settings } from "./config/env.ts";
 import { openDatabase, type Database } from "./db/client.ts";
@@ -76,8 +75,8 @@ export function buildApp(services: Services, ctlSecret: string) {
           ctx: await viewerCtx(isCtl ? {} : creds),
           system: isCtl || creds.adminToken !== undefined ? systemCtx(services) : null,
           sessionToken: creds.sessionToken,
-          setCookie: (token) => res.append("Set-Cookie", sessionCookie(makeCtx(services), token)),
-          clearCookie: () => res.append("Set-Cookie", sessionCookie(makeCtx(services), "", 0)),
+          setCookie: (token) => res.append("Set-Cookie", sessionCookie(settings, token)),
+          clearCookie: () => res.append("Set-Cookie", sessionCookie(settings, "", 0)),
         };
       },
       onError: ({ error }) => {

@@ -1,12 +1,11 @@
 // OAuth 2 endpoints as the family's clients use them.
-import { serialize } from "cookie";
 import { z } from "zod";
-import { createSession, SESSION_TTL_MS } from "../../src/domain/auth/sessions.ts";
+import { createSession } from "../../src/domain/auth/sessions.ts";
 import { signInWithPassword } from "../../src/domain/auth/sign-in.ts";
 import { checkAuthorizationRequest, createAuthorizationCode, grantToken, revokeToken, tokenGrantInput } from "../../src/domain/auth/tokens.ops.ts";
-import { makeCtx, type Ctx } from "../../src/domain/context.ts";
+import { makeCtx } from "../../src/domain/context.ts";
 import { DomainError } from "../../src/domain/errors.ts";
-import { sessionCookieName } from "../credentials.ts";
+import { sessionCookie } from "../credentials.ts";
 import { route } from "../route.ts";
 import { renderTokenResponse } from "../views/app.ts";
 import { authorizePage, errorPage, oobCodePage } from "./pages.ts";
@@ -29,16 +28,6 @@ const authorizeBody = z.preprocess(
 
 /** Form errors re-render the page; nothing else leaves as a stack trace. */
 const htmlErrors = (error: DomainError) => ({ status: error.kind === "unauthorized" ? 401 : error.kind === "forbidden" ? 403 : 400, body: { error: error.message } });
-
-export function sessionCookie(ctx: Ctx, token: string, maxAgeMs = SESSION_TTL_MS) {
-  return serialize(sessionCookieName(ctx.settings.namespace), token, {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: ctx.settings.baseUrl.startsWith("https:"),
-    maxAge: Math.floor(maxAgeMs / 1000),
-  });
-}
 
 export const oauthRoutes = [
   route({
@@ -109,7 +98,7 @@ export const oauthRoutes = [
           const account = await signInWithPassword(ctx, body.name, body.password);
           userCtx = makeCtx(ctx, { account, app: null, scopes: [], via: "session" });
           const session = await createSession(ctx, account.id);
-          res.append("Set-Cookie", sessionCookie(ctx, session.token));
+          res.append("Set-Cookie", sessionCookie(ctx.settings, session.token));
         }
         const { code, app, oob } = await createAuthorizationCode(userCtx, body);
         if (oob) {

@@ -27,12 +27,3 @@ export function newId(now = Date.now()): string {
   }
   return encode(BigInt(now), 10) + encode(lastRandom, 16);
 }
-
-/** The smallest id that can be generated at `time`: a paging bound for "since this moment". */
-export function idAtTime(time: Date): string {
-  return encode(BigInt(time.getTime()), 10) + "0".repeat(16);
-}
-
-export function isId(value: string): boolean {
-  return /^[0-9a-hjkmnp-tv-z]{26}$/.test(value);
-}

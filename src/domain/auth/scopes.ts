@@ -1,7 +1,5 @@
 // OAuth scopes are hierarchical: a granted scope covers every scope below it
 // (`read` covers `read:accounts`; `admin` covers `admin:read` covers `admin:read:accounts`).
-export const TOP_SCOPES = ["read", "write", "follow", "push", "admin"] as const;
-
 /** The legacy `follow` scope predates the split scopes; the family keeps it meaning these. */
 const FOLLOW_COVERS = ["read:follows", "write:follows", "read:blocks", "write:blocks", "read:mutes", "write:mutes"];
 
