@@ -3,8 +3,7 @@ import express, { type Request, type Response } from "express";
 import multer from "multer";
 import type { z } from "zod";
 import { authenticate } from "../src/domain/auth/authenticate.ts";
-import { requireRole } from "../src/domain/auth/policy.ts";
-import { hasScope } from "../src/domain/auth/scopes.ts";
+import { requireRole, requireScopes } from "../src/domain/auth/policy.ts";
 import { anonymous, makeCtx, type Ctx, type Services } from "../src/domain/context.ts";
 import { DomainError, Forbidden, httpStatus } from "../src/domain/errors.ts";
 import { invalidFromZod } from "../src/domain/operation.ts";
@@ -69,7 +68,7 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
   const { viewer } = ctx;
   try {
     if (viewer.via === "anonymous") throw Forbidden("Invalid credentials.");
-    if (viewer.via !== "admin_token" && scopes !== "any" && !hasScope(viewer.scopes, scopes)) throw Forbidden(`Insufficient permissions: ${scopes.join(" | ")}.`);
+    requireScopes(viewer, scopes === "any" ? [] : scopes);
     if (!viewer.account && viewer.via !== "admin_token" && !(appToken && viewer.app)) throw Forbidden("Invalid credentials.");
     if (role) requireRole(viewer, role);
     return ctx;
