@@ -1,9 +1,10 @@
 // OAuth 2 endpoints as the family's clients use them.
+import type { Response } from "express";
 import { z } from "zod";
 import { createSession } from "../../src/domain/auth/sessions.ts";
 import { signInWithPassword } from "../../src/domain/auth/sign-in.ts";
 import { checkAuthorizationRequest, createAuthorizationCode, grantToken, revokeToken, tokenGrantInput } from "../../src/domain/auth/tokens.ops.ts";
-import { makeCtx } from "../../src/domain/context.ts";
+import { makeCtx, type Ctx } from "../../src/domain/context.ts";
 import { DomainError } from "../../src/domain/errors.ts";
 import { sessionCookie } from "../credentials.ts";
 import { route } from "../route.ts";
@@ -62,25 +63,8 @@ export const oauthRoutes = [
     query: authorizeQuery,
     errors: htmlErrors,
     async handler(ctx, { query, res }) {
-      try {
-        const { app, scopes } = await checkAuthorizationRequest(ctx, query);
-        res.type("html").send(
-          authorizePage({
-            instanceName: ctx.settings.instanceName,
-            appName: app.name,
-            scopes,
-            clientId: query.client_id,
-            redirectUri: query.redirect_uri,
-            state: query.state,
-            signedInAs: ctx.viewer.account?.nickname,
-            codeChallenge: query.code_challenge,
-            codeChallengeMethod: query.code_challenge_method,
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        res.status(400).type("html").send(errorPage(error.message));
-      }
+      const request = await checkedRequest(ctx, query, res);
+      if (request) res.type("html").send(formPage(ctx, query, request, { signedInAs: ctx.viewer.account?.nickname }));
     },
   }),
   route({
@@ -91,9 +75,10 @@ export const oauthRoutes = [
     auth: "public",
     body: authorizeBody,
     async handler(ctx, { body, res }) {
-      let userCtx = ctx;
+      const request = await checkedRequest(ctx, body, res); // before a session exists: a bad request signs nobody in
+      if (!request) return;
       try {
-        await checkAuthorizationRequest(ctx, body); // before a session exists: a bad request signs nobody in
+        let userCtx = ctx;
         if (body.name && body.password) {
           const account = await signInWithPassword(ctx, body.name, body.password);
           userCtx = makeCtx(ctx, { account, app: null, scopes: [], via: "session" });
@@ -111,20 +96,38 @@ export const oauthRoutes = [
         res.redirect(302, target.toString());
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        const { app, scopes } = await checkAuthorizationRequest(ctx, body).catch(() => ({ app: null, scopes: [] as string[] }));
-        if (!app) return void res.status(400).type("html").send(errorPage(error.message));
-        res.status(error.kind === "unauthorized" ? 401 : 403).type("html").send(
-          authorizePage({
-            instanceName: ctx.settings.instanceName,
-            appName: app.name,
-            scopes,
-            clientId: body.client_id,
-            redirectUri: body.redirect_uri,
-            state: body.state,
-            error: error.kind === "unauthorized" ? "Invalid username or password" : error.message,
-          }),
-        );
+        const message = error.kind === "unauthorized" ? "Invalid username or password" : error.message;
+        res.status(error.kind === "unauthorized" ? 401 : 403).type("html").send(formPage(ctx, body, request, { error: message }));
       }
     },
   }),
 ];
+
+type AuthorizeRequest = z.output<typeof authorizeQuery>;
+type CheckedRequest = Awaited<ReturnType<typeof checkAuthorizationRequest>>;
+
+/** The app and scopes of the request, or null after answering with an error page. */
+async function checkedRequest(ctx: Ctx, input: AuthorizeRequest, res: Response): Promise<CheckedRequest | null> {
+  try {
+    return await checkAuthorizationRequest(ctx, input);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    res.status(400).type("html").send(errorPage(error.message));
+    return null;
+  }
+}
+
+/** The sign-in and consent form, carrying the whole request (PKCE included) to the next POST. */
+function formPage(ctx: Ctx, input: AuthorizeRequest, { app, scopes }: CheckedRequest, extra: { signedInAs?: string; error?: string }) {
+  return authorizePage({
+    instanceName: ctx.settings.instanceName,
+    appName: app.name,
+    scopes,
+    clientId: input.client_id,
+    redirectUri: input.redirect_uri,
+    state: input.state,
+    codeChallenge: input.code_challenge,
+    codeChallengeMethod: input.code_challenge_method,
+    ...extra,
+  });
+}

@@ -241,6 +241,14 @@ describe.each(DB_KINDS)("OAuth authorization-code flow on %s", (kind) => {
     const pkceExchange = (code: string, fields: Record<string, string>) =>
       server.fetch("/oauth/token", { method: "POST", form: { grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: REDIRECT, ...fields } });
 
+    test("a wrong password re-renders the form without losing the challenge", async () => {
+      const res = await signIn({ password: "wrong-password", redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: "S256" });
+      expect(res.status).toBe(401);
+      const html = await res.text();
+      expect(html).toContain(`name="authorization[code_challenge]" value="${challenge}"`);
+      expect(html).toContain('name="authorization[code_challenge_method]" value="S256"');
+    });
+
     test("the authorize page carries the challenge into the form", async () => {
       const res = await server.fetch(
         `/oauth/authorize?response_type=code&client_id=${app.client_id}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${challenge}&code_challenge_method=S256`,
