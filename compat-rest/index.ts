@@ -1,9 +1,30 @@
 // Every REST route of the server, in one list: mounted by src/server.ts, described by compat-rest/openapi.ts.
+import { wellKnownRoutes } from "../src/federation/wellknown.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
+import { passwordResetRoutes } from "./oauth/password-reset.routes.ts";
+import { ownAccountActionRoutes } from "./own/account-actions.routes.ts";
 import { ownInstanceRoutes } from "./own/instance.routes.ts";
+import { ownRelationshipRoutes } from "./own/relationships.routes.ts";
 import { ownTokenRoutes } from "./own/tokens.routes.ts";
+import { accountRoutes } from "./reference/accounts.routes.ts";
 import { appRoutes } from "./reference/apps.routes.ts";
 import { instanceRoutes } from "./reference/instance.routes.ts";
+import { registrationRoutes } from "./reference/registration.routes.ts";
+import { relationshipRoutes } from "./reference/relationships.routes.ts";
 import type { RouteDef } from "./route.ts";
 
-export const allRoutes: readonly RouteDef[] = [...oauthRoutes, ...appRoutes, ...instanceRoutes, ...ownTokenRoutes, ...ownInstanceRoutes];
+export const allRoutes: readonly RouteDef[] = [
+  ...oauthRoutes,
+  ...passwordResetRoutes,
+  ...appRoutes,
+  ...instanceRoutes,
+  ...registrationRoutes,
+  // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
+  ...relationshipRoutes,
+  ...accountRoutes,
+  ...ownTokenRoutes,
+  ...ownInstanceRoutes,
+  ...ownAccountActionRoutes,
+  ...ownRelationshipRoutes,
+  ...wellKnownRoutes,
+];

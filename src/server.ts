@@ -15,6 +15,7 @@ import { credentialsOf, sessionCookie, sessionCookieName } from "../compat-rest/
 import { mountRoutes, sendError } from "../compat-rest/mount.ts";
 import { openApiDocument } from "../compat-rest/openapi.ts";
 import type { Settings } from "./config/env.ts";
+import { loadRuntimeConfig } from "./config/runtime.ts";
 import { openDatabase, type Database } from "./db/client.ts";
 import { authenticate, type Credentials } from "./domain/auth/authenticate.ts";
 import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
@@ -113,7 +114,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   if (applied.length) log(settings, `applied migrations: ${applied.join(", ")}`);
 
   const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl });
-  const services: Services = { db: database.prisma, database, settings, jobs, bus: createBus(), clock: () => new Date() };
+  const services: Services = { db: database.prisma, database, settings, config: await loadRuntimeConfig(database.prisma, settings), jobs, bus: createBus(), clock: () => new Date() };
   const ctlSecret = newSecret(32);
   const { app } = buildApp(services, ctlSecret);
 

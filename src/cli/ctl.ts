@@ -48,11 +48,12 @@ async function localBackend(settings: Settings): Promise<Backend> {
   const { openDatabase } = await import("../db/client.ts");
   const { createJobQueue } = await import("../jobs/index.ts");
   const { createBus } = await import("../realtime/bus.ts");
+  const { loadRuntimeConfig } = await import("../config/runtime.ts");
   fs.mkdirSync(settings.dataDir, { recursive: true });
   const database = await openDatabase(settings.databaseUrl);
   await database.migrate();
   const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl }); // enqueue only, never started
-  const ctx = systemCtx({ db: database.prisma, database, settings, jobs, bus: createBus(), clock: () => new Date() });
+  const ctx = systemCtx({ db: database.prisma, database, settings, config: await loadRuntimeConfig(database.prisma, settings), jobs, bus: createBus(), clock: () => new Date() });
   return {
     via: `database ${database.kind}`,
     userNew: (input) => createLocalAccount(ctx, input),

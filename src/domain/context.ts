@@ -1,5 +1,6 @@
 // The explicit context every domain operation receives. Surfaces build it per request; tests build it directly.
 import type { Settings } from "../config/env.ts";
+import type { RuntimeConfig } from "../config/runtime.ts";
 import type { Database, Db } from "../db/client.ts";
 import type { Account, OAuthApp } from "../generated/prisma/client.ts";
 import type { JobQueue } from "../jobs/queue.ts";
@@ -26,6 +27,8 @@ export interface Services {
   /** what the healthcheck reports about the database */
   database: Pick<Database, "kind" | "poolStats">;
   settings: Settings;
+  /** runtime settings (defaults, overridden from the database when configurable) */
+  config: RuntimeConfig;
   jobs: JobQueue;
   bus: Bus;
   clock: () => Date;

@@ -2,9 +2,17 @@
 // In-process for now; with REDIS_URL a Redis event target makes it span nodes (realtime issue).
 import { createPubSub } from "graphql-yoga";
 
+export interface FollowSide {
+  id: string;
+  follower_count: number;
+  following_count: number;
+}
+
 export type BusEvents = {
   /** a test/diagnostic event; real topics are added by the areas that publish them */
   ping: [payload: { at: string }];
+  /** every follow state change; the streaming issue delivers it to both accounts' user streams */
+  follow_relationships_update: [payload: { state: "follow_pending" | "follow_accept" | "follow_reject"; follower: FollowSide; following: FollowSide }];
 };
 
 export type Bus = ReturnType<typeof createBus>;

@@ -1,0 +1,4 @@
+// (filled in by the accounts issue)
+import type { RouteDef } from "../route.ts";
+
+export const ownAccountActionRoutes: RouteDef[] = [];

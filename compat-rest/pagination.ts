@@ -1,0 +1,14 @@
+// The reference API's Link header: rel="next" pages to older items, rel="prev" to newer ones.
+import type { Request, Response } from "express";
+import type { Page } from "../src/domain/pagination.ts";
+
+export function setLinkHeader(req: Request, res: Response, baseUrl: string, page: Page<unknown>) {
+  if (!page.first || !page.last) return;
+  const link = (params: Record<string, string>) => {
+    const url = new URL(req.path, baseUrl);
+    for (const [k, v] of Object.entries(req.query)) if (typeof v === "string" && !["max_id", "min_id", "since_id"].includes(k)) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    return url.toString();
+  };
+  res.set("Link", `<${link({ max_id: page.last })}>; rel="next", <${link({ min_id: page.first })}>; rel="prev"`);
+}

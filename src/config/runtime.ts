@@ -1,0 +1,77 @@
+// Runtime settings: defaults (seeded from the environment) overridden by `config_entries` rows when
+// CONFIGURABLE_FROM_DATABASE is on. Reads are synchronous from memory; writers call reload().
+import type { Settings } from "./env.ts";
+import type { Db } from "../db/client.ts";
+
+const MB = 1024 * 1024;
+
+export function defaultRuntimeSettings(settings: Settings) {
+  return {
+    instance: {
+      name: settings.instanceName,
+      email: settings.instanceEmail,
+      description: "A federated microblogging server",
+      short_description: "",
+      /** max_toot_chars */
+      limit: 5000,
+      description_limit: 5000,
+      chat_limit: 5000,
+      upload_limit: 16 * MB,
+      avatar_upload_limit: 2 * MB,
+      background_upload_limit: 4 * MB,
+      banner_upload_limit: 4 * MB,
+      poll_limits: { max_options: 20, max_option_chars: 200, min_expiration: 0, max_expiration: 365 * 24 * 60 * 60 },
+      registrations_open: settings.registrationsOpen,
+      invites_enabled: false,
+      account_approval_required: false,
+      account_activation_required: false,
+      federating: true,
+      max_account_fields: 10,
+      account_field_name_length: 512,
+      account_field_value_length: 2048,
+      max_pinned_statuses: 5,
+      background_image: "/images/city.jpg",
+      /** hosts of the bubble timeline (the later variant) */
+      local_bubble: [] as string[],
+      /** the software name nodeinfo reports; family clients look for "pleroma" or "akkoma" */
+      software_name: settings.namespace === "ext" ? "pleroma" : settings.namespace,
+    },
+    mailer: {
+      /** "file" writes .eml files under DATA_DIR/mail; "smtp" sends through `smtp` */
+      transport: "file" as "file" | "smtp",
+      from: settings.instanceEmail || `noreply@${settings.domain.split(":")[0]}`,
+      smtp: { host: "", port: 587, secure: false, user: "", password: "" },
+    },
+  };
+}
+
+export type RuntimeSettings = ReturnType<typeof defaultRuntimeSettings>;
+export type Group = keyof RuntimeSettings;
+
+export interface RuntimeConfig {
+  get<G extends Group, K extends keyof RuntimeSettings[G]>(group: G, key: K): RuntimeSettings[G][K];
+  /** the whole group, for renderers that need many values */
+  group<G extends Group>(group: G): RuntimeSettings[G];
+  /** re-reads the database overrides (after the admin API wrote them) */
+  reload(): Promise<void>;
+}
+
+export async function loadRuntimeConfig(db: Db, settings: Settings): Promise<RuntimeConfig> {
+  let current = defaultRuntimeSettings(settings);
+  const config: RuntimeConfig = {
+    get: (group, key) => current[group][key],
+    group: (group) => current[group],
+    async reload() {
+      const next = defaultRuntimeSettings(settings);
+      if (settings.configurableFromDatabase) {
+        for (const row of await db.configEntry.findMany()) {
+          const group = (next as Record<string, Record<string, unknown>>)[row.group];
+          if (group && row.key in group) group[row.key] = row.value;
+        }
+      }
+      current = next;
+    },
+  };
+  await config.reload();
+  return config;
+}
