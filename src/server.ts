@@ -22,7 +22,10 @@ import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
 import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts";
 import { DomainError, Invalid } from "./domain/errors.ts";
 import { schema } from "./graphql/schema.ts";
+import { allJobs } from "./jobs/all.ts";
 import { createJobQueue } from "./jobs/index.ts";
+import { registerJobs } from "./jobs/registry.ts";
+import { createMailer } from "./mail/mailer.ts";
 import { createBus } from "./realtime/bus.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
@@ -114,7 +117,9 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   if (applied.length) log(settings, `applied migrations: ${applied.join(", ")}`);
 
   const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl });
-  const services: Services = { db: database.prisma, database, settings, config: await loadRuntimeConfig(database.prisma, settings), jobs, bus: createBus(), clock: () => new Date() };
+  const config = await loadRuntimeConfig(database.prisma, settings);
+  const services: Services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(), clock: () => new Date() };
+  registerJobs(jobs, services, allJobs);
   const ctlSecret = newSecret(32);
   const { app } = buildApp(services, ctlSecret);
 

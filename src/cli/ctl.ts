@@ -49,11 +49,13 @@ async function localBackend(settings: Settings): Promise<Backend> {
   const { createJobQueue } = await import("../jobs/index.ts");
   const { createBus } = await import("../realtime/bus.ts");
   const { loadRuntimeConfig } = await import("../config/runtime.ts");
+  const { createMailer } = await import("../mail/mailer.ts");
   fs.mkdirSync(settings.dataDir, { recursive: true });
   const database = await openDatabase(settings.databaseUrl);
   await database.migrate();
   const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl }); // enqueue only, never started
-  const ctx = systemCtx({ db: database.prisma, database, settings, config: await loadRuntimeConfig(database.prisma, settings), jobs, bus: createBus(), clock: () => new Date() });
+  const config = await loadRuntimeConfig(database.prisma, settings);
+  const ctx = systemCtx({ db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(), clock: () => new Date() });
   return {
     via: `database ${database.kind}`,
     userNew: (input) => createLocalAccount(ctx, input),

@@ -4,6 +4,7 @@ import type { RuntimeConfig } from "../config/runtime.ts";
 import type { Database, Db } from "../db/client.ts";
 import type { Account, OAuthApp } from "../generated/prisma/client.ts";
 import type { JobQueue } from "../jobs/queue.ts";
+import type { Mailer } from "../mail/mailer.ts";
 import type { Bus } from "../realtime/bus.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 
@@ -30,6 +31,7 @@ export interface Services {
   /** runtime settings (defaults, overridden from the database when configurable) */
   config: RuntimeConfig;
   jobs: JobQueue;
+  mailer: Mailer;
   bus: Bus;
   clock: () => Date;
 }
