@@ -2,7 +2,7 @@
 CREATE TYPE "FollowState" AS ENUM ('pending', 'accept', 'reject');
 
 -- CreateEnum
-CREATE TYPE "RelationshipType" AS ENUM ('block', 'mute', 'notification_mute', 'inverse_subscription', 'endorsement');
+CREATE TYPE "RelationshipType" AS ENUM ('block', 'mute', 'notification_mute', 'subscription', 'endorsement');
 
 -- CreateEnum
 CREATE TYPE "AccountTokenKind" AS ENUM ('confirm_email', 'password_reset');

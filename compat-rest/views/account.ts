@@ -1,0 +1,132 @@
+// The Account entity in the reference API's shape with the family's `<ns>` and `<family>` objects.
+// `renderAccounts` loads what every account needs in a fixed number of queries, then renders.
+import type { Account } from "../../src/generated/prisma/client.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import { loadAccountCounts, type AccountCounts } from "../../src/domain/accounts/account-counts.ts";
+import { loadRelationships, type RelationshipState } from "../../src/domain/relationships/relationships.read.ts";
+import { renderRelationship } from "./relationship.ts";
+import { escapeHtml, plainToHtml } from "./html.ts";
+
+export interface AccountRenderOptions {
+  /** embed the viewer's relationship in `<ns>.relationship` (with_relationships) */
+  withRelationships?: boolean;
+  /** the owner's own view (verify_credentials, update_credentials): source, settings store, private flags */
+  asOwner?: boolean;
+}
+
+type Rendered = ReturnType<typeof renderOne>;
+
+export async function renderAccounts(ctx: Ctx, accounts: Account[], opts: AccountRenderOptions = {}): Promise<Rendered[]> {
+  if (accounts.length === 0) return [];
+  const viewer = ctx.viewer.account;
+  const [counts, relationships, movedTo, followRequests] = await Promise.all([
+    loadAccountCounts(ctx, accounts.map((a) => a.id)),
+    viewer && opts.withRelationships ? loadRelationships(ctx, viewer.id, accounts) : Promise.resolve(new Map<string, RelationshipState>()),
+    loadMovedTo(ctx, accounts),
+    viewer && opts.asOwner ? ctx.db.follow.count({ where: { followingId: viewer.id, state: "pending" } }) : Promise.resolve(0),
+  ]);
+  return accounts.map((a) => renderOne(ctx, a, counts.get(a.id)!, relationships.get(a.id), movedTo, opts, followRequests));
+}
+
+export async function renderAccount(ctx: Ctx, account: Account, opts: AccountRenderOptions = {}) {
+  return (await renderAccounts(ctx, [account], opts))[0];
+}
+
+async function loadMovedTo(ctx: Ctx, accounts: Account[]) {
+  const ids = accounts.map((a) => a.movedToId).filter((id): id is string => !!id);
+  const rows = ids.length ? await ctx.db.account.findMany({ where: { id: { in: ids } } }) : [];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export function acctOf(a: Pick<Account, "nickname">) {
+  return a.nickname; // local: "alice"; remote accounts are stored as "alice@host"
+}
+
+function mediaUrl(ctx: Ctx, url: string | null, fallback: string) {
+  return url ?? `${ctx.settings.baseUrl}${fallback}`;
+}
+
+function renderOne(ctx: Ctx, a: Account, counts: AccountCounts, relationship: RelationshipState | undefined, movedTo: Map<string, Account>, opts: AccountRenderOptions, followRequests = 0, depth = 0): any {
+  const ns = ctx.settings.namespace;
+  const isOwner = ctx.viewer.account?.id === a.id;
+  const owner = !!opts.asOwner && isOwner;
+  const fields = (a.fields as { name: string; value: string }[]) ?? [];
+  const avatar = mediaUrl(ctx, a.avatar, "/images/avi.png");
+  const header = mediaUrl(ctx, a.header, "/images/banner.png");
+  const showRole = a.showRole || isOwner;
+  const moved = a.movedToId ? movedTo.get(a.movedToId) : undefined;
+  return {
+    id: a.id,
+    username: a.local ? a.nickname : a.nickname.split("@")[0],
+    acct: acctOf(a),
+    fqn: a.local ? `${a.nickname}@${ctx.settings.domain}` : a.nickname,
+    display_name: a.displayName || (a.local ? a.nickname : a.nickname.split("@")[0]),
+    locked: a.locked,
+    bot: a.actorType === "Service" || a.actorType === "Application",
+    group: a.actorType === "Group",
+    discoverable: a.discoverable,
+    created_at: a.createdAt.toISOString(),
+    note: a.local ? plainToHtml(a.note) : a.note,
+    url: a.apId,
+    avatar,
+    avatar_static: avatar,
+    header,
+    header_static: header,
+    followers_count: a.hideFollowersCount && !isOwner ? 0 : counts.followers,
+    following_count: a.hideFollowsCount && !isOwner ? 0 : counts.following,
+    statuses_count: counts.statuses,
+    last_status_at: a.lastStatusAt ? a.lastStatusAt.toISOString().slice(0, 10) : null,
+    emojis: [],
+    fields: fields.map((f) => ({ name: escapeHtml(f.name), value: a.local ? plainToHtml(f.value) : f.value, verified_at: null })),
+    moved: moved && depth === 0 ? renderOne(ctx, moved, { followers: 0, following: 0, statuses: 0 }, undefined, movedTo, {}, 0, 1) : null,
+    ...(owner
+      ? {
+          source: {
+            note: a.note,
+            fields: fields.map((f) => ({ name: f.name, value: f.value })),
+            privacy: a.defaultScope,
+            sensitive: false,
+            language: a.language,
+            follow_requests_count: followRequests,
+            [ns]: { show_role: a.showRole, no_rich_text: a.noRichText, discoverable: a.discoverable, actor_type: a.actorType },
+          },
+        }
+      : {}),
+    [ns]: {
+      ap_id: a.apId,
+      background_image: a.background,
+      tags: a.tags,
+      relationship: relationship ? renderRelationship(relationship) : {},
+      is_moderator: showRole ? a.isModerator : null,
+      is_admin: showRole ? a.isAdmin : null,
+      confirmation_pending: a.confirmationPending,
+      hide_favorites: a.hideFavorites,
+      hide_followers: a.hideFollowers,
+      hide_follows: a.hideFollows,
+      hide_followers_count: a.hideFollowersCount,
+      hide_follows_count: a.hideFollowsCount,
+      deactivated: a.deactivated,
+      allow_following_move: a.allowFollowingMove,
+      accepts_chat_messages: a.acceptsChatMessages,
+      also_known_as: a.alsoKnownAs,
+      favicon: null,
+      skip_thread_containment: a.skipThreadContainment,
+      ...(owner
+        ? {
+            settings_store: a.settingsStore,
+            notification_settings: a.notificationSettings,
+            unread_conversation_count: 0,
+            unread_notifications_count: 0,
+            chat_token: "",
+            email: a.email,
+          }
+        : {}),
+    },
+    [ctx.settings.family]: {
+      instance: a.local ? null : { name: a.domain, favicon: null, nodeinfo: null },
+      status_ttl_days: a.statusTtlDays,
+      permit_followback: a.permitFollowback,
+      web_feed: null,
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// The viewer's relationship to many accounts at once, in a constant number of queries.
+import type { Account } from "../../generated/prisma/client.ts";
+import type { Ctx } from "../context.ts";
+
+export interface RelationshipState {
+  id: string;
+  following: boolean;
+  requested: boolean;
+  showingReblogs: boolean;
+  notifying: boolean;
+  followedBy: boolean;
+  /** the target asked to follow the viewer and waits */
+  requestedBy: boolean;
+  blocking: boolean;
+  blockedBy: boolean;
+  muting: boolean;
+  mutingNotifications: boolean;
+  subscribing: boolean;
+  domainBlocking: boolean;
+  endorsed: boolean;
+  note: string;
+}
+
+/** Relations whose expiry passed count as gone (mutes with expires_in). */
+export const activeRelation = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
+
+export async function loadRelationships(ctx: Ctx, viewerId: string, targets: Pick<Account, "id" | "domain">[]): Promise<Map<string, RelationshipState>> {
+  const ids = [...new Set(targets.map((t) => t.id))];
+  const domains = [...new Set(targets.map((t) => t.domain).filter((d): d is string => !!d))];
+  const now = ctx.clock();
+  const [follows, relations, notes, domainBlocks] = await Promise.all([
+    ctx.db.follow.findMany({
+      where: { OR: [{ followerId: viewerId, followingId: { in: ids } }, { followerId: { in: ids }, followingId: viewerId }], state: { in: ["pending", "accept"] } },
+    }),
+    ctx.db.userRelationship.findMany({
+      where: { AND: [activeRelation(now), { OR: [{ sourceId: viewerId, targetId: { in: ids } }, { sourceId: { in: ids }, targetId: viewerId, type: "block" }] }] },
+    }),
+    ctx.db.accountNote.findMany({ where: { authorId: viewerId, targetId: { in: ids } } }),
+    domains.length ? ctx.db.domainBlock.findMany({ where: { accountId: viewerId, domain: { in: domains } } }) : Promise.resolve([]),
+  ]);
+  const blockedDomains = new Set(domainBlocks.map((d) => d.domain));
+  const result = new Map<string, RelationshipState>();
+  for (const target of targets) {
+    const out = follows.find((f) => f.followerId === viewerId && f.followingId === target.id);
+    const inbound = follows.find((f) => f.followerId === target.id && f.followingId === viewerId);
+    const rel = (type: string, from = viewerId, to = target.id) => relations.some((r) => r.sourceId === from && r.targetId === to && r.type === type);
+    result.set(target.id, {
+      id: target.id,
+      following: out?.state === "accept",
+      requested: out?.state === "pending",
+      showingReblogs: out ? out.showReblogs : true,
+      notifying: out?.notify ?? false,
+      followedBy: inbound?.state === "accept",
+      requestedBy: inbound?.state === "pending",
+      blocking: rel("block"),
+      blockedBy: rel("block", target.id, viewerId),
+      muting: rel("mute"),
+      mutingNotifications: rel("notification_mute"),
+      subscribing: rel("subscription"),
+      domainBlocking: !!target.domain && blockedDomains.has(target.domain),
+      endorsed: rel("endorsement"),
+      note: notes.find((n) => n.targetId === target.id)?.comment ?? "",
+    });
+  }
+  return result;
+}
