@@ -1,21 +1,2 @@
-// zod helpers for parameters that arrive as JSON, urlencoded or multipart: the last two carry only
-// strings, so booleans, numbers and arrays are coerced the way the family's servers cast them.
-import { z } from "zod";
-
-const TRUE = new Set(["true", "1", "on", "yes", "t"]);
-const FALSE = new Set(["false", "0", "off", "no", "f", ""]);
-
-export const bool = () =>
-  z.preprocess((v) => {
-    if (typeof v !== "string") return v;
-    const s = v.toLowerCase();
-    return TRUE.has(s) ? true : FALSE.has(s) ? false : v;
-  }, z.boolean());
-
-export const int = () => z.preprocess((v) => (typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v), z.number().int());
-
-/** `ids[]=a&ids[]=b`, `ids=a` and JSON arrays all become an array. */
-export const array = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item));
-
-/** Scopes as "read write", "read,write" or an array. */
-export const scopeList = () => z.union([z.string(), z.array(z.string())]);
+// Route declarations use the same coercing helpers as operation schemas.
+export * from "../src/domain/inputs.ts";

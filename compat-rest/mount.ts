@@ -8,7 +8,7 @@ import { anonymous, makeCtx, type Ctx, type Services } from "../src/domain/conte
 import { DomainError, Forbidden, httpStatus } from "../src/domain/errors.ts";
 import { invalidFromZod } from "../src/domain/operation.ts";
 import { credentialsOf } from "./credentials.ts";
-import { assertRouteDeclared, pathsOf, type ErrorShape, type RouteDef } from "./route.ts";
+import { assertRouteDeclared, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
 
 const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 64 * 1024 * 1024 } });
 
@@ -81,11 +81,12 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
 
 export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services) {
   routes.forEach(assertRouteDeclared);
-  for (const def of routes) {
+  for (const declared of routes) {
+    const def = resolveRoute(declared, services.settings.namespace);
     const multipart = def.files?.length ? upload.fields(def.files.map((name) => ({ name }))) : upload.none();
     const handle = async (req: Request, res: Response) => {
       try {
-        const ctx = await authorize(def, services, req);
+        const ctx = await authorize(declared, services, req);
         const query = (req.query ?? {}) as Record<string, unknown>;
         const body = req.is("multipart/form-data") ? normalizeMultipart(req.body) : ((req.body ?? {}) as Record<string, unknown>);
         const input = {
@@ -106,7 +107,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
       }
     };
     const method = def.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
-    for (const path of pathsOf(def, services.settings.namespace)) {
+    for (const path of def.paths) {
       router[method](path, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle);
     }
   }

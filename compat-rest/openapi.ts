@@ -3,7 +3,7 @@ import { createDocument } from "zod-openapi";
 import { z } from "zod";
 import type { Settings } from "../src/config/env.ts";
 import { SOFTWARE_VERSION } from "../src/domain/instance/instance.ops.ts";
-import { pathsOf, type RouteDef } from "./route.ts";
+import { resolveRoute, type RouteDef } from "./route.ts";
 
 const FORM_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
 
@@ -14,7 +14,7 @@ function securityOf(def: RouteDef) {
   return def.auth.optional ? [{}, ...required] : required;
 }
 
-function bodySchema(def: RouteDef) {
+function bodySchema(def: ReturnType<typeof resolveRoute>) {
   if (!def.files?.length) return def.body!;
   const files = Object.fromEntries(def.files.map((f) => [f, z.string().meta({ format: "binary" })]));
   return def.body ? z.object(files).partial().and(def.body) : z.object(files).partial();
@@ -22,8 +22,9 @@ function bodySchema(def: RouteDef) {
 
 export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Settings, "namespace" | "baseUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const def of routes) {
-    for (const path of pathsOf(def, settings.namespace)) {
+  for (const declared of routes) {
+    const def = resolveRoute(declared, settings.namespace);
+    for (const path of def.paths) {
       const oaPath = path.replace(/:([A-Za-z_]+)/g, "{$1}");
       const operation: Record<string, unknown> = {
         summary: def.summary,

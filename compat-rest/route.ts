@@ -45,8 +45,9 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   auth: RouteAuth;
   params?: P;
   query?: Q;
-  body?: B;
-  /** multipart file fields */
+  /** a schema, or a function of the namespace word for bodies whose keys carry it (`ext_settings_store`) */
+  body?: B | ((namespace: string) => B);
+  /** multipart file fields; `$ns` is replaced like in paths */
   files?: readonly string[];
   /** success status (default 200) */
   status?: number;
@@ -68,6 +69,16 @@ export function route<P extends AnyObject, Q extends AnyObject, B extends AnyObj
 
 export function pathsOf(def: RouteDef, namespace: string): string[] {
   return (typeof def.path === "string" ? [def.path] : [...def.path]).map((p) => p.replaceAll("$ns", namespace));
+}
+
+/** A declaration with the namespace word filled in: what is mounted and described. */
+export function resolveRoute(def: RouteDef, namespace: string) {
+  return {
+    ...def,
+    paths: pathsOf(def, namespace),
+    files: def.files?.map((f) => f.replaceAll("$ns", namespace)),
+    body: typeof def.body === "function" ? def.body(namespace) : def.body,
+  };
 }
 
 /** The start-up guard: an authenticated route must say which scopes it checks. */

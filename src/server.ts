@@ -26,6 +26,7 @@ import { allJobs } from "./jobs/all.ts";
 import { createJobQueue } from "./jobs/index.ts";
 import { registerJobs } from "./jobs/registry.ts";
 import { createMailer } from "./mail/mailer.ts";
+import { uploadsDir } from "./media/storage.ts";
 import { createBus } from "./realtime/bus.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
@@ -37,6 +38,7 @@ export interface RunningServer {
 }
 
 const webAdminDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../web-admin");
+const assetsDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "media/assets");
 
 /** GraphQL errors: domain errors keep their message and a code; anything else is masked. */
 function maskError(error: unknown): GraphQLError {
@@ -99,6 +101,9 @@ export function buildApp(services: Services, ctlSecret: string) {
   const openapi = openApiDocument(allRoutes, settings);
   app.get("/api/openapi", (_req, res) => void res.json(openapi));
   app.use("/admin", express.static(webAdminDir));
+  // uploads: stored names carry a checked image extension; nosniff keeps browsers from guessing otherwise
+  app.use("/media", express.static(uploadsDir(services), { index: false, setHeaders: (res) => res.set("X-Content-Type-Options", "nosniff") }));
+  app.use("/images", express.static(assetsDir, { index: false }));
 
   app.use((_req: express.Request, res: express.Response) => void res.status(404).json({ error: "Not found" }));
   app.use((err: any, _req: express.Request, res: express.Response, _next: express.NextFunction) => {

@@ -1,4 +1,142 @@
-// (filled in by the accounts issue)
-import type { RouteDef } from "../route.ts";
+// Reference API: the signed-in account and reading other accounts; the family's profile-image endpoints.
+import { z } from "zod";
+import { lookupAccount, listFollowers, listFollowing, searchAccounts, showAccount } from "../../src/domain/accounts/accounts.read.ts";
+import { profileInput, updateProfile, type ImageInput } from "../../src/domain/accounts/profile.ops.ts";
+import { requireAccount } from "../../src/domain/auth/policy.ts";
+import { bool } from "../../src/domain/inputs.ts";
+import { pageInput } from "../../src/domain/pagination.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route, type RouteInput } from "../route.ts";
+import { renderAccount, renderAccounts } from "../views/account.ts";
 
-export const accountRoutes: RouteDef[] = [];
+const withRelationships = z.object({ with_relationships: bool().optional() });
+const idParam = z.object({ id: z.string() });
+
+/** update_credentials' body: the profile fields, with the family's keys carrying the namespace word. */
+const credentialsBody = (ns: string) =>
+  profileInput
+    .omit({ avatar: true, header: true, background: true, settings_store: true, background_image_description: true })
+    .extend({
+      avatar: z.literal("").optional(),
+      header: z.literal("").optional(),
+      [`${ns}_background_image`]: z.literal("").optional(),
+      [`${ns}_background_image_description`]: z.string().optional(),
+      [`${ns}_settings_store`]: profileInput.shape.settings_store,
+    });
+
+/** An uploaded file wins over the "" reset marker in the body. */
+function image(input: RouteInput<unknown, unknown, Record<string, unknown>>, field: string): ImageInput | undefined {
+  const file = input.files[field]?.[0];
+  if (file) return file;
+  return input.body[field] === "" ? "" : undefined;
+}
+
+export const accountRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/verify_credentials",
+    summary: "The signed-in account with its source and private settings",
+    tags: ["Accounts"],
+    auth: { scopes: ["read:accounts"] },
+    async handler(ctx) {
+      return renderAccount(ctx, requireAccount(ctx), { asOwner: true });
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/api/v1/accounts/update_credentials",
+    summary: "Update the signed-in account's profile and settings",
+    tags: ["Accounts"],
+    auth: { scopes: ["write:accounts"] },
+    body: credentialsBody,
+    files: ["avatar", "header", "$ns_background_image"],
+    async handler(ctx, input) {
+      const ns = ctx.settings.namespace;
+      const body = input.body as Record<string, any>;
+      const updated = await updateProfile(ctx, {
+        ...body,
+        settings_store: body[`${ns}_settings_store`],
+        background_image_description: body[`${ns}_background_image_description`],
+        avatar: image(input, "avatar"),
+        header: image(input, "header"),
+        background: image(input, `${ns}_background_image`),
+      });
+      return renderAccount(ctx, updated, { asOwner: true });
+    },
+  }),
+  ...(["avatar", "banner", "background"] as const).map((kind) =>
+    route({
+      method: "PATCH",
+      path: `/api/v1/$ns/accounts/update_${kind}`,
+      summary: `Set (upload or data URL) or clear (empty) the ${kind} image`,
+      tags: ["Accounts"],
+      auth: { scopes: ["write:accounts"] },
+      body: z.object({ img: z.string().optional() }),
+      files: ["img"],
+      async handler(ctx, input) {
+        const field = kind === "banner" ? "header" : kind;
+        const file = input.files.img?.[0] ?? dataUrlUpload(input.body.img);
+        const updated = await updateProfile(ctx, { [field]: file ?? "" });
+        return { url: updated[field] };
+      },
+    }),
+  ),
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/lookup",
+    summary: "Find an account by its acct (nick or nick@host)",
+    tags: ["Accounts"],
+    auth: "public",
+    query: z.object({ acct: z.string() }).extend(withRelationships.shape),
+    async handler(ctx, { query }) {
+      return renderAccount(ctx, await lookupAccount(ctx, query), { withRelationships: query.with_relationships });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/search",
+    summary: "Search accounts by nickname or display name (no authentication needed)",
+    tags: ["Accounts"],
+    auth: { scopes: ["read:search", "read:accounts"], optional: true },
+    query: searchAccounts.input,
+    async handler(ctx, { query }) {
+      return renderAccounts(ctx, await searchAccounts(ctx, query), { withRelationships: !!ctx.viewer.account });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/:id",
+    summary: "An account by id or nickname",
+    tags: ["Accounts"],
+    auth: { scopes: ["read:accounts"], optional: true },
+    params: idParam,
+    query: withRelationships,
+    async handler(ctx, { params, query }) {
+      return renderAccount(ctx, await showAccount(ctx, params), { withRelationships: query.with_relationships });
+    },
+  }),
+  ...(["followers", "following"] as const).map((side) =>
+    route({
+      method: "GET",
+      path: `/api/v1/accounts/:id/${side}`,
+      summary: side === "followers" ? "Accounts following this one" : "Accounts this one follows",
+      tags: ["Accounts"],
+      auth: { scopes: ["read:accounts"], optional: true },
+      params: idParam,
+      query: pageInput.extend(withRelationships.shape),
+      async handler(ctx, { params, query, req, res }) {
+        const page = await (side === "followers" ? listFollowers : listFollowing)(ctx, { ...query, id: params.id });
+        setLinkHeader(req, res, ctx.settings.baseUrl, page);
+        return renderAccounts(ctx, page.items, { withRelationships: query.with_relationships });
+      },
+    }),
+  ),
+];
+
+/** The family's image endpoints also take `img` as a data: URL. */
+function dataUrlUpload(value: string | undefined) {
+  const m = value?.match(/^data:([\w/+.-]+);base64,(.+)$/s);
+  if (!m) return undefined;
+  const buffer = Buffer.from(m[2], "base64");
+  return { buffer, mimetype: m[1], originalname: "upload", size: buffer.length };
+}

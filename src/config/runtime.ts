@@ -30,7 +30,7 @@ export function defaultRuntimeSettings(settings: Settings) {
       account_field_name_length: 512,
       account_field_value_length: 2048,
       max_pinned_statuses: 5,
-      background_image: "/images/city.jpg",
+      background_image: "/images/background.png",
       /** hosts of the bubble timeline (the later variant) */
       local_bubble: [] as string[],
       /** the software name nodeinfo reports; family clients look for "pleroma" or "akkoma" */

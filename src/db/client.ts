@@ -2,10 +2,11 @@
 //   postgresql://…        → PostgreSQL through @prisma/adapter-pg
 //   pglite:<dir>           → embedded PGlite persisted in <dir> (memory:// for throwaway databases)
 import fs from "node:fs";
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { applyMigrations } from "./migrate.ts";
 
+/** The client the app uses; the log option only enables the query events behind Database.onQuery. */
 export type Db = PrismaClient;
 
 export interface Database {
@@ -15,6 +16,8 @@ export interface Database {
   migrate(): Promise<string[]>;
   /** connection pool figures for the healthcheck */
   poolStats(): { size: number; active: number; idle: number };
+  /** calls `listener` for every SQL statement until the returned function is called (tests count N+1s) */
+  onQuery(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -38,14 +41,26 @@ async function openPglite(url: string) {
   return new PGlite(dir);
 }
 
+function newClient(adapter: SqlDriverAdapterFactory) {
+  const prisma = new PrismaClient({ adapter, log: [{ emit: "event", level: "query" }] as const });
+  const listeners = new Set<(sql: string) => void>();
+  prisma.$on("query", (e) => listeners.forEach((l) => l(e.query)));
+  const onQuery = (listener: (sql: string) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  return { prisma, onQuery };
+}
+
 export async function openDatabase(url: string): Promise<Database> {
   if (isPostgres(url)) {
     const pg = (await import("pg")).default;
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const pool = new pg.Pool({ connectionString: url, max: Number(new URL(url).searchParams.get("connection_limit") ?? 10) });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const { prisma, onQuery } = newClient(new PrismaPg(pool));
     return {
       prisma,
+      onQuery,
       kind: "postgres",
       // separate connections: the engine's advisory lock must not stay on a pooled connection
       migrate: async () => {
@@ -62,9 +77,10 @@ export async function openDatabase(url: string): Promise<Database> {
   const pglite = await openPglite(url);
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const factory = new PrismaPGlite(pglite);
-  const prisma = new PrismaClient({ adapter: factory });
+  const { prisma, onQuery } = newClient(factory);
   return {
     prisma,
+    onQuery,
     kind: "pglite",
     migrate: () => applyMigrations(factory),
     poolStats: () => ({ size: 1, active: 0, idle: 1 }),

@@ -27,3 +27,7 @@ export function newId(now = Date.now()): string {
   }
   return encode(BigInt(now), 10) + encode(lastRandom, 16);
 }
+
+export function isId(value: string): boolean {
+  return /^[0-9a-hjkmnp-tv-z]{26}$/.test(value);
+}

@@ -14,6 +14,8 @@ export interface TestServer extends RunningServer {
   /** fetch relative to the server URL */
   fetch(path: string, init?: RequestInit & { json?: unknown; form?: Record<string, string | string[]> }): Promise<Response>;
   createUser(nickname: string, opts?: { password?: string; admin?: boolean; moderator?: boolean }): ReturnType<typeof createLocalAccount>;
+  /** runs `fn` and counts the SQL statements it caused (for N+1 checks) */
+  countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: number }>;
 }
 
 export async function startTestServer(kind: DbKind, env: Record<string, string> = {}): Promise<TestServer> {
@@ -44,6 +46,15 @@ export async function startTestServer(kind: DbKind, env: Record<string, string> 
       }
       const method = rest.method ?? (body !== undefined ? "POST" : "GET");
       return fetch(server.url + p, { ...rest, method, headers, body, redirect: "manual" });
+    },
+    async countQueries(fn) {
+      let queries = 0;
+      const stop = server.database.onQuery(() => queries++);
+      try {
+        return { result: await fn(), queries };
+      } finally {
+        stop();
+      }
     },
     createUser(nickname, opts = {}) {
       return createLocalAccount(systemCtx(server.services), {

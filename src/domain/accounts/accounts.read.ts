@@ -1,0 +1,87 @@
+// Reading other accounts: show, lookup, search, followers and following.
+import { z } from "zod";
+import type { Account, Prisma } from "../../generated/prisma/client.ts";
+import { isStaff } from "../auth/policy.ts";
+import type { Ctx } from "../context.ts";
+import { NotFound } from "../errors.ts";
+import { bool, int } from "../inputs.ts";
+import { operation } from "../operation.ts";
+import { keyset, pageInput, type Page } from "../pagination.ts";
+import { getAccount } from "./lookup.ts";
+
+/** Deactivated accounts are visible only to staff, as in the family. */
+async function visibleAccount(ctx: Ctx, idOrNickname: string): Promise<Account> {
+  const account = await getAccount(ctx, idOrNickname);
+  if (account.deactivated && !isStaff(ctx.viewer) && ctx.viewer.account?.id !== account.id) throw NotFound("Can't find user");
+  return account;
+}
+
+export const showAccount = operation({
+  name: "accounts.show",
+  input: z.object({ id: z.string() }),
+  run: (ctx, input) => visibleAccount(ctx, input.id),
+});
+
+/** `acct` as "nick", "@nick", "nick@host"; our own domain means a local account. */
+export const lookupAccount = operation({
+  name: "accounts.lookup",
+  input: z.object({ acct: z.string().min(1) }),
+  async run(ctx, input) {
+    const acct = input.acct.replace(/^@/, "");
+    const [nick, host] = acct.split("@");
+    const local = !host || host.toLowerCase() === ctx.settings.domain.toLowerCase();
+    const account = await ctx.db.account.findFirst({
+      where: local ? { local: true, nickname: { equals: nick, mode: "insensitive" } } : { local: false, nickname: { equals: acct, mode: "insensitive" } },
+    });
+    if (!account || (account.deactivated && !isStaff(ctx.viewer))) throw NotFound("Can't find user");
+    return account;
+  },
+});
+
+export const searchAccounts = operation({
+  name: "accounts.search",
+  input: z.object({
+    q: z.string().default(""),
+    limit: int().default(40),
+    offset: int().default(0),
+    resolve: bool().default(false),
+    following: bool().default(false),
+  }),
+  async run(ctx, input) {
+    const q = input.q.trim().replace(/^@/, "");
+    if (!q) return [];
+    const [nick, host] = q.split("@");
+    const where: Prisma.AccountWhereInput = {
+      deactivated: false,
+      OR: [
+        { nickname: { contains: host && host.toLowerCase() === ctx.settings.domain.toLowerCase() ? nick : q, mode: "insensitive" } },
+        { displayName: { contains: q, mode: "insensitive" } },
+      ],
+    };
+    if (input.following && ctx.viewer.account) where.followers = { some: { followerId: ctx.viewer.account.id, state: "accept" } };
+    // remote lookups (resolve=true) arrive with federation
+    const rows = await ctx.db.account.findMany({ where, take: Math.min(Math.max(input.limit, 1), 80), skip: Math.max(input.offset, 0), orderBy: [{ local: "desc" }, { nickname: "asc" }] });
+    // exact nickname matches first
+    return rows.sort((a, b) => Number(b.nickname.toLowerCase() === q.toLowerCase()) - Number(a.nickname.toLowerCase() === q.toLowerCase()));
+  },
+});
+
+const followListInput = pageInput.extend({ id: z.string() });
+
+async function followList(ctx: Ctx, input: z.output<typeof followListInput>, side: "followers" | "following"): Promise<Page<Account>> {
+  const target = await visibleAccount(ctx, input.id);
+  const hidden = side === "followers" ? target.hideFollowers : target.hideFollows;
+  if (hidden && ctx.viewer.account?.id !== target.id) return { items: [] };
+  const page = keyset(input);
+  const rows = await ctx.db.follow.findMany({
+    where: { state: "accept", ...(side === "followers" ? { followingId: target.id } : { followerId: target.id }), ...(page.cursor ? { id: page.cursor } : {}) },
+    include: { follower: side === "followers", following: side === "following" },
+    orderBy: { id: page.order },
+    take: page.take,
+  });
+  const result = page.finish(rows, (r) => r.id);
+  return { ...result, items: result.items.map((r) => (side === "followers" ? r.follower : r.following)!) };
+}
+
+export const listFollowers = operation({ name: "accounts.followers", input: followListInput, run: (ctx, input) => followList(ctx, input, "followers") });
+export const listFollowing = operation({ name: "accounts.following", input: followListInput, run: (ctx, input) => followList(ctx, input, "following") });

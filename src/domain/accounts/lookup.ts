@@ -1,0 +1,49 @@
+// Resolves the `:id` of account routes: the family accepts an account id or a nickname
+// ("alice", "@alice", "alice@this.host" for local accounts, "bob@remote.host" for remote ones).
+import type { Account } from "../../generated/prisma/client.ts";
+import type { Ctx } from "../context.ts";
+import { NotFound } from "../errors.ts";
+
+/** The family's message when an account route names no known account. */
+export const RECORD_NOT_FOUND = "Record not found";
+
+/** "@alice" → "alice"; "alice@<our domain>" → "alice"; other handles are kept as stored ("bob@remote.host"). */
+export function normalizeHandle(ctx: Pick<Ctx, "settings">, handle: string): string {
+  let h = handle.trim().replace(/^@/, "");
+  const local = `@${ctx.settings.domain}`;
+  if (h.toLowerCase().endsWith(local.toLowerCase())) h = h.slice(0, -local.length);
+  return h;
+}
+
+export async function findAccountByIdOrNickname(ctx: Ctx, idOrNickname: string): Promise<Account | null> {
+  const raw = idOrNickname.trim();
+  if (!raw) return null;
+  const nickname = normalizeHandle(ctx, raw);
+  const rows = await ctx.db.account.findMany({
+    where: { OR: [{ id: raw }, ...(nickname ? [{ nickname: { equals: nickname, mode: "insensitive" as const } }] : [])] },
+    take: 2,
+  });
+  // an id match wins over a nickname that happens to look like an id
+  return rows.find((r) => r.id === raw) ?? rows[0] ?? null;
+}
+
+/** Like findAccountByIdOrNickname, but a missing account is the family's 404 "Record not found". */
+export async function getAccount(ctx: Ctx, idOrNickname: string): Promise<Account> {
+  const account = await findAccountByIdOrNickname(ctx, idOrNickname);
+  if (!account) throw NotFound(RECORD_NOT_FOUND);
+  return account;
+}
+
+/** Accounts named by handles (imports): one query; unknown handles are simply absent from the map. */
+export async function findAccountsByHandles(ctx: Ctx, handles: readonly string[]): Promise<Map<string, Account>> {
+  const wanted = [...new Set(handles.map((h) => normalizeHandle(ctx, h)).filter(Boolean))];
+  if (wanted.length === 0) return new Map();
+  const rows = await ctx.db.account.findMany({ where: { OR: wanted.map((nickname) => ({ nickname: { equals: nickname, mode: "insensitive" as const } })) } });
+  const byLower = new Map(rows.map((r) => [r.nickname.toLowerCase(), r]));
+  const out = new Map<string, Account>();
+  for (const h of handles) {
+    const found = byLower.get(normalizeHandle(ctx, h).toLowerCase());
+    if (found) out.set(h, found);
+  }
+  return out;
+}
