@@ -1,5 +1,6 @@
 // Reference API: instance information.
-import { instanceInfo } from "../../src/domain/instance/instance.ops.ts";
+import { z } from "zod";
+import { instanceInfo, instancePeers, instanceUsage } from "../../src/domain/instance/instance.ops.ts";
 import { route } from "../route.ts";
 import { renderInstance } from "../views/instance.ts";
 
@@ -7,11 +8,23 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/instance",
-    summary: "Information about this server",
+    summary: "Information about this server: limits, features, federation and counts",
     tags: ["Instance"],
     auth: "public",
     async handler(ctx) {
-      return renderInstance(ctx.settings, await instanceInfo(ctx, {}));
+      const [info, usage] = await Promise.all([instanceInfo(ctx, {}), instanceUsage(ctx, {})]);
+      return renderInstance(ctx.settings, info, usage);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/instance/peers",
+    summary: "Hosts of the remote accounts this server knows",
+    tags: ["Instance"],
+    auth: "public",
+    response: { description: "Array of domain names", schema: z.array(z.string()) },
+    async handler(ctx) {
+      return instancePeers(ctx, {});
     },
   }),
 ];

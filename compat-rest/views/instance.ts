@@ -1,8 +1,9 @@
-// GET /api/v1/instance in the reference shape with the family's extras.
+// GET /api/v1/instance in the reference shape (API level 2.7.2) with the family's extras.
 import type { Settings } from "../../src/config/env.ts";
-import { API_LEVEL } from "../../src/domain/instance/instance.ops.ts";
+import { API_LEVEL, type instanceInfo, type instanceUsage } from "../../src/domain/instance/instance.ops.ts";
 
-type Info = Awaited<ReturnType<typeof import("../../src/domain/instance/instance.ops.ts").instanceInfo>>;
+type Info = Awaited<ReturnType<typeof instanceInfo>>;
+type Usage = Awaited<ReturnType<typeof instanceUsage>>;
 
 /** Clients recognise the family by "(compatible; <Name> x.y.z)"; the name follows the namespace word. */
 export function versionString(settings: Settings, softwareVersion: string) {
@@ -10,23 +11,62 @@ export function versionString(settings: Settings, softwareVersion: string) {
   return `${API_LEVEL} (compatible; ${name} ${softwareVersion})`;
 }
 
-export function renderInstance(settings: Settings, info: Info) {
+/** A configured path ("/images/city.jpg") made absolute against the base URL; absolute URLs stay. */
+export function absoluteUrl(baseUrl: string, pathOrUrl: string) {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(pathOrUrl)) return pathOrUrl;
+  return `${baseUrl}${pathOrUrl.startsWith("/") ? "" : "/"}${pathOrUrl}`;
+}
+
+export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage, "activeMonth">) {
+  const cfg = info.config;
   return {
     uri: info.domain,
-    title: info.title,
-    short_description: "",
-    description: "",
-    email: info.email,
+    title: cfg.name,
+    short_description: cfg.short_description,
+    description: cfg.description,
+    email: cfg.email,
     version: versionString(settings, info.softwareVersion),
     urls: { streaming_api: info.baseUrl.replace(/^http/, "ws") },
-    stats: { user_count: info.userCount, status_count: 0, domain_count: 0 },
-    thumbnail: `${info.baseUrl}/instance/thumbnail.jpeg`,
-    languages: ["en"],
-    registrations: info.registrationsOpen,
-    approval_required: false,
-    invites_enabled: false,
+    stats: { user_count: info.userCount, status_count: info.statusCount, domain_count: info.domainCount },
+    thumbnail: absoluteUrl(info.baseUrl, cfg.instance_thumbnail),
+    languages: cfg.languages,
+    registrations: cfg.registrations_open,
+    approval_required: cfg.account_approval_required,
+    invites_enabled: cfg.invites_enabled,
     contact_account: null,
     rules: [],
-    [settings.namespace]: { metadata: { features: [], federation: { enabled: true }, fields_limits: {}, post_formats: ["text/plain"] } },
+    // the family's extras
+    max_toot_chars: cfg.limit,
+    description_limit: cfg.description_limit,
+    chat_limit: cfg.chat_limit,
+    poll_limits: {
+      max_options: cfg.poll_limits.max_options,
+      max_option_chars: cfg.poll_limits.max_option_chars,
+      min_expiration: cfg.poll_limits.min_expiration,
+      max_expiration: cfg.poll_limits.max_expiration,
+    },
+    upload_limit: cfg.upload_limit,
+    avatar_upload_limit: cfg.avatar_upload_limit,
+    background_upload_limit: cfg.background_upload_limit,
+    banner_upload_limit: cfg.banner_upload_limit,
+    background_image: absoluteUrl(info.baseUrl, cfg.background_image),
+    // no web push keys yet; the family answers null when none are configured, and its clients test for a value
+    vapid_public_key: null,
+    [settings.namespace]: {
+      metadata: {
+        account_activation_required: cfg.account_activation_required,
+        features: info.features,
+        federation: info.federation,
+        fields_limits: {
+          max_fields: cfg.max_account_fields,
+          max_remote_fields: cfg.max_remote_account_fields,
+          name_length: cfg.account_field_name_length,
+          value_length: cfg.account_field_value_length,
+        },
+        post_formats: cfg.allowed_post_formats,
+      },
+      stats: { mau: usage.activeMonth },
+      vapid_public_key: null,
+    },
   };
 }

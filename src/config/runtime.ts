@@ -29,7 +29,15 @@ export function defaultRuntimeSettings(settings: Settings) {
       max_account_fields: 10,
       account_field_name_length: 512,
       account_field_value_length: 2048,
+      max_remote_account_fields: 20,
       max_pinned_statuses: 5,
+      /** relative to the base URL, or absolute */
+      instance_thumbnail: "/instance/thumbnail.jpeg",
+      languages: ["en"] as string[],
+      allowed_post_formats: ["text/plain", "text/html", "text/markdown", "text/bbcode"] as string[],
+      /** false makes the instance private (nodeinfo `private`) */
+      public: true,
+      federated_timeline_available: true,
       background_image: "/images/background.png",
       /** hosts of the bubble timeline (the later variant) */
       local_bubble: [] as string[],

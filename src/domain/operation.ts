@@ -7,8 +7,8 @@ import { Invalid } from "./errors.ts";
 export interface OperationDef<S extends z.ZodType, O> {
   name: string;
   input: S;
-  /** throws a DomainError when the viewer may not run it */
-  authorize?: (ctx: Ctx, input: z.output<S>) => void | Promise<void>;
+  /** throws a DomainError when the viewer may not run it (its result is ignored, so `requireAccount` fits) */
+  authorize?: (ctx: Ctx, input: z.output<S>) => unknown;
   run: (ctx: Ctx, input: z.output<S>) => Promise<O>;
 }
 

@@ -1,4 +1,74 @@
-// (filled in by the accounts issue)
-import type { RouteDef } from "../../compat-rest/route.ts";
+// Discovery documents other servers and clients read before anything else: NodeInfo, WebFinger, host-meta.
+import type { Request } from "express";
+import { z } from "zod";
+import { route, type RouteDef } from "../../compat-rest/route.ts";
+import { instanceInfo, instanceUsage } from "../domain/instance/instance.ops.ts";
+import { DomainError, NotFound } from "../domain/errors.ts";
+import { buildNodeinfo, nodeinfoContentType, nodeinfoLinks, parseNodeinfoVersion } from "./nodeinfo.ts";
+import { accountJrd, hostMetaXrd, jrdToXrd, requireFederating, webfingerAccount } from "./webfinger.ts";
 
-export const wellKnownRoutes: RouteDef[] = [];
+const XRD = "application/xrd+xml";
+const JRD = "application/jrd+json";
+
+/** `format=xml|json` wins; otherwise content negotiation, JSON when the client states no preference. */
+function wantsXml(req: Request, format: string | undefined) {
+  if (format) return /xml|xrd/i.test(format);
+  return /xml$/.test(req.accepts([JRD, "application/json", XRD, "application/xml"]) || JRD);
+}
+
+export const wellKnownRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/.well-known/nodeinfo",
+    summary: "NodeInfo discovery: links to the 2.0 and 2.1 documents",
+    tags: ["Federation"],
+    auth: "public",
+    async handler(ctx) {
+      return nodeinfoLinks(ctx.settings.baseUrl);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/nodeinfo/:version",
+    summary: "NodeInfo document; version is 2.0 or 2.1, with or without .json",
+    tags: ["Federation"],
+    auth: "public",
+    params: z.object({ version: z.string() }),
+    async handler(ctx, { params, res }) {
+      const version = parseNodeinfoVersion(params.version);
+      if (!version) throw NotFound("Nodeinfo schema version not handled");
+      const [info, usage] = await Promise.all([instanceInfo(ctx, {}), instanceUsage(ctx, {})]);
+      res.type(nodeinfoContentType(version)).json(buildNodeinfo(version, info, usage, ctx.config.group("mailer")));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/.well-known/webfinger",
+    summary: "WebFinger (RFC 7033) for a local account: JRD, or XRD with Accept: application/xrd+xml or format=xml",
+    tags: ["Federation"],
+    auth: "public",
+    query: z.object({ resource: z.string().min(1), format: z.string().optional() }),
+    async handler(ctx, { query, req, res }) {
+      const xml = wantsXml(req, query.format);
+      try {
+        const jrd = accountJrd(await webfingerAccount(ctx, { resource: query.resource }), ctx.settings.domain);
+        if (xml) res.type(XRD).send(jrdToXrd(jrd));
+        else res.type(JRD).send(JSON.stringify(jrd));
+      } catch (error) {
+        if (!xml || !(error instanceof DomainError) || error.kind !== "not_found") throw error;
+        res.status(404).type("text/plain").send(error.message);
+      }
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/.well-known/host-meta",
+    summary: "host-meta (RFC 6415): the WebFinger template",
+    tags: ["Federation"],
+    auth: "public",
+    async handler(ctx, { res }) {
+      requireFederating(ctx);
+      res.type(XRD).send(hostMetaXrd(ctx.settings.baseUrl));
+    },
+  }),
+];
