@@ -2,10 +2,11 @@
 // `renderAccounts` loads what every account needs in a fixed number of queries, then renders.
 import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
-import { loadAccountCounts, type AccountCounts } from "../../src/domain/accounts/account-counts.ts";
+import { loadAccountCounts, visibleCounts, type AccountCounts } from "../../src/domain/accounts/account-counts.ts";
 import { loadRelationships, type RelationshipState } from "../../src/domain/relationships/relationships.read.ts";
 import { renderRelationship } from "./relationship.ts";
 import { escapeHtml, plainToHtml } from "./html.ts";
+import { avatarUrl, headerUrl } from "../../src/media/defaults.ts";
 
 export interface AccountRenderOptions {
   /** embed the viewer's relationship in `<ns>.relationship` (with_relationships) */
@@ -42,19 +43,16 @@ export function acctOf(a: Pick<Account, "nickname">) {
   return a.nickname; // local: "alice"; remote accounts are stored as "alice@host"
 }
 
-function mediaUrl(ctx: Ctx, url: string | null, fallback: string) {
-  return url ?? `${ctx.settings.baseUrl}${fallback}`;
-}
-
 function renderOne(ctx: Ctx, a: Account, counts: AccountCounts, relationship: RelationshipState | undefined, movedTo: Map<string, Account>, opts: AccountRenderOptions, followRequests = 0, depth = 0): any {
   const ns = ctx.settings.namespace;
   const isOwner = ctx.viewer.account?.id === a.id;
   const owner = !!opts.asOwner && isOwner;
   const fields = (a.fields as { name: string; value: string }[]) ?? [];
-  const avatar = mediaUrl(ctx, a.avatar, "/images/avi.png");
-  const header = mediaUrl(ctx, a.header, "/images/banner.png");
+  const avatar = avatarUrl(ctx, a);
+  const header = headerUrl(ctx, a);
   const showRole = a.showRole || isOwner;
   const moved = a.movedToId ? movedTo.get(a.movedToId) : undefined;
+  const shown = visibleCounts(a, counts, ctx.viewer.account?.id);
   return {
     id: a.id,
     username: a.local ? a.nickname : a.nickname.split("@")[0],
@@ -72,9 +70,9 @@ function renderOne(ctx: Ctx, a: Account, counts: AccountCounts, relationship: Re
     avatar_static: avatar,
     header,
     header_static: header,
-    followers_count: a.hideFollowersCount && !isOwner ? 0 : counts.followers,
-    following_count: a.hideFollowsCount && !isOwner ? 0 : counts.following,
-    statuses_count: counts.statuses,
+    followers_count: shown.followers,
+    following_count: shown.following,
+    statuses_count: shown.statuses,
     last_status_at: a.lastStatusAt ? a.lastStatusAt.toISOString().slice(0, 10) : null,
     emojis: [],
     fields: fields.map((f) => ({ name: escapeHtml(f.name), value: a.local ? plainToHtml(f.value) : f.value, verified_at: null })),

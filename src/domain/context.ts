@@ -42,7 +42,9 @@ export interface Ctx extends Services {
 }
 
 export function makeCtx(services: Services, viewer: Viewer = anonymous): Ctx {
-  return { ...services, viewer, loaders: createLoaders(services.db) };
+  const ctx = { ...services, viewer } as Ctx;
+  ctx.loaders = createLoaders(ctx);
+  return ctx;
 }
 
 /** A context acting as the system itself (CLI, jobs): every scope, no account. */

@@ -1,7 +1,9 @@
 // Per-request batch loaders: rendering a list costs a constant number of queries.
 import DataLoader from "dataloader";
-import type { Db } from "../db/client.ts";
 import type { Account } from "../generated/prisma/client.ts";
+import { loadAccountCounts, type AccountCounts } from "./accounts/account-counts.ts";
+import type { Ctx } from "./context.ts";
+import { loadRelationships, type RelationshipState } from "./relationships/relationships.read.ts";
 
 export type Loaders = ReturnType<typeof createLoaders>;
 
@@ -10,8 +12,21 @@ function byId<T extends { id: K }, K>(keys: readonly K[], rows: T[]): (T | null)
   return keys.map((k) => map.get(k) ?? null);
 }
 
-export function createLoaders(db: Db) {
+export function createLoaders(ctx: Ctx) {
+  const account = new DataLoader<string, Account | null>(async (ids) => byId(ids, await ctx.db.account.findMany({ where: { id: { in: [...ids] } } })));
   return {
-    account: new DataLoader<string, Account | null>(async (ids) => byId(ids, await db.account.findMany({ where: { id: { in: [...ids] } } }))),
+    account,
+    accountCounts: new DataLoader<string, AccountCounts>(async (ids) => {
+      const counts = await loadAccountCounts(ctx, ids);
+      return ids.map((id) => counts.get(id)!);
+    }),
+    /** the viewer's relationship to each account (null when anonymous) */
+    relationship: new DataLoader<string, RelationshipState | null>(async (ids) => {
+      const viewer = ctx.viewer.account;
+      if (!viewer) return ids.map(() => null);
+      const targets = (await account.loadMany(ids)).filter((a): a is Account => !!a && !(a instanceof Error));
+      const relationships = await loadRelationships(ctx, viewer.id, targets);
+      return ids.map((id) => relationships.get(id) ?? null);
+    }),
   };
 }

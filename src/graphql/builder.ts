@@ -13,7 +13,8 @@ import type { Ctx } from "../domain/context.ts";
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: Ctx;
-  AuthScopes: { signedIn: boolean; staff: boolean; admin: boolean; scope: string };
+  /** `scopes`: signed in and holding any one of these OAuth scopes (cookie sessions hold all) */
+  AuthScopes: { signedIn: boolean; staff: boolean; admin: boolean; scopes: readonly string[] };
   Scalars: { DateTime: { Input: Date; Output: Date } };
   DefaultFieldNullability: false;
 }>({
@@ -24,7 +25,7 @@ export const builder = new SchemaBuilder<{
       signedIn: !!ctx.viewer.account,
       staff: isStaff(ctx.viewer),
       admin: isAdmin(ctx.viewer),
-      scope: (required: string) => ctx.viewer.via === "admin_token" || hasScope(ctx.viewer.scopes, [required]),
+      scopes: (anyOf: readonly string[]) => !!ctx.viewer.account && hasScope(ctx.viewer.scopes, anyOf),
     }),
   },
   prisma: { client: (ctx) => ctx.db, dmmf: getDatamodel(), filterConnectionTotalCount: true },
