@@ -1,7 +1,11 @@
 // Outgoing e-mail. The default transport writes each message as an .eml file under DATA_DIR/mail/
 // (tests and operators read them there); with the runtime setting mailer.transport = "smtp" it sends.
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
 import type { Settings } from "../config/env.ts";
-import type { RuntimeConfig } from "../config/runtime.ts";
+import type { RuntimeConfig, RuntimeSettings } from "../config/runtime.ts";
+import { newId } from "../db/ids.ts";
 
 export interface Mail {
   to: string;
@@ -14,11 +18,50 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 
-/** Implemented by the accounts issue (nodemailer: file and SMTP transports). */
-export function createMailer(_settings: Settings, _config: RuntimeConfig): Mailer {
+/** The folder the file transport writes to. */
+export const mailDir = (settings: Pick<Settings, "dataDir">) => path.join(settings.dataDir, "mail");
+
+type SmtpSettings = RuntimeSettings["mailer"]["smtp"];
+
+/**
+ * Reads the runtime settings on every message, so an admin switching transport or SMTP host takes
+ * effect without a restart; the SMTP transport is reused while its settings stay the same.
+ */
+export function createMailer(settings: Settings, config: RuntimeConfig): Mailer {
+  // builds the raw RFC 822 message without sending it anywhere
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  let smtp: { key: string; transport: ReturnType<typeof smtpTransport> } | null = null;
+
   return {
-    async send() {
-      throw new Error("mailer not implemented yet");
+    async send(mail) {
+      const { transport, from } = config.group("mailer");
+      const message = { from, to: mail.to, subject: mail.subject, text: mail.text, ...(mail.html ? { html: mail.html } : {}) };
+      if (transport === "smtp") {
+        const options = config.get("mailer", "smtp");
+        const key = JSON.stringify(options);
+        if (smtp?.key !== key) {
+          smtp?.transport.close();
+          smtp = { key, transport: smtpTransport(options) };
+        }
+        await smtp.transport.sendMail(message);
+        return;
+      }
+      const info = await composer.sendMail(message);
+      const dir = mailDir(settings);
+      await fs.mkdir(dir, { recursive: true });
+      // ids are time-ordered: the files sort in the order the messages were sent
+      const file = path.join(dir, `${newId()}.eml`);
+      await fs.writeFile(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
+      await fs.rename(`${file}.tmp`, file); // readers never see half a message
     },
   };
+}
+
+function smtpTransport(options: SmtpSettings) {
+  return nodemailer.createTransport({
+    host: options.host,
+    port: options.port,
+    secure: options.secure,
+    ...(options.user ? { auth: { user: options.user, pass: options.password } } : {}),
+  });
 }

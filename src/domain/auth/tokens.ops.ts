@@ -28,7 +28,8 @@ function scopesFor(app: OAuthApp, requested: string | string[] | undefined): str
   return scopes;
 }
 
-async function issueToken(ctx: Ctx, app: OAuthApp, account: Account | null, scopes: string[]): Promise<IssuedToken> {
+/** Creates an access token (and a refresh token for a user); also used by registration. */
+export async function issueToken(ctx: Ctx, app: OAuthApp, account: Account | null, scopes: string[]): Promise<IssuedToken> {
   const accessToken = newSecret(32);
   const refreshToken = account ? newSecret(32) : null;
   const createdAt = ctx.clock();

@@ -1,0 +1,264 @@
+// What a signed-in user does to their own account (change password or e-mail, delete or disable it,
+// aliases, notification settings) and the e-mailed password reset. Messages are the family's.
+import { z } from "zod";
+import type { Account } from "../../generated/prisma/client.ts";
+import { passwordResetMail } from "../../mail/templates.ts";
+import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import { requireAccount } from "../auth/policy.ts";
+import type { Ctx } from "../context.ts";
+import { Forbidden, Invalid, NotFound, Unprocessable } from "../errors.ts";
+import { operation } from "../operation.ts";
+import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";
+import { mailSettings } from "./registration.ops.ts";
+
+export const DELETE_ACCOUNT_JOB = "accounts.delete";
+
+const text = z.string().optional().nullable();
+
+/** The viewer's own local account, re-read, once the current password is confirmed. */
+async function confirmPassword(ctx: Ctx, password: string | null | undefined): Promise<Account> {
+  const viewer = requireAccount(ctx);
+  const account = await ctx.db.account.findUnique({ where: { id: viewer.id } });
+  // verify even without a hash, so the answer takes as long either way
+  const ok = await verifyPassword(account?.passwordHash ?? null, password ?? "");
+  if (!account?.local || !ok) throw Forbidden("Invalid password.");
+  return account;
+}
+
+/** New password + signing out everywhere (tokens, authorizations, browser sessions), as one batch. */
+function passwordStatements(ctx: Ctx, accountId: string, passwordHash: string) {
+  return [
+    ctx.db.account.update({ where: { id: accountId }, data: { passwordHash, passwordResetPending: false } }),
+    ctx.db.oAuthToken.deleteMany({ where: { accountId } }),
+    ctx.db.oAuthAuthorization.deleteMany({ where: { accountId } }),
+    ctx.db.session.deleteMany({ where: { accountId } }),
+  ] as const;
+}
+
+/** The family's "New password …" messages; null when the pair is acceptable. */
+function newPasswordProblem(password: string | null | undefined, confirmation: string | null | undefined): string | null {
+  if (!password) return "can't be blank";
+  if (password.length > 1024) return "is too long";
+  if (password !== confirmation) return "does not match confirmation";
+  return null;
+}
+
+export const changePassword = operation({
+  name: "accounts.changePassword",
+  input: z.object({ password: text, new_password: text, new_password_confirmation: text }),
+  async run(ctx, input) {
+    const account = await confirmPassword(ctx, input.password);
+    const problem = newPasswordProblem(input.new_password, input.new_password_confirmation);
+    if (problem) throw Invalid(`New password ${problem}.`);
+    await ctx.db.$transaction([...passwordStatements(ctx, account.id, await hashPassword(input.new_password!))]);
+  },
+});
+
+export const changeEmail = operation({
+  name: "accounts.changeEmail",
+  input: z.object({ password: text, email: text }),
+  async run(ctx, input) {
+    const account = await confirmPassword(ctx, input.password);
+    const email = input.email?.trim() ?? "";
+    if (!email) throw Invalid("Email can't be blank.");
+    if (!z.email().safeParse(email).success || email.length > 254) throw Invalid("Email has invalid format.");
+    const clash = await ctx.db.account.findFirst({ where: { id: { not: account.id }, email: { equals: email, mode: "insensitive" } } });
+    if (clash) throw Unprocessable("Email has already been taken.");
+    try {
+      await ctx.db.account.update({ where: { id: account.id }, data: { email } });
+    } catch (error) {
+      if ((error as { code?: string }).code === "P2002") throw Unprocessable("Email has already been taken.");
+      throw error;
+    }
+  },
+});
+
+/**
+ * Deactivates the account at once (its tokens and sessions stop working) and queues the durable
+ * job that removes its data. The row stays as a tombstone so the nickname is never handed out again.
+ */
+export const deleteOwnAccount = operation({
+  name: "accounts.deleteOwn",
+  input: z.object({ password: text }),
+  async run(ctx, input) {
+    const account = await confirmPassword(ctx, input.password);
+    await ctx.db.account.update({ where: { id: account.id }, data: { deactivated: true } });
+    await ctx.jobs.enqueue(DELETE_ACCOUNT_JOB, { accountId: account.id });
+  },
+});
+
+/** The job's work; safe to run again after a crash half-way. */
+export async function purgeAccount(ctx: Pick<Ctx, "db">, accountId: string) {
+  const { db } = ctx;
+  const account = await db.account.findUnique({ where: { id: accountId } });
+  if (!account) return;
+  await db.$transaction([
+    db.oAuthToken.deleteMany({ where: { accountId } }),
+    db.oAuthAuthorization.deleteMany({ where: { accountId } }),
+    db.session.deleteMany({ where: { accountId } }),
+    db.accountToken.deleteMany({ where: { accountId } }),
+    db.follow.deleteMany({ where: { OR: [{ followerId: accountId }, { followingId: accountId }] } }),
+    db.userRelationship.deleteMany({ where: { OR: [{ sourceId: accountId }, { targetId: accountId }] } }),
+    db.accountNote.deleteMany({ where: { OR: [{ authorId: accountId }, { targetId: accountId }] } }),
+    db.domainBlock.deleteMany({ where: { accountId } }),
+    // the family's "right to be forgotten" purge: id, ap_id and nickname are all that remain
+    db.account.update({
+      where: { id: accountId },
+      data: {
+        deactivated: true,
+        email: null,
+        passwordHash: null,
+        displayName: "",
+        note: "",
+        avatar: null,
+        header: null,
+        background: null,
+        backgroundDescription: null,
+        fields: [],
+        tags: [],
+        alsoKnownAs: [],
+        settingsStore: {},
+        registrationReason: null,
+        isAdmin: false,
+        isModerator: false,
+        isSuggested: false,
+        locked: false,
+        discoverable: false,
+        passwordResetPending: false,
+        language: null,
+      },
+    }),
+  ]);
+}
+
+export const disableOwnAccount = operation({
+  name: "accounts.disableOwn",
+  input: z.object({ password: text }),
+  async run(ctx, input) {
+    const account = await confirmPassword(ctx, input.password);
+    await ctx.db.account.update({ where: { id: account.id }, data: { deactivated: true } });
+  },
+});
+
+// ---- aliases
+
+/** `name@host`, `@name@host` or a local `name` → the known account, or 404. */
+async function aliasTarget(ctx: Ctx, alias: string): Promise<Account> {
+  let handle = alias.trim().replace(/^@/, "");
+  if (handle.toLowerCase().endsWith(`@${ctx.settings.domain.toLowerCase()}`)) handle = handle.slice(0, -ctx.settings.domain.length - 1);
+  const account = handle ? await ctx.db.account.findFirst({ where: { nickname: { equals: handle, mode: "insensitive" } } }) : null;
+  if (!account) throw NotFound("Target account does not exist.");
+  return account;
+}
+
+/** The family's full nickname: local accounts get this server's domain. */
+export function fullNickname(ctx: Pick<Ctx, "settings">, account: Pick<Account, "nickname" | "local">) {
+  return account.local ? `${account.nickname}@${ctx.settings.domain}` : account.nickname;
+}
+
+export const listAliases = operation({
+  name: "accounts.listAliases",
+  input: z.object({}),
+  async run(ctx) {
+    const viewer = requireAccount(ctx);
+    const { alsoKnownAs } = await ctx.db.account.findUniqueOrThrow({ where: { id: viewer.id }, select: { alsoKnownAs: true } });
+    if (!alsoKnownAs.length) return [];
+    const accounts = await ctx.db.account.findMany({ where: { apId: { in: alsoKnownAs } }, select: { apId: true, nickname: true, local: true } });
+    const byApId = new Map(accounts.map((a) => [a.apId, a]));
+    // ids of accounts this server does not know are kept but cannot be shown as nicknames
+    return alsoKnownAs.flatMap((apId) => (byApId.has(apId) ? [fullNickname(ctx, byApId.get(apId)!)] : []));
+  },
+});
+
+export const addAlias = operation({
+  name: "accounts.addAlias",
+  input: z.object({ alias: z.string() }),
+  async run(ctx, input) {
+    const viewer = requireAccount(ctx);
+    const target = await aliasTarget(ctx, input.alias);
+    const { alsoKnownAs } = await ctx.db.account.findUniqueOrThrow({ where: { id: viewer.id }, select: { alsoKnownAs: true } });
+    if (!alsoKnownAs.includes(target.apId)) await ctx.db.account.update({ where: { id: viewer.id }, data: { alsoKnownAs: [...alsoKnownAs, target.apId] } });
+  },
+});
+
+export const deleteAlias = operation({
+  name: "accounts.deleteAlias",
+  input: z.object({ alias: z.string() }),
+  async run(ctx, input) {
+    const viewer = requireAccount(ctx);
+    const target = await aliasTarget(ctx, input.alias);
+    const { alsoKnownAs } = await ctx.db.account.findUniqueOrThrow({ where: { id: viewer.id }, select: { alsoKnownAs: true } });
+    if (!alsoKnownAs.includes(target.apId)) throw NotFound("Account has no such alias.");
+    await ctx.db.account.update({ where: { id: viewer.id }, data: { alsoKnownAs: alsoKnownAs.filter((id) => id !== target.apId) } });
+  },
+});
+
+// ---- notification settings
+
+export const NOTIFICATION_SETTING_KEYS = ["block_from_strangers", "hide_notification_contents"] as const;
+
+export const updateNotificationSettings = operation({
+  name: "accounts.updateNotificationSettings",
+  input: z.object({ block_from_strangers: z.boolean().optional(), hide_notification_contents: z.boolean().optional() }),
+  async run(ctx, input) {
+    const viewer = requireAccount(ctx);
+    const { notificationSettings } = await ctx.db.account.findUniqueOrThrow({ where: { id: viewer.id }, select: { notificationSettings: true } });
+    const current = (notificationSettings ?? {}) as Record<string, unknown>;
+    const next: Record<string, boolean> = {};
+    for (const key of NOTIFICATION_SETTING_KEYS) next[key] = input[key] ?? current[key] === true;
+    await ctx.db.account.update({ where: { id: viewer.id }, data: { notificationSettings: next } });
+    return next;
+  },
+});
+
+// ---- password reset by e-mail
+
+/**
+ * Mails a reset link to the local, active account with this e-mail or nickname. Says nothing about
+ * whether one exists: callers answer the same either way.
+ */
+export const requestPasswordReset = operation({
+  name: "accounts.requestPasswordReset",
+  input: z.object({ email: text, nickname: text }),
+  async run(ctx, input) {
+    const login = (input.email ?? input.nickname ?? "").trim();
+    if (!login) return;
+    const account = await ctx.db.account.findFirst({
+      where: { local: true, deactivated: false, OR: [{ nickname: { equals: login, mode: "insensitive" } }, { email: { equals: login, mode: "insensitive" } }] },
+    });
+    if (!account?.email) return;
+    const { token } = await issueAccountToken(ctx, account.id, "password_reset");
+    try {
+      await ctx.mailer.send(passwordResetMail(mailSettings(ctx), { ...account, email: account.email }, token));
+    } catch (error) {
+      console.error(`password reset mail to @${account.nickname} failed:`, error);
+    }
+  },
+});
+
+export const INVALID_RESET_TOKEN = "Invalid or expired token";
+
+/** The account a reset link is for, or a not-found error (unknown, used or expired). */
+export async function passwordResetTarget(ctx: Ctx, token: string) {
+  const row = await findUsableAccountToken(ctx, "password_reset", token);
+  if (!row || !row.account.local || row.account.deactivated) throw NotFound(INVALID_RESET_TOKEN);
+  return row;
+}
+
+export const resetPasswordWithToken = operation({
+  name: "accounts.resetPasswordWithToken",
+  input: z.object({ token: z.string(), password: text, password_confirmation: text }),
+  async run(ctx, input) {
+    const row = await passwordResetTarget(ctx, input.token);
+    const problem = newPasswordProblem(input.password, input.password_confirmation);
+    if (problem) throw Invalid(`Password ${problem}.`);
+    const hash = await hashPassword(input.password!);
+    try {
+      await ctx.db.$transaction([consumeAccountToken(ctx, row), ...passwordStatements(ctx, row.accountId, hash)]);
+    } catch (error) {
+      if (isRecordNotFound(error)) throw NotFound(INVALID_RESET_TOKEN); // used by a concurrent request
+      throw error;
+    }
+    return row.account;
+  },
+});

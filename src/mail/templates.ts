@@ -1,0 +1,58 @@
+// The messages the server sends: plain text plus a simple HTML alternative. Links are absolute,
+// built from the public base URL (BASE_URL), never from the request's Host header.
+import type { Settings } from "../config/env.ts";
+import type { Mail } from "./mailer.ts";
+
+type LinkSettings = Pick<Settings, "baseUrl" | "namespace" | "instanceName">;
+
+interface Recipient {
+  id: string;
+  nickname: string;
+  email: string;
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function html(title: string, paragraphs: string[], link: { href: string; label: string }) {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title></head><body>
+${paragraphs.map((p) => `<p>${esc(p)}</p>`).join("\n")}
+<p><a href="${esc(link.href)}">${esc(link.label)}</a></p>
+<p>${esc(link.href)}</p>
+</body></html>`;
+}
+
+export function confirmationLink(settings: Pick<Settings, "baseUrl">, accountId: string, token: string) {
+  return `${settings.baseUrl}/api/account/confirm_email/${encodeURIComponent(accountId)}/${encodeURIComponent(token)}`;
+}
+
+export function passwordResetLink(settings: Pick<Settings, "baseUrl" | "namespace">, token: string) {
+  return `${settings.baseUrl}/api/v1/${settings.namespace}/password_reset/${encodeURIComponent(token)}`;
+}
+
+export function confirmationMail(settings: LinkSettings, account: Recipient, token: string): Mail {
+  const link = confirmationLink(settings, account.id, token);
+  const subject = `${settings.instanceName} account confirmation`;
+  const lines = [`Thank you for registering on ${settings.instanceName}, @${account.nickname}.`, "Confirm your e-mail address by opening this link (valid for 7 days):"];
+  return {
+    to: account.email,
+    subject,
+    text: `${lines.join("\n")}\n\n${link}\n`,
+    html: html(subject, lines, { href: link, label: "Confirm my account" }),
+  };
+}
+
+export function passwordResetMail(settings: LinkSettings, account: Recipient, token: string): Mail {
+  const link = passwordResetLink(settings, token);
+  const subject = `Password reset requested at ${settings.instanceName}`;
+  const lines = [
+    `Someone asked to reset the password of @${account.nickname} on ${settings.instanceName}.`,
+    "If it was you, open this link to choose a new password (valid for 24 hours, once):",
+  ];
+  const ignore = "If it was not you, ignore this message: your password stays as it is.";
+  return {
+    to: account.email,
+    subject,
+    text: `${lines.join("\n")}\n\n${link}\n\n${ignore}\n`,
+    html: html(subject, [...lines], { href: link, label: "Reset my password" }).replace("</body>", `<p>${esc(ignore)}</p>\n</body>`),
+  };
+}
