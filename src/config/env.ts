@@ -20,6 +20,9 @@ const EnvSchema = z.object({
   INSTANCE_NAME: z.string().default("ext"),
   INSTANCE_EMAIL: z.string().default(""),
   REGISTRATIONS_OPEN: bool.default(true),
+  /** smtp://user:password@host:port (smtps:// for TLS); unset = mail is written to DATA_DIR/mail */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+  MAIL_FROM: z.string().optional(),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
   /** Jobs are processed by this process; set false on web-only nodes. */
   JOBS_ENABLED: bool.default(true),
@@ -44,6 +47,8 @@ export interface Settings {
   instanceName: string;
   instanceEmail: string;
   registrationsOpen: boolean;
+  smtpUrl?: string;
+  mailFrom?: string;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
   jobsEnabled: boolean;
 }
@@ -72,6 +77,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     instanceName: e.INSTANCE_NAME,
     instanceEmail: e.INSTANCE_EMAIL,
     registrationsOpen: e.REGISTRATIONS_OPEN,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
     jobsEnabled: e.JOBS_ENABLED,
   };

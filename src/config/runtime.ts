@@ -44,12 +44,7 @@ export function defaultRuntimeSettings(settings: Settings) {
       /** the software name nodeinfo reports; family clients look for "pleroma" or "akkoma" */
       software_name: settings.namespace === "ext" ? "pleroma" : settings.namespace,
     },
-    mailer: {
-      /** "file" writes .eml files under DATA_DIR/mail; "smtp" sends through `smtp` */
-      transport: "file" as "file" | "smtp",
-      from: settings.instanceEmail || `noreply@${settings.domain.split(":")[0]}`,
-      smtp: { host: "", port: 587, secure: false, user: "", password: "" },
-    },
+    mailer: smtpDefaults(settings),
   };
 }
 
@@ -82,4 +77,21 @@ export async function loadRuntimeConfig(db: Db, settings: Settings): Promise<Run
   };
   await config.reload();
   return config;
+}
+
+/** The mailer's defaults: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */
+function smtpDefaults(settings: Settings) {
+  const url = settings.smtpUrl ? new URL(settings.smtpUrl) : null;
+  return {
+    /** "file" writes .eml files under DATA_DIR/mail; "smtp" sends through `smtp` */
+    transport: (url ? "smtp" : "file") as "file" | "smtp",
+    from: settings.mailFrom || settings.instanceEmail || `noreply@${settings.domain.split(":")[0]}`,
+    smtp: {
+      host: url?.hostname ?? "",
+      port: url?.port ? Number(url.port) : url?.protocol === "smtps:" ? 465 : 587,
+      secure: url?.protocol === "smtps:",
+      user: decodeURIComponent(url?.username ?? ""),
+      password: decodeURIComponent(url?.password ?? ""),
+    },
+  };
 }
