@@ -1,4 +1,59 @@
-// (filled in by the accounts issue)
-import type { RouteDef } from "../route.ts";
+// The family's own relationship endpoints: subscriptions, follow/block/mute imports, moving an account.
+import { z } from "zod";
+import { Invalid } from "../../src/domain/errors.ts";
+import { startImport, type ImportKind } from "../../src/domain/relationships/imports.ops.ts";
+import { moveAccount } from "../../src/domain/relationships/move.ops.ts";
+import { subscribeToAccount, unsubscribeFromAccount } from "../../src/domain/relationships/follows.ops.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderRelationship } from "../views/relationship.ts";
 
-export const ownRelationshipRoutes: RouteDef[] = [];
+const IMPORTS: { kind: ImportKind; path: string; scopes: string[] }[] = [
+  { kind: "follow", path: "follow_import", scopes: ["follow", "write:follows"] },
+  { kind: "block", path: "blocks_import", scopes: ["follow", "write:blocks"] },
+  { kind: "mute", path: "mutes_import", scopes: ["follow", "write:mutes"] },
+];
+
+export const ownRelationshipRoutes: RouteDef[] = [
+  ...(["subscribe", "unsubscribe"] as const).map((action) =>
+    route({
+      method: "POST",
+      path: `/api/v1/$ns/accounts/:id/${action}`,
+      summary: action === "subscribe" ? "Be notified of an account's new posts" : "Stop being notified of an account's new posts",
+      tags: ["Relationships"],
+      auth: { scopes: ["follow", "write:follows"] },
+      params: z.object({ id: z.string() }),
+      async handler(ctx, { params }) {
+        return renderRelationship(await (action === "subscribe" ? subscribeToAccount : unsubscribeFromAccount)(ctx, { id: params.id }));
+      },
+    }),
+  ),
+  ...IMPORTS.map(({ kind, path, scopes }) =>
+    route({
+      method: "POST",
+      path: [`/api/$ns/${path}`, `/api/v1/$ns/${path}`],
+      summary: `Import ${kind}s from a list of accounts (text or uploaded file); runs in the background`,
+      tags: ["Relationships"],
+      auth: { scopes },
+      body: z.object({ list: z.string().optional() }),
+      files: ["list"],
+      response: { description: 'The JSON string "job started"' },
+      async handler(ctx, { body, files }) {
+        const list = files.list?.[0]?.buffer.toString("utf8") ?? body.list;
+        if (list === undefined) throw Invalid("Missing field: list.", { list: "Missing field: list." });
+        return startImport(ctx, { kind, list });
+      },
+    }),
+  ),
+  route({
+    method: "POST",
+    path: ["/api/$ns/move_account", "/api/v1/$ns/move_account"],
+    summary: "Move the signed-in account to another that lists it in alsoKnownAs; local followers follow along",
+    tags: ["Relationships"],
+    auth: { scopes: ["write:accounts"] },
+    body: z.object({ password: z.string(), target_account: z.string() }),
+    // the family answers refusals (wrong password, target not aliased) with 200 and {error}
+    async handler(ctx, { body }) {
+      return moveAccount(ctx, body);
+    },
+  }),
+];

@@ -1,4 +1,183 @@
-// (filled in by the accounts issue)
-import type { RouteDef } from "../route.ts";
+// Reference API: relationships, follow/block/mute actions, follow requests, blocks, mutes, domain blocks.
+// Mounted before /api/v1/accounts/:id, so the fixed path /api/v1/accounts/relationships is safe here.
+import { z } from "zod";
+import type { Ctx } from "../../src/domain/context.ts";
+import { blockAccount, listBlocks, listMutes, muteAccount, setAccountNote, unblockAccount, unmuteAccount } from "../../src/domain/relationships/blocks-mutes.ops.ts";
+import { blockDomain, listDomainBlocks, unblockDomain } from "../../src/domain/relationships/domain-blocks.ops.ts";
+import {
+  authorizeFollowRequest,
+  followAccount,
+  followByUri,
+  listFollowRequests,
+  rejectFollowRequest,
+  removeFromFollowers,
+  unfollowAccount,
+} from "../../src/domain/relationships/follows.ops.ts";
+import { getRelationships, type RelationshipState } from "../../src/domain/relationships/relationships.read.ts";
+import { pageInput } from "../../src/domain/pagination.ts";
+import { array, bool, int } from "../inputs.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderAccounts } from "../views/account.ts";
+import { renderRelationship } from "../views/relationship.ts";
 
-export const relationshipRoutes: RouteDef[] = [];
+const idParam = z.object({ id: z.string() });
+const withRelationships = z.object({ with_relationships: bool().optional() });
+
+const FOLLOWS = ["follow", "write:follows"];
+const BLOCKS = ["follow", "write:blocks"];
+const MUTES = ["follow", "write:mutes"];
+
+/** POST /api/v1/accounts/:id/<action>: the viewer acts on one account and gets the Relationship back. */
+function accountAction<B extends z.ZodObject>(
+  action: string,
+  summary: string,
+  scopes: string[],
+  call: (ctx: Ctx, input: z.output<B> & { id: string }) => Promise<RelationshipState>,
+  body: B,
+) {
+  return route({
+    method: "POST",
+    path: `/api/v1/accounts/:id/${action}`,
+    summary,
+    tags: ["Relationships"],
+    auth: { scopes },
+    params: idParam,
+    body,
+    async handler(ctx, input) {
+      return renderRelationship(await call(ctx, { ...input.body, id: input.params.id }));
+    },
+  });
+}
+
+const noBody = z.object({});
+
+export const relationshipRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/relationships",
+    summary: "The signed-in account's relationships to the given accounts (unknown ids are skipped)",
+    tags: ["Relationships"],
+    auth: { scopes: ["read:follows"] },
+    query: z.object({ id: array(z.string()).optional() }),
+    async handler(ctx, { query }) {
+      return (await getRelationships(ctx, { id: query.id ?? [] })).map(renderRelationship);
+    },
+  }),
+  accountAction("follow", "Follow an account (a request when it is locked); following again updates the options", FOLLOWS, followAccount, z.object({ reblogs: bool().optional(), notify: bool().optional() })),
+  route({
+    method: "POST",
+    path: "/api/v1/follows",
+    summary: "Follow an account named by nickname (bob@remote.host for a remote one)",
+    tags: ["Relationships"],
+    auth: { scopes: FOLLOWS },
+    body: z.object({ uri: z.string() }),
+    async handler(ctx, { body }) {
+      return renderRelationship(await followByUri(ctx, body));
+    },
+  }),
+  accountAction("unfollow", "Unfollow an account or cancel the follow request", FOLLOWS, unfollowAccount, noBody),
+  accountAction("remove_from_followers", "Remove an account from the signed-in account's followers", FOLLOWS, removeFromFollowers, noBody),
+  accountAction("block", "Block an account; follows between the two end in both directions", BLOCKS, blockAccount, noBody),
+  accountAction("unblock", "Unblock an account", BLOCKS, unblockAccount, noBody),
+  accountAction(
+    "mute",
+    "Mute an account, optionally its notifications too and for a limited time",
+    MUTES,
+    muteAccount,
+    z.object({ notifications: bool().optional(), duration: int().optional(), expires_in: int().optional() }),
+  ),
+  accountAction("unmute", "Unmute an account", MUTES, unmuteAccount, noBody),
+  accountAction("note", "Set (or, empty, remove) the private note about an account", ["write:accounts"], setAccountNote, z.object({ comment: z.string().optional() })),
+
+  route({
+    method: "GET",
+    path: "/api/v1/follow_requests",
+    summary: "Accounts waiting for the signed-in account to answer their follow request",
+    tags: ["Relationships"],
+    auth: { scopes: ["follow", "read:follows"] },
+    query: pageInput.extend(withRelationships.shape),
+    async handler(ctx, { query, req, res }) {
+      const page = await listFollowRequests(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderAccounts(ctx, page.items, { withRelationships: query.with_relationships });
+    },
+  }),
+  ...(["authorize", "reject"] as const).map((answer) =>
+    route({
+      method: "POST",
+      path: `/api/v1/follow_requests/:id/${answer}`,
+      summary: `${answer === "authorize" ? "Accept" : "Reject"} an account's follow request`,
+      tags: ["Relationships"],
+      auth: { scopes: FOLLOWS },
+      params: idParam,
+      async handler(ctx, { params }) {
+        return renderRelationship(await (answer === "authorize" ? authorizeFollowRequest : rejectFollowRequest)(ctx, { id: params.id }));
+      },
+    }),
+  ),
+
+  route({
+    method: "GET",
+    path: "/api/v1/blocks",
+    summary: "Accounts the signed-in account blocks, newest first",
+    tags: ["Relationships"],
+    auth: { scopes: ["follow", "read:blocks"] },
+    query: pageInput.extend(withRelationships.shape),
+    async handler(ctx, { query, req, res }) {
+      const page = await listBlocks(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderAccounts(
+        ctx,
+        page.items.map((i) => i.account),
+        { withRelationships: query.with_relationships },
+      );
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/mutes",
+    summary: "Accounts the signed-in account mutes (unexpired), newest first; each with mute_expires_at",
+    tags: ["Relationships"],
+    auth: { scopes: ["follow", "read:mutes"] },
+    query: pageInput.extend(withRelationships.shape),
+    async handler(ctx, { query, req, res }) {
+      const page = await listMutes(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      const accounts = await renderAccounts(
+        ctx,
+        page.items.map((i) => i.account),
+        { withRelationships: query.with_relationships },
+      );
+      return accounts.map((a, i) => ({ ...a, mute_expires_at: page.items[i].expiresAt?.toISOString() ?? null }));
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/api/v1/domain_blocks",
+    summary: "Domains the signed-in account hides, newest first",
+    tags: ["Relationships"],
+    auth: { scopes: ["follow", "read:blocks"] },
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listDomainBlocks(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items;
+    },
+  }),
+  ...(["POST", "DELETE"] as const).map((method) =>
+    route({
+      method,
+      path: "/api/v1/domain_blocks",
+      summary: method === "POST" ? "Hide a domain" : "Stop hiding a domain",
+      tags: ["Relationships"],
+      auth: { scopes: BLOCKS },
+      body: z.object({ domain: z.string() }),
+      async handler(ctx, { body }) {
+        await (method === "POST" ? blockDomain : unblockDomain)(ctx, body);
+        return {};
+      },
+    }),
+  ),
+];

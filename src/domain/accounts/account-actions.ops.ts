@@ -16,7 +16,7 @@ export const DELETE_ACCOUNT_JOB = "accounts.delete";
 const text = z.string().optional().nullable();
 
 /** The viewer's own local account, re-read, once the current password is confirmed. */
-async function confirmPassword(ctx: Ctx, password: string | null | undefined): Promise<Account> {
+export async function confirmPassword(ctx: Ctx, password: string | null | undefined): Promise<Account> {
   const viewer = requireAccount(ctx);
   const account = await ctx.db.account.findUnique({ where: { id: viewer.id } });
   // verify even without a hash, so the answer takes as long either way

@@ -1,6 +1,11 @@
 // The viewer's relationship to many accounts at once, in a constant number of queries.
+import { z } from "zod";
 import type { Account } from "../../generated/prisma/client.ts";
+import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
+import { array } from "../inputs.ts";
+import { operation } from "../operation.ts";
+import { signedIn } from "./relationships.policy.ts";
 
 export interface RelationshipState {
   id: string;
@@ -49,7 +54,8 @@ export async function loadRelationships(ctx: Ctx, viewerId: string, targets: Pic
       following: out?.state === "accept",
       requested: out?.state === "pending",
       showingReblogs: out ? out.showReblogs : true,
-      notifying: out?.notify ?? false,
+      // the family's `notify` on follow is a subscription; both flags read the same relation
+      notifying: !!out?.notify || rel("subscription"),
       followedBy: inbound?.state === "accept",
       requestedBy: inbound?.state === "pending",
       blocking: rel("block"),
@@ -64,3 +70,23 @@ export async function loadRelationships(ctx: Ctx, viewerId: string, targets: Pic
   }
   return result;
 }
+
+/** The viewer's relationship to one account (the answer of every relationship action). */
+export async function relationshipWith(ctx: Ctx, viewerId: string, target: Pick<Account, "id" | "domain">): Promise<RelationshipState> {
+  return (await loadRelationships(ctx, viewerId, [target])).get(target.id)!;
+}
+
+/** GET relationships: one entry per known id, in the order asked (duplicates once); unknown ids are skipped. */
+export const getRelationships = operation({
+  name: "relationships.get",
+  input: z.object({ id: array(z.string()).default([]) }),
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState[]> {
+    const me = requireAccount(ctx);
+    const ids = [...new Set(input.id.filter(Boolean))];
+    if (ids.length === 0) return [];
+    const accounts = await ctx.db.account.findMany({ where: { id: { in: ids } } });
+    const relationships = await loadRelationships(ctx, me.id, accounts);
+    return ids.flatMap((id) => relationships.get(id) ?? []);
+  },
+});

@@ -1,0 +1,158 @@
+// Blocks, mutes (optionally with notifications and for a limited time) and private notes about accounts.
+import { z } from "zod";
+import { newId } from "../../db/ids.ts";
+import type { Account, RelationshipType } from "../../generated/prisma/client.ts";
+import { getAccount } from "../accounts/lookup.ts";
+import { requireAccount } from "../auth/policy.ts";
+import type { Ctx } from "../context.ts";
+import { Invalid } from "../errors.ts";
+import { bool, int } from "../inputs.ts";
+import { operation } from "../operation.ts";
+import { keyset, pageInput, type Page } from "../pagination.ts";
+import { publishFollowUpdate } from "./follows.ops.ts";
+import { EXPIRE_MUTE_JOB } from "./relationships.job-names.ts";
+import { signedIn } from "./relationships.policy.ts";
+import { activeRelation, relationshipWith, type RelationshipState } from "./relationships.read.ts";
+
+function upsertRelation(ctx: Ctx, sourceId: string, targetId: string, type: RelationshipType, expiresAt: Date | null = null) {
+  return ctx.db.userRelationship.upsert({
+    where: { sourceId_targetId_type: { sourceId, targetId, type } },
+    create: { id: newId(), sourceId, targetId, type, expiresAt },
+    update: { expiresAt },
+  });
+}
+
+/**
+ * `blocker` blocks `target`: follows and follow requests between them end in both directions,
+ * as do subscriptions and endorsements.
+ */
+export async function blockAs(ctx: Ctx, blocker: Account, target: Account) {
+  if (blocker.id === target.id) throw Invalid("Can not block yourself");
+  const between = { OR: [{ sourceId: blocker.id, targetId: target.id }, { sourceId: target.id, targetId: blocker.id }] };
+  const theirFollow = await ctx.db.follow.findFirst({ where: { followerId: target.id, followingId: blocker.id, state: { in: ["pending", "accept"] } } });
+  await ctx.db.$transaction([
+    upsertRelation(ctx, blocker.id, target.id, "block"),
+    ctx.db.follow.deleteMany({ where: { OR: [{ followerId: blocker.id, followingId: target.id }, { followerId: target.id, followingId: blocker.id }] } }),
+    ctx.db.userRelationship.deleteMany({ where: { type: { in: ["subscription", "endorsement"] }, ...between } }),
+  ]);
+  // federation: the Block activity (and the Undo of the blocker's Follow) goes to a remote target here.
+  // The blocked account's follow ends as if rejected; the blocker's own follow ended as an unfollow.
+  if (theirFollow) await publishFollowUpdate(ctx, target.id, blocker.id, "follow_reject");
+}
+
+export async function unblockAs(ctx: Ctx, blocker: Account, target: Account) {
+  await ctx.db.userRelationship.deleteMany({ where: { sourceId: blocker.id, targetId: target.id, type: "block" } });
+  // federation: an Undo of the Block goes to a remote target here
+}
+
+export interface MuteOptions {
+  /** also hide notifications from the account (default true) */
+  notifications?: boolean;
+  /** seconds; absent or 0 mutes indefinitely */
+  duration?: number;
+}
+
+/**
+ * `muter` mutes `target`. Muting again replaces the options. A limited mute is ignored by every read
+ * once it expires, and a durable job scheduled at the expiry deletes its rows.
+ */
+export async function muteAs(ctx: Ctx, muter: Account, target: Account, opts: MuteOptions = {}) {
+  if (muter.id === target.id) throw Invalid("Can not mute yourself");
+  const seconds = opts.duration ?? 0;
+  const expiresAt = seconds > 0 ? new Date(ctx.clock().getTime() + seconds * 1000) : null;
+  await ctx.db.$transaction([
+    upsertRelation(ctx, muter.id, target.id, "mute", expiresAt),
+    opts.notifications === false
+      ? ctx.db.userRelationship.deleteMany({ where: { sourceId: muter.id, targetId: target.id, type: "notification_mute" } })
+      : upsertRelation(ctx, muter.id, target.id, "notification_mute", expiresAt),
+  ]);
+  if (expiresAt) await ctx.jobs.enqueue(EXPIRE_MUTE_JOB, { sourceId: muter.id, targetId: target.id }, { runAt: expiresAt });
+}
+
+export async function unmuteAs(ctx: Ctx, muter: Account, target: Account) {
+  await ctx.db.userRelationship.deleteMany({ where: { sourceId: muter.id, targetId: target.id, type: { in: ["mute", "notification_mute"] } } });
+}
+
+/** The job at a mute's expiry: deletes the pair's mute rows whose time has come (a later re-mute keeps its own). */
+export async function expireMutes(ctx: Ctx, payload: { sourceId: string; targetId: string }) {
+  const slack = new Date(ctx.clock().getTime() + 1000); // the job may be claimed a moment before the row's own instant
+  await ctx.db.userRelationship.deleteMany({
+    where: { sourceId: payload.sourceId, targetId: payload.targetId, type: { in: ["mute", "notification_mute"] }, expiresAt: { lte: slack } },
+  });
+}
+
+const accountInput = z.object({ id: z.string() });
+
+/** Operation over the viewer and one account named by id or nickname, answering the Relationship. */
+function relationshipAction<S extends z.ZodObject<{ id: z.ZodString }>>(name: string, input: S, act: (ctx: Ctx, me: Account, target: Account, input: z.output<S>) => Promise<void>) {
+  return operation({
+    name,
+    input,
+    authorize: signedIn,
+    async run(ctx, parsed): Promise<RelationshipState> {
+      const me = requireAccount(ctx);
+      const target = await getAccount(ctx, (parsed as { id: string }).id);
+      await act(ctx, me, target, parsed);
+      return relationshipWith(ctx, me.id, target);
+    },
+  });
+}
+
+export const blockAccount = relationshipAction("relationships.block", accountInput, (ctx, me, target) => blockAs(ctx, me, target));
+export const unblockAccount = relationshipAction("relationships.unblock", accountInput, (ctx, me, target) => unblockAs(ctx, me, target));
+
+export const muteAccount = relationshipAction(
+  "relationships.mute",
+  accountInput.extend({
+    notifications: bool().optional(),
+    /** the reference API's name */
+    duration: int().optional(),
+    /** the family's name (seconds); `duration` wins when both are given */
+    expires_in: int().optional(),
+  }),
+  (ctx, me, target, input) => muteAs(ctx, me, target, { notifications: input.notifications, duration: input.duration ?? input.expires_in }),
+);
+
+export const unmuteAccount = relationshipAction("relationships.unmute", accountInput, (ctx, me, target) => unmuteAs(ctx, me, target));
+
+/** A private note about an account; an empty comment removes it. */
+export const setAccountNote = relationshipAction("relationships.note", accountInput.extend({ comment: z.string().default("") }), async (ctx, me, target, input) => {
+  if (input.comment === "") {
+    await ctx.db.accountNote.deleteMany({ where: { authorId: me.id, targetId: target.id } });
+    return;
+  }
+  await ctx.db.accountNote.upsert({
+    where: { authorId_targetId: { authorId: me.id, targetId: target.id } },
+    create: { id: newId(), authorId: me.id, targetId: target.id, comment: input.comment },
+    update: { comment: input.comment },
+  });
+});
+
+export interface RelatedAccount {
+  account: Account;
+  /** when a limited mute ends */
+  expiresAt: Date | null;
+}
+
+/** The viewer's blocked or (unexpired) muted accounts, newest first, paged by relationship row id. */
+async function relatedAccounts(ctx: Ctx, type: "block" | "mute", input: z.output<typeof pageInput>): Promise<Page<RelatedAccount>> {
+  const me = requireAccount(ctx);
+  const page = keyset(input);
+  const rows = await ctx.db.userRelationship.findMany({
+    where: {
+      sourceId: me.id,
+      type,
+      target: { deactivated: false },
+      AND: [activeRelation(ctx.clock())],
+      ...(page.cursor ? { id: page.cursor } : {}),
+    },
+    include: { target: true },
+    orderBy: { id: page.order },
+    take: page.take,
+  });
+  const result = page.finish(rows, (r) => r.id);
+  return { ...result, items: result.items.map((r) => ({ account: r.target, expiresAt: r.expiresAt })) };
+}
+
+export const listBlocks = operation({ name: "relationships.blocks", input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "block", input) });
+export const listMutes = operation({ name: "relationships.mutes", input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "mute", input) });

@@ -1,0 +1,253 @@
+// Follows: following (requests to locked accounts), unfollowing, answering follow requests,
+// removing followers and the family's subscriptions. Every follow state change is published on the
+// bus as `follow_relationships_update`.
+import { z } from "zod";
+import { newId } from "../../db/ids.ts";
+import type { Account, FollowState } from "../../generated/prisma/client.ts";
+import { loadAccountCounts } from "../accounts/account-counts.ts";
+import { getAccount, normalizeHandle, RECORD_NOT_FOUND } from "../accounts/lookup.ts";
+import { requireAccount } from "../auth/policy.ts";
+import type { Ctx } from "../context.ts";
+import { Forbidden, Invalid, NotFound } from "../errors.ts";
+import { bool } from "../inputs.ts";
+import { operation } from "../operation.ts";
+import { keyset, pageInput, type Page } from "../pagination.ts";
+import { signedIn } from "./relationships.policy.ts";
+import { activeRelation, relationshipWith, type RelationshipState } from "./relationships.read.ts";
+
+export type FollowEventState = "follow_pending" | "follow_accept" | "follow_reject";
+
+/** Publishes a follow state change with both accounts' fresh counts. */
+export async function publishFollowUpdate(ctx: Ctx, followerId: string, followingId: string, state: FollowEventState) {
+  const counts = await loadAccountCounts(ctx, [followerId, followingId]);
+  const side = (id: string) => ({ id, follower_count: counts.get(id)!.followers, following_count: counts.get(id)!.following });
+  ctx.bus.publish("follow_relationships_update", { state, follower: side(followerId), following: side(followingId) });
+}
+
+/** Active blocks between two accounts, in both directions. */
+export async function blocksBetween(ctx: Ctx, a: string, b: string) {
+  const rows = await ctx.db.userRelationship.findMany({
+    where: { type: "block", AND: [activeRelation(ctx.clock()), { OR: [{ sourceId: a, targetId: b }, { sourceId: b, targetId: a }] }] },
+  });
+  return { aBlocksB: rows.some((r) => r.sourceId === a), bBlocksA: rows.some((r) => r.sourceId === b) };
+}
+
+/** Local accounts decide at once; a locked one (without followback permission) leaves the follow pending. Remote ones answer later. */
+async function initialState(ctx: Ctx, follower: Account, target: Account): Promise<FollowState> {
+  if (!target.local) return "pending"; // federation: the Follow activity is delivered here and the remote Accept flips it
+  if (!target.locked) return "accept";
+  if (target.permitFollowback) {
+    const back = await ctx.db.follow.findFirst({ where: { followerId: target.id, followingId: follower.id, state: "accept" } });
+    if (back) return "accept";
+  }
+  return "pending";
+}
+
+/** Keeps the subscription row (notify on new posts) in line with a follow's `notify`. */
+async function setSubscription(ctx: Ctx, subscriberId: string, targetId: string, on: boolean) {
+  if (on) {
+    await ctx.db.userRelationship.upsert({
+      where: { sourceId_targetId_type: { sourceId: subscriberId, targetId, type: "subscription" } },
+      create: { id: newId(), sourceId: subscriberId, targetId, type: "subscription" },
+      update: { expiresAt: null },
+    });
+  } else {
+    await ctx.db.userRelationship.deleteMany({ where: { sourceId: subscriberId, targetId, type: "subscription" } });
+  }
+}
+
+export interface FollowOptions {
+  /** show the target's reblogs in the home timeline (new follows default to true) */
+  reblogs?: boolean;
+  /** be notified of the target's posts (new follows default to false) */
+  notify?: boolean;
+}
+
+/**
+ * `follower` follows `target`: a new follow is accepted at once or left pending; following again
+ * only updates the given options. Refusals are the family's: 400 for yourself, 403 otherwise.
+ */
+export async function followAs(ctx: Ctx, follower: Account, target: Account, opts: FollowOptions = {}) {
+  if (follower.id === target.id) throw Invalid("Can not follow yourself");
+  if (target.deactivated) throw Forbidden(`Could not follow user: ${target.nickname} is deactivated.`);
+  const blocks = await blocksBetween(ctx, follower.id, target.id);
+  if (blocks.bBlocksA) throw Forbidden(`Could not follow user: ${target.nickname} blocked you.`);
+  if (blocks.aBlocksB) throw Forbidden(`Could not follow user: you are blocking ${target.nickname}.`);
+
+  const key = { followerId: follower.id, followingId: target.id };
+  const existing = await ctx.db.follow.findUnique({ where: { followerId_followingId: key } });
+  const isNew = !existing || existing.state === "reject";
+  let follow;
+  if (isNew) {
+    const state = await initialState(ctx, follower, target);
+    const fields = { state, showReblogs: opts.reblogs ?? true, notify: opts.notify ?? false };
+    follow = await ctx.db.follow.upsert({ where: { followerId_followingId: key }, create: { id: newId(), ...key, ...fields }, update: fields });
+  } else if (opts.reblogs !== undefined || opts.notify !== undefined) {
+    follow = await ctx.db.follow.update({
+      where: { id: existing.id },
+      data: { ...(opts.reblogs !== undefined ? { showReblogs: opts.reblogs } : {}), ...(opts.notify !== undefined ? { notify: opts.notify } : {}) },
+    });
+  } else {
+    follow = existing;
+  }
+  if (opts.notify !== undefined) await setSubscription(ctx, follower.id, target.id, opts.notify);
+  // notifications (follow / follow_request) are created by the notifications area when it lands
+  if (isNew) await publishFollowUpdate(ctx, follower.id, target.id, follow.state === "accept" ? "follow_accept" : "follow_pending");
+  return follow;
+}
+
+/**
+ * `follower` stops following (or cancels a request to) `target`, and drops the subscription and the
+ * endorsement that went with it. Unfollowing someone not followed is a no-op (as in the reference API).
+ */
+export async function unfollowAs(ctx: Ctx, follower: Account, target: Account) {
+  if (follower.id === target.id) throw Invalid("Can not unfollow yourself");
+  await ctx.db.$transaction([
+    ctx.db.follow.deleteMany({ where: { followerId: follower.id, followingId: target.id } }),
+    ctx.db.userRelationship.deleteMany({ where: { sourceId: follower.id, targetId: target.id, type: { in: ["subscription", "endorsement"] } } }),
+  ]);
+  // federation: an Undo of the Follow goes to a remote target here.
+  // The family streams this change with state "unfollow", which the bus's event type does not carry yet.
+}
+
+const accountInput = z.object({ id: z.string() });
+
+export const followAccount = operation({
+  name: "relationships.follow",
+  input: accountInput.extend({ reblogs: bool().optional(), notify: bool().optional() }),
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState> {
+    const me = requireAccount(ctx);
+    const target = await getAccount(ctx, input.id);
+    await followAs(ctx, me, target, { reblogs: input.reblogs, notify: input.notify });
+    return relationshipWith(ctx, me.id, target);
+  },
+});
+
+/** The family's POST /api/v1/follows: follow by nickname ("alice", "bob@remote.host"), not by id. */
+export const followByUri = operation({
+  name: "relationships.followByUri",
+  input: z.object({ uri: z.string() }),
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState> {
+    const me = requireAccount(ctx);
+    const nickname = normalizeHandle(ctx, input.uri);
+    const target = nickname ? await ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" } } }) : null;
+    if (!target) throw NotFound(RECORD_NOT_FOUND);
+    await followAs(ctx, me, target);
+    return relationshipWith(ctx, me.id, target);
+  },
+});
+
+export const unfollowAccount = operation({
+  name: "relationships.unfollow",
+  input: accountInput,
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState> {
+    const me = requireAccount(ctx);
+    const target = await getAccount(ctx, input.id);
+    await unfollowAs(ctx, me, target);
+    return relationshipWith(ctx, me.id, target);
+  },
+});
+
+/** Ends the follow (accepted or requested) of `follower` towards the viewer, as the followed side: a reject. */
+async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: FollowState[]) {
+  const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: states } } });
+  if (!follow) throw NotFound(RECORD_NOT_FOUND);
+  await ctx.db.follow.delete({ where: { id: follow.id } });
+  // federation: a Reject of the Follow goes to a remote follower here
+  await publishFollowUpdate(ctx, follower.id, me.id, "follow_reject");
+}
+
+export const removeFromFollowers = operation({
+  name: "relationships.removeFromFollowers",
+  input: accountInput,
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState> {
+    const me = requireAccount(ctx);
+    const follower = await getAccount(ctx, input.id);
+    if (follower.id === me.id) throw Invalid("Can not unfollow yourself");
+    await dropFollower(ctx, me, follower, ["accept", "pending"]);
+    return relationshipWith(ctx, me.id, follower);
+  },
+});
+
+export const authorizeFollowRequest = operation({
+  name: "relationships.authorizeFollowRequest",
+  input: accountInput,
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState> {
+    const me = requireAccount(ctx);
+    const follower = await getAccount(ctx, input.id);
+    const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: ["pending", "accept"] } } });
+    if (!follow) throw NotFound(RECORD_NOT_FOUND);
+    if (follow.state === "pending") {
+      await ctx.db.follow.update({ where: { id: follow.id }, data: { state: "accept" } });
+      // federation: an Accept of the Follow goes to a remote follower here
+      await publishFollowUpdate(ctx, follower.id, me.id, "follow_accept");
+    }
+    return relationshipWith(ctx, me.id, follower);
+  },
+});
+
+export const rejectFollowRequest = operation({
+  name: "relationships.rejectFollowRequest",
+  input: accountInput,
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState> {
+    const me = requireAccount(ctx);
+    const follower = await getAccount(ctx, input.id);
+    await dropFollower(ctx, me, follower, ["pending"]);
+    return relationshipWith(ctx, me.id, follower);
+  },
+});
+
+/** Accounts waiting for the viewer's answer, paged by follow id. */
+export const listFollowRequests = operation({
+  name: "relationships.followRequests",
+  input: pageInput,
+  authorize: signedIn,
+  async run(ctx, input): Promise<Page<Account>> {
+    const me = requireAccount(ctx);
+    const page = keyset(input);
+    const rows = await ctx.db.follow.findMany({
+      where: { followingId: me.id, state: "pending", follower: { deactivated: false }, ...(page.cursor ? { id: page.cursor } : {}) },
+      include: { follower: true },
+      orderBy: { id: page.order },
+      take: page.take,
+    });
+    const result = page.finish(rows, (r) => r.id);
+    return { ...result, items: result.items.map((r) => r.follower) };
+  },
+});
+
+/** The family's subscriptions: be notified of an account's posts, following it or not. */
+export const subscribeToAccount = operation({
+  name: "relationships.subscribe",
+  input: accountInput,
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState> {
+    const me = requireAccount(ctx);
+    const target = await getAccount(ctx, input.id);
+    if (target.id === me.id) throw Forbidden("Can not subscribe to yourself");
+    const blocks = await blocksBetween(ctx, me.id, target.id);
+    if (blocks.bBlocksA) throw Forbidden(`Could not subscribe: ${target.nickname} is blocking you`);
+    await setSubscription(ctx, me.id, target.id, true);
+    await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: true } });
+    return relationshipWith(ctx, me.id, target);
+  },
+});
+
+export const unsubscribeFromAccount = operation({
+  name: "relationships.unsubscribe",
+  input: accountInput,
+  authorize: signedIn,
+  async run(ctx, input): Promise<RelationshipState> {
+    const me = requireAccount(ctx);
+    const target = await getAccount(ctx, input.id);
+    await setSubscription(ctx, me.id, target.id, false);
+    await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: false } });
+    return relationshipWith(ctx, me.id, target);
+  },
+});

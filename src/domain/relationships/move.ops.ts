@@ -1,0 +1,60 @@
+// Moving an account: the mover names a target that lists the mover among its aliases (alsoKnownAs);
+// the mover is marked as moved and its local followers who allow it follow the target instead.
+import { z } from "zod";
+import { normalizeHandle } from "../accounts/lookup.ts";
+import { confirmPassword } from "../accounts/account-actions.ops.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError, Invalid, NotFound } from "../errors.ts";
+import { operation } from "../operation.ts";
+import { followAs } from "./follows.ops.ts";
+import { MOVE_FOLLOWERS_JOB } from "./relationships.job-names.ts";
+import { signedIn } from "./relationships.policy.ts";
+
+export const NOT_ALIASED = "Target account must have the origin in `alsoKnownAs`";
+
+export const moveAccount = operation({
+  name: "relationships.moveAccount",
+  input: z.object({ password: z.string(), target_account: z.string() }),
+  authorize: signedIn,
+  async run(ctx, input) {
+    const mover = await confirmPassword(ctx, input.password);
+    const nickname = normalizeHandle(ctx, input.target_account);
+    const target = nickname ? await ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" }, deactivated: false } }) : null;
+    // a remote target not known here yet is fetched by the federation issue; until then it is "not found"
+    if (!target) throw NotFound("Target account not found.");
+    if (target.id === mover.id || !target.alsoKnownAs.includes(mover.apId)) throw Invalid(NOT_ALIASED, { target_account: "is not aliased" });
+    await ctx.db.account.update({ where: { id: mover.id }, data: { movedToId: target.id } });
+    // federation: the Move activity is published to the mover's followers here
+    await ctx.jobs.enqueue(MOVE_FOLLOWERS_JOB, { originId: mover.id, targetId: target.id });
+    return { status: "success" as const };
+  },
+});
+
+/**
+ * The job after a move: each local follower (or requester) of the origin whose allowFollowingMove is
+ * on follows the target (same options; a locked target gets a request) and stops following the origin.
+ * Batches of 50; a follower the target refuses (blocks) just loses the old follow, as in the family.
+ */
+export async function moveFollowers(ctx: Ctx, payload: { originId: string; targetId: string }) {
+  const target = await ctx.db.account.findUnique({ where: { id: payload.targetId } });
+  if (!target) return;
+  for (;;) {
+    const rows = await ctx.db.follow.findMany({
+      where: { followingId: payload.originId, state: { in: ["pending", "accept"] }, follower: { local: true, allowFollowingMove: true } },
+      include: { follower: true },
+      orderBy: { id: "asc" },
+      take: 50,
+    });
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      if (row.followerId !== target.id) {
+        try {
+          await followAs(ctx, row.follower, target, { reblogs: row.showReblogs, notify: row.notify });
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+        }
+      }
+      await ctx.db.follow.deleteMany({ where: { id: row.id } });
+    }
+  }
+}

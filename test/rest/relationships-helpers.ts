@@ -1,0 +1,95 @@
+// Shared helpers of the relationships test files: users with tokens, JSON requests, bus events, waiting.
+import { expect } from "vitest";
+import { newId } from "../../src/db/ids.ts";
+import type { BusEvents } from "../../src/realtime/bus.ts";
+import { passwordToken, type TestServer } from "../support/server.ts";
+
+export interface User {
+  id: string;
+  nickname: string;
+  apId: string;
+  token: string;
+  auth: { authorization: string };
+}
+
+export async function user(server: TestServer, nickname: string, scope = "read write follow push"): Promise<User> {
+  const account = await server.createUser(nickname);
+  const { access_token } = await passwordToken(server, nickname, scope);
+  return { id: account.id, nickname, apId: account.apId, token: access_token, auth: { authorization: `Bearer ${access_token}` } };
+}
+
+export function remoteAccount(server: TestServer, nickname: string, domain: string) {
+  return server.services.db.account.create({
+    data: { id: newId(), nickname: `${nickname}@${domain}`, domain, local: false, apId: `https://${domain}/users/${nickname}` },
+  });
+}
+
+/** A request as `who`; resolves to status, body and headers. */
+export async function call(server: TestServer, who: User | null, method: string, path: string, form?: Record<string, string | string[]>) {
+  const res = await server.fetch(path, { method, headers: who ? who.auth : {}, ...(form ? { form } : {}) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+export async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+type FollowEvent = BusEvents["follow_relationships_update"][0];
+
+/** Collects follow_relationships_update events from the bus until stopped. */
+export async function followEvents(server: TestServer) {
+  const events: FollowEvent[] = [];
+  const iterator = server.services.bus.subscribe("follow_relationships_update")[Symbol.asyncIterator]();
+  void (async () => {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      events.push(next.value);
+    }
+  })();
+  await new Promise((r) => setTimeout(r, 10)); // the subscription is live once iteration started
+  return {
+    events,
+    /** waits for `n` events and returns them */
+    async take(n: number) {
+      await until(async () => events.length, (len) => len >= n, 5_000);
+      return events.splice(0, n);
+    },
+    stop: () => iterator.return?.(),
+  };
+}
+
+/** The relationship fields every test checks, with defaults for "nothing between us". */
+export function rel(id: string, fields: Record<string, unknown> = {}) {
+  return {
+    id,
+    following: false,
+    showing_reblogs: true,
+    notifying: false,
+    followed_by: false,
+    blocking: false,
+    blocked_by: false,
+    muting: false,
+    muting_notifications: false,
+    subscribing: false,
+    requested: false,
+    requested_by: false,
+    domain_blocking: false,
+    endorsed: false,
+    note: "",
+    ...fields,
+  };
+}
+
+export function expectLink(headers: Headers, params: { max_id: string; min_id: string }) {
+  const link = headers.get("link") ?? "";
+  expect(link).toContain(`max_id=${params.max_id}>; rel="next"`);
+  expect(link).toContain(`min_id=${params.min_id}>; rel="prev"`);
+}
