@@ -12,64 +12,33 @@ import {
   updateNotificationSettings,
 } from "../../src/domain/accounts/account-actions.ops.ts";
 import { resendConfirmation } from "../../src/domain/accounts/registration.ops.ts";
-import { bool } from "../inputs.ts";
+import type { Ctx } from "../../src/domain/context.ts";
 import { route } from "../route.ts";
 
-const text = z.string().optional().nullable();
 const both = (name: string) => [`/api/$ns/${name}`, `/api/v1/$ns/${name}`];
-const success = { status: "success" } as const;
-const write = { scopes: ["write:accounts"] } as const;
 const tags = ["Account actions"];
 
+/** An action answering {status: "success"}, declared with its operation's own input schema. */
+function action(method: "POST" | "PUT" | "DELETE", name: string, summary: string, op: { input: z.ZodObject<any>; (ctx: Ctx, input: any): Promise<unknown> }) {
+  return route({
+    method,
+    path: both(name),
+    summary,
+    tags,
+    auth: { scopes: ["write:accounts"] },
+    body: op.input,
+    async handler(ctx, { body }) {
+      await op(ctx, body);
+      return { status: "success" };
+    },
+  });
+}
+
 export const ownAccountActionRoutes = [
-  route({
-    method: "POST",
-    path: both("change_password"),
-    summary: "Change the password (signs out every token and session)",
-    tags,
-    auth: write,
-    body: z.object({ password: text, new_password: text, new_password_confirmation: text }),
-    async handler(ctx, { body }) {
-      await changePassword(ctx, body);
-      return success;
-    },
-  }),
-  route({
-    method: "POST",
-    path: both("change_email"),
-    summary: "Change the e-mail address",
-    tags,
-    auth: write,
-    body: z.object({ password: text, email: text }),
-    async handler(ctx, { body }) {
-      await changeEmail(ctx, body);
-      return success;
-    },
-  }),
-  route({
-    method: "POST",
-    path: both("delete_account"),
-    summary: "Delete the account: deactivated at once, its data removed by a background job (password also accepted in the query)",
-    tags,
-    auth: write,
-    body: z.object({ password: text }),
-    async handler(ctx, { body }) {
-      await deleteOwnAccount(ctx, body);
-      return success;
-    },
-  }),
-  route({
-    method: "POST",
-    path: both("disable_account"),
-    summary: "Deactivate the account (an admin can reactivate it)",
-    tags,
-    auth: write,
-    body: z.object({ password: text }),
-    async handler(ctx, { body }) {
-      await disableOwnAccount(ctx, body);
-      return success;
-    },
-  }),
+  action("POST", "change_password", "Change the password (signs out every token and session)", changePassword),
+  action("POST", "change_email", "Change the e-mail address", changeEmail),
+  action("POST", "delete_account", "Delete the account: deactivated at once, its data removed by a background job (password also accepted in the query)", deleteOwnAccount),
+  action("POST", "disable_account", "Deactivate the account (an admin can reactivate it)", disableOwnAccount),
   route({
     method: "GET",
     path: both("aliases"),
@@ -80,49 +49,16 @@ export const ownAccountActionRoutes = [
       return { aliases: await listAliases(ctx, {}) };
     },
   }),
-  route({
-    method: "PUT",
-    path: both("aliases"),
-    summary: "Add an alias (nickname name@host of a known account)",
-    tags,
-    auth: write,
-    body: z.object({ alias: z.string() }),
-    async handler(ctx, { body }) {
-      await addAlias(ctx, body);
-      return success;
-    },
-  }),
-  route({
-    method: "DELETE",
-    path: both("aliases"),
-    summary: "Remove an alias",
-    tags,
-    auth: write,
-    body: z.object({ alias: z.string() }),
-    async handler(ctx, { body }) {
-      await deleteAlias(ctx, body);
-      return success;
-    },
-  }),
-  route({
-    method: "PUT",
-    path: both("notification_settings"),
-    summary: "Notification settings: block_from_strangers, hide_notification_contents",
-    tags,
-    auth: write,
-    body: z.object({ block_from_strangers: bool().optional(), hide_notification_contents: bool().optional() }),
-    async handler(ctx, { body }) {
-      await updateNotificationSettings(ctx, body);
-      return success;
-    },
-  }),
+  action("PUT", "aliases", "Add an alias (nickname name@host of a known account)", addAlias),
+  action("DELETE", "aliases", "Remove an alias", deleteAlias),
+  action("PUT", "notification_settings", "Notification settings: block_from_strangers, hide_notification_contents", updateNotificationSettings),
   route({
     method: "POST",
     path: "/api/v1/$ns/accounts/confirmation_resend",
     summary: "Send the confirmation e-mail again (by email or nickname); 204 whether or not one was sent",
     tags,
     auth: "public",
-    body: z.object({ email: text, nickname: text }),
+    body: resendConfirmation.input,
     status: 204,
     async handler(ctx, { body }) {
       await resendConfirmation(ctx, body);

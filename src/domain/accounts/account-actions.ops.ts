@@ -1,6 +1,7 @@
 // What a signed-in user does to their own account (change password or e-mail, delete or disable it,
 // aliases, notification settings) and the e-mailed password reset. Messages are the family's.
 import { z } from "zod";
+import { bool } from "../inputs.ts";
 import type { Account } from "../../generated/prisma/client.ts";
 import { passwordResetMail } from "../../mail/templates.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
@@ -199,7 +200,7 @@ export const NOTIFICATION_SETTING_KEYS = ["block_from_strangers", "hide_notifica
 
 export const updateNotificationSettings = operation({
   name: "accounts.updateNotificationSettings",
-  input: z.object({ block_from_strangers: z.boolean().optional(), hide_notification_contents: z.boolean().optional() }),
+  input: z.object({ block_from_strangers: bool().optional(), hide_notification_contents: bool().optional() }),
   async run(ctx, input) {
     const viewer = requireAccount(ctx);
     const { notificationSettings } = await ctx.db.account.findUniqueOrThrow({ where: { id: viewer.id }, select: { notificationSettings: true } });

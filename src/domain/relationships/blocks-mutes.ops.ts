@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Account, RelationshipType } from "../../generated/prisma/client.ts";
-import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
@@ -11,8 +10,8 @@ import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { publishFollowUpdate } from "./follows.ops.ts";
 import { EXPIRE_MUTE_JOB } from "./relationships.job-names.ts";
-import { signedIn } from "./relationships.policy.ts";
-import { activeRelation, relationshipWith, type RelationshipState } from "./relationships.read.ts";
+import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
+import { activeRelation } from "./relationships.read.ts";
 
 function upsertRelation(ctx: Ctx, sourceId: string, targetId: string, type: RelationshipType, expiresAt: Date | null = null) {
   return ctx.db.userRelationship.upsert({
@@ -78,23 +77,6 @@ export async function expireMutes(ctx: Ctx, payload: { sourceId: string; targetI
   const slack = new Date(ctx.clock().getTime() + 1000); // the job may be claimed a moment before the row's own instant
   await ctx.db.userRelationship.deleteMany({
     where: { sourceId: payload.sourceId, targetId: payload.targetId, type: { in: ["mute", "notification_mute"] }, expiresAt: { lte: slack } },
-  });
-}
-
-const accountInput = z.object({ id: z.string() });
-
-/** Operation over the viewer and one account named by id or nickname, answering the Relationship. */
-function relationshipAction<S extends z.ZodObject<{ id: z.ZodString }>>(name: string, input: S, act: (ctx: Ctx, me: Account, target: Account, input: z.output<S>) => Promise<void>) {
-  return operation({
-    name,
-    input,
-    authorize: signedIn,
-    async run(ctx, parsed): Promise<RelationshipState> {
-      const me = requireAccount(ctx);
-      const target = await getAccount(ctx, (parsed as { id: string }).id);
-      await act(ctx, me, target, parsed);
-      return relationshipWith(ctx, me.id, target);
-    },
   });
 }
 

@@ -5,14 +5,14 @@ import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Account, FollowState } from "../../generated/prisma/client.ts";
 import { loadAccountCounts } from "../accounts/account-counts.ts";
-import { getAccount, normalizeHandle, RECORD_NOT_FOUND } from "../accounts/lookup.ts";
+import { normalizeHandle, RECORD_NOT_FOUND } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
-import { signedIn } from "./relationships.policy.ts";
+import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
 import { activeRelation, relationshipWith, type RelationshipState } from "./relationships.read.ts";
 
 export type FollowEventState = "follow_pending" | "follow_accept" | "follow_reject";
@@ -110,19 +110,11 @@ export async function unfollowAs(ctx: Ctx, follower: Account, target: Account) {
   // The family streams this change with state "unfollow", which the bus's event type does not carry yet.
 }
 
-const accountInput = z.object({ id: z.string() });
-
-export const followAccount = operation({
-  name: "relationships.follow",
-  input: accountInput.extend({ reblogs: bool().optional(), notify: bool().optional() }),
-  authorize: signedIn,
-  async run(ctx, input): Promise<RelationshipState> {
-    const me = requireAccount(ctx);
-    const target = await getAccount(ctx, input.id);
-    await followAs(ctx, me, target, { reblogs: input.reblogs, notify: input.notify });
-    return relationshipWith(ctx, me.id, target);
-  },
-});
+export const followAccount = relationshipAction(
+  "relationships.follow",
+  accountInput.extend({ reblogs: bool().optional(), notify: bool().optional() }),
+  (ctx, me, target, input) => followAs(ctx, me, target, { reblogs: input.reblogs, notify: input.notify }),
+);
 
 /** The family's POST /api/v1/follows: follow by nickname ("alice", "bob@remote.host"), not by id. */
 export const followByUri = operation({
@@ -139,17 +131,7 @@ export const followByUri = operation({
   },
 });
 
-export const unfollowAccount = operation({
-  name: "relationships.unfollow",
-  input: accountInput,
-  authorize: signedIn,
-  async run(ctx, input): Promise<RelationshipState> {
-    const me = requireAccount(ctx);
-    const target = await getAccount(ctx, input.id);
-    await unfollowAs(ctx, me, target);
-    return relationshipWith(ctx, me.id, target);
-  },
-});
+export const unfollowAccount = relationshipAction("relationships.unfollow", accountInput, unfollowAs);
 
 /** Ends the follow (accepted or requested) of `follower` towards the viewer, as the followed side: a reject. */
 async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: FollowState[]) {
@@ -160,48 +142,22 @@ async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: Fo
   await publishFollowUpdate(ctx, follower.id, me.id, "follow_reject");
 }
 
-export const removeFromFollowers = operation({
-  name: "relationships.removeFromFollowers",
-  input: accountInput,
-  authorize: signedIn,
-  async run(ctx, input): Promise<RelationshipState> {
-    const me = requireAccount(ctx);
-    const follower = await getAccount(ctx, input.id);
-    if (follower.id === me.id) throw Invalid("Can not unfollow yourself");
-    await dropFollower(ctx, me, follower, ["accept", "pending"]);
-    return relationshipWith(ctx, me.id, follower);
-  },
+export const removeFromFollowers = relationshipAction("relationships.removeFromFollowers", accountInput, async (ctx, me, follower) => {
+  if (follower.id === me.id) throw Invalid("Can not unfollow yourself");
+  await dropFollower(ctx, me, follower, ["accept", "pending"]);
 });
 
-export const authorizeFollowRequest = operation({
-  name: "relationships.authorizeFollowRequest",
-  input: accountInput,
-  authorize: signedIn,
-  async run(ctx, input): Promise<RelationshipState> {
-    const me = requireAccount(ctx);
-    const follower = await getAccount(ctx, input.id);
-    const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: ["pending", "accept"] } } });
-    if (!follow) throw NotFound(RECORD_NOT_FOUND);
-    if (follow.state === "pending") {
-      await ctx.db.follow.update({ where: { id: follow.id }, data: { state: "accept" } });
-      // federation: an Accept of the Follow goes to a remote follower here
-      await publishFollowUpdate(ctx, follower.id, me.id, "follow_accept");
-    }
-    return relationshipWith(ctx, me.id, follower);
-  },
+export const authorizeFollowRequest = relationshipAction("relationships.authorizeFollowRequest", accountInput, async (ctx, me, follower) => {
+  const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: ["pending", "accept"] } } });
+  if (!follow) throw NotFound(RECORD_NOT_FOUND);
+  if (follow.state === "pending") {
+    await ctx.db.follow.update({ where: { id: follow.id }, data: { state: "accept" } });
+    // federation: an Accept of the Follow goes to a remote follower here
+    await publishFollowUpdate(ctx, follower.id, me.id, "follow_accept");
+  }
 });
 
-export const rejectFollowRequest = operation({
-  name: "relationships.rejectFollowRequest",
-  input: accountInput,
-  authorize: signedIn,
-  async run(ctx, input): Promise<RelationshipState> {
-    const me = requireAccount(ctx);
-    const follower = await getAccount(ctx, input.id);
-    await dropFollower(ctx, me, follower, ["pending"]);
-    return relationshipWith(ctx, me.id, follower);
-  },
-});
+export const rejectFollowRequest = relationshipAction("relationships.rejectFollowRequest", accountInput, (ctx, me, follower) => dropFollower(ctx, me, follower, ["pending"]));
 
 /** Accounts waiting for the viewer's answer, paged by follow id. */
 export const listFollowRequests = operation({
@@ -223,31 +179,15 @@ export const listFollowRequests = operation({
 });
 
 /** The family's subscriptions: be notified of an account's posts, following it or not. */
-export const subscribeToAccount = operation({
-  name: "relationships.subscribe",
-  input: accountInput,
-  authorize: signedIn,
-  async run(ctx, input): Promise<RelationshipState> {
-    const me = requireAccount(ctx);
-    const target = await getAccount(ctx, input.id);
-    if (target.id === me.id) throw Forbidden("Can not subscribe to yourself");
-    const blocks = await blocksBetween(ctx, me.id, target.id);
-    if (blocks.bBlocksA) throw Forbidden(`Could not subscribe: ${target.nickname} is blocking you`);
-    await setSubscription(ctx, me.id, target.id, true);
-    await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: true } });
-    return relationshipWith(ctx, me.id, target);
-  },
+export const subscribeToAccount = relationshipAction("relationships.subscribe", accountInput, async (ctx, me, target) => {
+  if (target.id === me.id) throw Forbidden("Can not subscribe to yourself");
+  const blocks = await blocksBetween(ctx, me.id, target.id);
+  if (blocks.bBlocksA) throw Forbidden(`Could not subscribe: ${target.nickname} is blocking you`);
+  await setSubscription(ctx, me.id, target.id, true);
+  await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: true } });
 });
 
-export const unsubscribeFromAccount = operation({
-  name: "relationships.unsubscribe",
-  input: accountInput,
-  authorize: signedIn,
-  async run(ctx, input): Promise<RelationshipState> {
-    const me = requireAccount(ctx);
-    const target = await getAccount(ctx, input.id);
-    await setSubscription(ctx, me.id, target.id, false);
-    await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: false } });
-    return relationshipWith(ctx, me.id, target);
-  },
+export const unsubscribeFromAccount = relationshipAction("relationships.unsubscribe", accountInput, async (ctx, me, target) => {
+  await setSubscription(ctx, me.id, target.id, false);
+  await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: false } });
 });
