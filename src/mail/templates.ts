@@ -1,5 +1,6 @@
 // The messages the server sends: plain text plus a simple HTML alternative. Links are absolute,
 // built from the public base URL (BASE_URL), never from the request's Host header.
+import { escapeHtml as esc } from "../domain/escape.ts";
 import type { Settings } from "../config/env.ts";
 import type { Mail } from "./mailer.ts";
 
@@ -11,7 +12,6 @@ interface Recipient {
   email: string;
 }
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function html(title: string, paragraphs: string[], link: { href: string; label: string }) {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title></head><body>
