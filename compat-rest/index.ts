@@ -9,6 +9,7 @@ import { ownTokenRoutes } from "./own/tokens.routes.ts";
 import { accountRoutes } from "./reference/accounts.routes.ts";
 import { appRoutes } from "./reference/apps.routes.ts";
 import { instanceRoutes } from "./reference/instance.routes.ts";
+import { mediaRoutes } from "./reference/media.routes.ts";
 import { registrationRoutes } from "./reference/registration.routes.ts";
 import { relationshipRoutes } from "./reference/relationships.routes.ts";
 import type { RouteDef } from "./route.ts";
@@ -22,6 +23,7 @@ export const allRoutes: readonly RouteDef[] = [
   // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
   ...relationshipRoutes,
   ...accountRoutes,
+  ...mediaRoutes,
   ...ownTokenRoutes,
   ...ownInstanceRoutes,
   ...ownAccountActionRoutes,

@@ -34,7 +34,7 @@ export function defaultRuntimeSettings(settings: Settings) {
       /** relative to the base URL, or absolute */
       instance_thumbnail: "/instance/thumbnail.jpeg",
       languages: ["en"] as string[],
-      allowed_post_formats: ["text/plain", "text/html", "text/markdown", "text/bbcode"] as string[],
+      allowed_post_formats: ["text/plain", "text/html", "text/markdown"] as string[],
       /** false makes the instance private (nodeinfo `private`) */
       public: true,
       federated_timeline_available: true,

@@ -3,9 +3,10 @@
 // upload cannot be served back as HTML.
 import fs from "node:fs/promises";
 import path from "node:path";
+import { fileTypeFromBuffer } from "file-type";
 import { newId } from "../db/ids.ts";
 import type { Ctx } from "../domain/context.ts";
-import { DomainError, Invalid } from "../domain/errors.ts";
+import { DomainError, Invalid, Unprocessable } from "../domain/errors.ts";
 
 export interface Upload {
   buffer: Buffer;
@@ -47,6 +48,62 @@ export async function storeImage(ctx: Ctx, upload: Upload, opts: { field: string
   await fs.mkdir(path.join(uploadsDir(ctx), id), { recursive: true });
   await fs.writeFile(path.join(uploadsDir(ctx), id, name), upload.buffer);
   return `${ctx.settings.baseUrl}/media/${id}/${name}`;
+}
+
+/** An upload over its size limit; REST routes that document 413 map it there (it is "invalid" elsewhere). */
+export class FileTooLarge extends DomainError {
+  constructor(
+    readonly field: string,
+    readonly limit: number,
+  ) {
+    super("invalid", `${field}: file is too large (limit ${limit} bytes)`, { [field]: "is too large" });
+  }
+}
+
+export type MediaKind = "image" | "video" | "audio";
+
+export interface StoredMedia {
+  url: string;
+  /** detected from the content */
+  mimeType: string;
+  kind: MediaKind;
+  size: number;
+}
+
+/** Types a browser could run as a document are refused even though they are "images". */
+const REFUSED_TYPES = new Set(["image/svg+xml"]);
+
+/** The media kind of a detected mime type, or null when it is not accepted media. */
+export function mediaKind(mime: string): MediaKind | null {
+  if (REFUSED_TYPES.has(mime)) return null;
+  const top = mime.split("/")[0];
+  return top === "image" || top === "video" || top === "audio" ? top : null;
+}
+
+/** The content's type and usual extension (from its bytes, never from the client's claim), or null. */
+export async function detectMediaType(buffer: Buffer): Promise<{ mime: string; ext: string; kind: MediaKind } | null> {
+  const found = await fileTypeFromBuffer(buffer);
+  if (!found) return null;
+  const mime = found.mime.split(";")[0].trim();
+  const kind = mediaKind(mime);
+  return kind && /^[a-z0-9]+$/.test(found.ext) ? { mime, ext: found.ext, kind } : null;
+}
+
+/**
+ * Stores any accepted media (image, video, audio) under uploads/<id>/<field>.<ext>, `id` being the
+ * caller's record id when given. Throws FileTooLarge over `maxBytes`, 422 for other content.
+ */
+export async function storeMedia(ctx: Ctx, upload: Upload, opts: { field: string; maxBytes: number; id?: string }): Promise<StoredMedia> {
+  const size = upload.buffer.length;
+  if (size > opts.maxBytes || upload.size > opts.maxBytes) throw new FileTooLarge(opts.field, opts.maxBytes);
+  const type = await detectMediaType(upload.buffer);
+  if (!type) throw Unprocessable(`${opts.field}: unsupported file type (images, video and audio are accepted)`, { [opts.field]: "is not a supported media type" });
+  const id = opts.id ?? newId();
+  if (!/^[0-9a-z]{26}$/.test(id)) throw new Error(`storeMedia: not an id: ${id}`);
+  const name = `${opts.field}.${type.ext}`;
+  await fs.mkdir(path.join(uploadsDir(ctx), id), { recursive: true });
+  await fs.writeFile(path.join(uploadsDir(ctx), id, name), upload.buffer);
+  return { url: `${ctx.settings.baseUrl}/media/${id}/${name}`, mimeType: type.mime, kind: type.kind, size };
 }
 
 /** Removes a file this server stored (a URL of another origin, or none, is left alone). */

@@ -95,7 +95,7 @@ describe.each(DB_KINDS)("well-known documents on %s", (kind) => {
         staffAccounts: [`${BASE}/users/root`, `${BASE}/users/mod`],
         federation: { enabled: true, exclusions: false, mrf_policies: [], quarantined_instances: [] },
         pollLimits: cfg.poll_limits,
-        postFormats: ["text/plain", "text/html", "text/markdown", "text/bbcode"],
+        postFormats: ["text/plain", "text/html", "text/markdown"],
         uploadLimits: { general: cfg.upload_limit, avatar: cfg.avatar_upload_limit, banner: cfg.banner_upload_limit, background: cfg.background_upload_limit },
         fieldsLimits: { maxFields: cfg.max_account_fields, maxRemoteFields: 20, nameLength: cfg.account_field_name_length, valueLength: cfg.account_field_value_length },
         accountActivationRequired: false,

@@ -105,7 +105,7 @@ describe.each(DB_KINDS)("instance and migrations on %s", (kind) => {
         ],
         federation: { enabled: true, exclusions: false, mrf_policies: [], quarantined_instances: [], quarantined_instances_info: { quarantined_instances: {} } },
         fields_limits: { max_fields: cfg.max_account_fields, max_remote_fields: 20, name_length: cfg.account_field_name_length, value_length: cfg.account_field_value_length },
-        post_formats: ["text/plain", "text/html", "text/markdown", "text/bbcode"],
+        post_formats: ["text/plain", "text/html", "text/markdown"],
       },
       stats: { mau: 0 },
       vapid_public_key: null,

@@ -1,0 +1,66 @@
+// Reference API: media uploads (v1 and v2, both processed at once → 200), reading and describing them.
+import { z } from "zod";
+import { showMedia, updateMedia, uploadMedia } from "../../src/domain/media/media.ops.ts";
+import type { DomainError } from "../../src/domain/errors.ts";
+import { Invalid } from "../../src/domain/errors.ts";
+import { FileTooLarge } from "../../src/media/storage.ts";
+import { route } from "../route.ts";
+import { renderMedia } from "../views/media.ts";
+
+const describe = z.object({
+  description: z.string().optional(),
+  /** "x,y", both between -1.0 and 1.0 */
+  focus: z.string().optional(),
+});
+const idParam = z.object({ id: z.string() });
+
+/** Over the upload limit: 413 like a server refusing the body, with the usual `{error}`. */
+const tooLarge = (error: DomainError) => (error instanceof FileTooLarge ? { status: 413, body: { error: "File is too large" } } : undefined);
+
+const upload = (path: string, summary: string) =>
+  route({
+    method: "POST",
+    path,
+    summary,
+    tags: ["Media"],
+    auth: { scopes: ["write:media"] },
+    body: describe,
+    files: ["file"],
+    response: { description: "The MediaAttachment, already processed" },
+    errors: tooLarge,
+    async handler(ctx, input) {
+      const file = input.files.file?.[0];
+      if (!file) throw Invalid("Missing field: file.", { file: "Missing field: file." });
+      return renderMedia(ctx, await uploadMedia(ctx, { file, ...input.body }));
+    },
+  });
+
+export const mediaRoutes = [
+  upload("/api/v1/media", "Upload an image, video or audio file to attach to a status"),
+  upload("/api/v2/media", "Upload an image, video or audio file (processed synchronously, so 200 rather than 202)"),
+  route({
+    method: "GET",
+    path: "/api/v1/media/:id",
+    summary: "One of the signed-in account's uploads",
+    tags: ["Media"],
+    auth: { scopes: ["read:media"] },
+    params: idParam,
+    response: { description: "The MediaAttachment" },
+    async handler(ctx, { params }) {
+      return renderMedia(ctx, await showMedia(ctx, params));
+    },
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/media/:id",
+    summary: "Change the description or focal point of one of the signed-in account's uploads",
+    tags: ["Media"],
+    auth: { scopes: ["write:media"] },
+    params: idParam,
+    body: describe,
+    response: { description: "The updated MediaAttachment" },
+    async handler(ctx, { params, body }) {
+      return renderMedia(ctx, await updateMedia(ctx, { id: params.id, ...body }));
+    },
+  }),
+];
