@@ -6,12 +6,18 @@ import { ownAccountActionRoutes } from "./own/account-actions.routes.ts";
 import { ownInstanceRoutes } from "./own/instance.routes.ts";
 import { ownRelationshipRoutes } from "./own/relationships.routes.ts";
 import { ownTokenRoutes } from "./own/tokens.routes.ts";
+import { reactionRoutes } from "./own/reactions.routes.ts";
 import { accountRoutes } from "./reference/accounts.routes.ts";
 import { appRoutes } from "./reference/apps.routes.ts";
 import { instanceRoutes } from "./reference/instance.routes.ts";
 import { mediaRoutes } from "./reference/media.routes.ts";
+import { pollRoutes } from "./reference/polls.routes.ts";
 import { registrationRoutes } from "./reference/registration.routes.ts";
+import { reportRoutes } from "./reference/reports.routes.ts";
+import { scheduledStatusRoutes } from "./reference/scheduled-statuses.routes.ts";
+import { statusActionRoutes } from "./reference/status-actions.routes.ts";
 import { relationshipRoutes } from "./reference/relationships.routes.ts";
+import { statusRoutes } from "./reference/statuses.routes.ts";
 import type { RouteDef } from "./route.ts";
 
 export const allRoutes: readonly RouteDef[] = [
@@ -24,6 +30,12 @@ export const allRoutes: readonly RouteDef[] = [
   ...relationshipRoutes,
   ...accountRoutes,
   ...mediaRoutes,
+  ...statusRoutes,
+  ...statusActionRoutes,
+  ...pollRoutes,
+  ...scheduledStatusRoutes,
+  ...reportRoutes,
+  ...reactionRoutes,
   ...ownTokenRoutes,
   ...ownInstanceRoutes,
   ...ownAccountActionRoutes,

@@ -57,6 +57,8 @@ export async function openDatabase(url: string): Promise<Database> {
     const pg = (await import("pg")).default;
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const pool = new pg.Pool({ connectionString: url, max: Number(new URL(url).searchParams.get("connection_limit") ?? 10) });
+    // an idle connection the server drops (restart, failover) must not crash the process; the pool replaces it
+    pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
     const { prisma, onQuery } = newClient(new PrismaPg(pool));
     return {
       prisma,

@@ -15,8 +15,17 @@ export const bool = () =>
 
 export const int = () => z.preprocess((v) => (typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v), z.number().int());
 
-/** `ids[]=a&ids[]=b`, `ids=a` and JSON arrays all become an array. */
-export const array = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item));
+/**
+ * `ids[]=a&ids[]=b`, `ids=a` and JSON arrays all become an array. Past 20 items the query-string
+ * parser (qs) hands over an object keyed "0", "1", …: its values are the array.
+ */
+export const array = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => {
+    if (v === undefined || Array.isArray(v)) return v;
+    if (v && typeof v === "object" && Object.keys(v).every((k) => /^\d+$/.test(k)))
+      return Object.entries(v).sort(([a], [b]) => Number(a) - Number(b)).map(([, x]) => x);
+    return [v];
+  }, z.array(item));
 
 /** Scopes as "read write", "read,write" or an array. */
 export const scopeList = () => z.union([z.string(), z.array(z.string())]);

@@ -1,6 +1,8 @@
 // Every job definition of the server, registered by src/server.ts before the queue starts.
 import { accountJobs } from "../domain/accounts/accounts.jobs.ts";
 import { relationshipJobs } from "../domain/relationships/relationships.jobs.ts";
+import { pollJobs } from "../domain/polls/polls.jobs.ts";
+import { statusJobs } from "../domain/statuses/statuses.jobs.ts";
 import type { JobDefinition } from "./registry.ts";
 
-export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs];
+export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs];

@@ -1,0 +1,4 @@
+// (filled in by the statuses issue)
+import type { RouteDef } from "../route.ts";
+
+export const pollRoutes: RouteDef[] = [];

@@ -1,0 +1,64 @@
+// Reference API: posting, reading and deleting statuses (actions on statuses are declared beside).
+import { z } from "zod";
+import { postInput, postStatus, deleteStatus } from "../../src/domain/statuses/statuses.ops.ts";
+import { showStatus, showStatuses } from "../../src/domain/statuses/statuses.read.ts";
+import { route } from "../route.ts";
+import { renderScheduledStatus } from "../views/scheduled-status.ts";
+import { renderStatus, renderStatuses } from "../views/status.ts";
+
+const idParam = z.object({ id: z.string() });
+
+export const statusRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/statuses",
+    summary: "Post a status (or preview it, or schedule it); Idempotency-Key header honoured",
+    tags: ["Statuses"],
+    auth: { scopes: ["write:statuses"] },
+    body: postInput.omit({ idempotency_key: true }),
+    async handler(ctx, { body, req }) {
+      const result = await postStatus(ctx, { ...body, idempotency_key: req.get("idempotency-key") || undefined });
+      if (result.kind === "scheduled") {
+        const media = await ctx.db.mediaAttachment.findMany({ where: { id: { in: result.scheduled.mediaIds } } });
+        return renderScheduledStatus(ctx, result.scheduled, media);
+      }
+      return renderStatus(ctx, result.status);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses",
+    summary: "Several statuses by id (ids[]=, at most 100); invisible or unknown ones are left out",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    query: showStatuses.input,
+    async handler(ctx, { query }) {
+      return renderStatuses(ctx, await showStatuses(ctx, query));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/:id",
+    summary: "A status",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    params: idParam,
+    async handler(ctx, { params }) {
+      return renderStatus(ctx, await showStatus(ctx, params));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/statuses/:id",
+    summary: "Delete a status; answers it with its source text, for redrafting",
+    tags: ["Statuses"],
+    auth: { scopes: ["write:statuses"] },
+    params: idParam,
+    async handler(ctx, { params }) {
+      const status = await showStatus(ctx, params);
+      const rendered = await renderStatus(ctx, status); // rendered before it is gone
+      await deleteStatus(ctx, params);
+      return { ...rendered, text: status.source };
+    },
+  }),
+];

@@ -1,0 +1,229 @@
+// Posting and deleting statuses. Visibility rules live in visibility.ts, text in formatter.ts.
+import { z } from "zod";
+import { newId } from "../../db/ids.ts";
+import type { Account, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
+import { requireAccount } from "../auth/policy.ts";
+import type { Ctx } from "../context.ts";
+import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
+import { array, bool, int } from "../inputs.ts";
+import { attachableMedia } from "../media/media.ops.ts";
+import { notify } from "../notifications/notify.ts";
+import { operation } from "../operation.ts";
+import { formatStatus } from "./formatter.ts";
+import { CLOSE_POLL_JOB, EXPIRE_STATUS_JOB, PUBLISH_SCHEDULED_JOB } from "./statuses.job-names.ts";
+import { canSee, viewerContext } from "./visibility.ts";
+
+const HOUR_S = 60 * 60;
+/** Idempotency keys are honoured this long, as in the reference API. */
+const IDEMPOTENCY_MS = 60 * 60 * 1000;
+/** A scheduled status must be at least this far in the future. */
+const MIN_SCHEDULE_MS = 5 * 60 * 1000;
+
+export const postInput = z.object({
+  status: z.string().optional(),
+  media_ids: array(z.string()).optional(),
+  poll: z
+    .object({
+      options: array(z.string()),
+      expires_in: int(),
+      multiple: bool().optional(),
+      hide_totals: bool().optional(),
+    })
+    .optional(),
+  in_reply_to_id: z.string().optional().nullable(),
+  sensitive: bool().optional(),
+  spoiler_text: z.string().optional(),
+  visibility: z.string().regex(/^(public|unlisted|private|direct|local|list:.+)$/, "is invalid").optional(),
+  scheduled_at: z.iso.datetime({ offset: true }).optional(),
+  language: z.string().max(35).optional().nullable(),
+  content_type: z.string().optional(),
+  /** explicit addressing: nicknames replacing the mentions as recipients */
+  to: array(z.string()).optional(),
+  /** seconds until the status is deleted (must be over an hour) */
+  expires_in: int().optional(),
+  /** render without storing */
+  preview: bool().optional(),
+  in_reply_to_conversation_id: z.string().optional(),
+  /** the Idempotency-Key header, passed by the surface */
+  idempotency_key: z.string().max(256).optional(),
+});
+export type PostInput = z.input<typeof postInput>;
+
+/** The status as it would be stored (unsaved in a preview); `mentions` are the addressed accounts. */
+export interface Draft {
+  status: Status;
+  mentions: Account[];
+  tags: string[];
+  mediaIds: string[];
+  poll?: Prisma.PollCreateWithoutStatusInput;
+}
+
+function parseVisibility(value: string | undefined, fallback: string): { visibility: Visibility; listId: string | null } {
+  const v = value ?? fallback;
+  if (v.startsWith("list:")) return { visibility: "list", listId: v.slice(5) };
+  return { visibility: v as Visibility, listId: null };
+}
+
+async function loadParent(ctx: Ctx, id: string | null | undefined) {
+  if (!id) return null;
+  const parent = await ctx.db.status.findUnique({ where: { id }, include: { account: true } });
+  if (!parent || parent.reblogOfId) throw NotFound("Record not found");
+  const v = await viewerContext(ctx, [parent.accountId]);
+  if (!canSee(v, parent)) throw NotFound("Record not found");
+  return parent;
+}
+
+/** Validates and builds the status; nothing is written. */
+async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): Promise<Draft> {
+  const limits = ctx.config.group("instance");
+  const text = input.status ?? "";
+  const mediaIds = input.media_ids ?? [];
+  if (!text.trim() && mediaIds.length === 0 && !input.poll) throw Unprocessable("Validation failed: Text can't be blank", { status: "can't be blank" });
+  if ([...text].length > limits.limit) throw Unprocessable(`Validation failed: Text is too long (limit ${limits.limit} characters)`, { status: "is too long" });
+  if (input.poll && mediaIds.length) throw Unprocessable("Validation failed: A poll cannot have media attached", { poll: "cannot have media" });
+  if (input.expires_in !== undefined && input.expires_in <= HOUR_S)
+    throw Unprocessable("Validation failed: Expiry date is too soon, the status must live longer than one hour", { expires_in: "must be longer than an hour" });
+  if (input.in_reply_to_conversation_id) throw Unprocessable("in_reply_to_conversation_id: conversations are not available yet", { in_reply_to_conversation_id: "is unknown" });
+
+  const parent = await loadParent(ctx, input.in_reply_to_id);
+  const { visibility, listId } = parseVisibility(input.visibility, me.defaultScope);
+  if (visibility === "list") throw Unprocessable("visibility: lists are not available yet", { visibility: "unknown list" });
+  const contentType = input.content_type ?? "text/plain";
+  const formatted = await formatStatus(ctx, text, contentType);
+
+  // `to` replaces implicit addressing by mentions; visibility rules still apply to the result
+  let recipients = formatted.mentions;
+  if (input.to) {
+    const nicks = input.to.map((n) => n.replace(/^@/, "").toLowerCase());
+    recipients = await ctx.db.account.findMany({ where: { nickname: { in: nicks, mode: "insensitive" }, deactivated: false } });
+  }
+  if (parent && parent.accountId !== me.id && !recipients.some((r) => r.id === parent.accountId) && !input.to) recipients = [...recipients, parent.account];
+
+  const id = newId();
+  const now = ctx.clock();
+  const status: Status = {
+    id,
+    uri: `${ctx.settings.baseUrl}/objects/${id}`,
+    url: `${ctx.settings.baseUrl}/notice/${id}`,
+    accountId: me.id,
+    local: true,
+    inReplyToId: parent?.id ?? null,
+    inReplyToAccountId: parent?.accountId ?? null,
+    reblogOfId: null,
+    content: formatted.html,
+    source: text,
+    contentType,
+    spoilerText: input.spoiler_text ?? "",
+    sensitive: input.sensitive ?? false,
+    visibility,
+    listId,
+    language: input.language ?? null,
+    context: parent?.context ?? `${ctx.settings.baseUrl}/contexts/${id}`,
+    applicationId: ctx.viewer.app?.id ?? null,
+    recipientIds: recipients.map((r) => r.id),
+    expiresAt: input.expires_in !== undefined ? new Date(now.getTime() + input.expires_in * 1000) : null,
+    editedAt: null,
+    pinnedAt: null,
+    idempotencyKey: input.idempotency_key ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+
+  let poll: Prisma.PollCreateWithoutStatusInput | undefined;
+  if (input.poll) {
+    const pl = limits.poll_limits;
+    const options = input.poll.options;
+    if (options.length < 2 || options.length > pl.max_options) throw Unprocessable(`Validation failed: A poll needs 2 to ${pl.max_options} options`, { poll: "wrong number of options" });
+    if (options.some((o) => !o.trim() || [...o].length > pl.max_option_chars)) throw Unprocessable(`Validation failed: Poll options must be 1 to ${pl.max_option_chars} characters`, { poll: "option too long" });
+    if (input.poll.expires_in < pl.min_expiration || input.poll.expires_in > pl.max_expiration)
+      throw Unprocessable(`Validation failed: Poll expiry must be between ${pl.min_expiration} and ${pl.max_expiration} seconds`, { poll: "expiry out of range" });
+    poll = {
+      id: newId(),
+      options,
+      multiple: input.poll.multiple ?? false,
+      hideTotals: input.poll.hide_totals ?? false,
+      expiresAt: new Date(now.getTime() + input.poll.expires_in * 1000),
+    };
+  }
+  return { status, mentions: recipients, tags: formatted.tags, mediaIds, poll };
+}
+
+/** Stores a drafted status with its mentions, tags, media and poll; schedules its expiry. */
+async function store(ctx: Ctx, d: Draft): Promise<Status> {
+  const me = requireAccount(ctx);
+  const media = await attachableMedia(ctx, me.id, d.mediaIds, { statusId: d.status.id });
+  const tags = await Promise.all(d.tags.map((name) => ctx.db.tag.upsert({ where: { name }, create: { id: newId(), name }, update: {} })));
+  const status = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.status.create({
+      data: {
+        ...d.status,
+        mentions: { create: d.mentions.map((a) => ({ accountId: a.id })) },
+        tags: { create: tags.map((t) => ({ tagId: t.id })) },
+        ...(d.poll ? { poll: { create: d.poll } } : {}),
+      },
+    });
+    if (media.length) await tx.mediaAttachment.updateMany({ where: { id: { in: media.map((m) => m.id) } }, data: { statusId: created.id } });
+    return created;
+  });
+  await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: status.createdAt } });
+  if (status.expiresAt) await ctx.jobs.enqueue(EXPIRE_STATUS_JOB, { statusId: status.id }, { runAt: status.expiresAt });
+  if (d.poll?.expiresAt) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: d.poll.id }, { runAt: d.poll.expiresAt as Date });
+  await notify(
+    ctx,
+    d.mentions.map((a) => ({ accountId: a.id, type: "mention" as const, fromAccountId: me.id, statusId: status.id })),
+  );
+  // federation: a Create goes out here for visibilities other than local
+  return status;
+}
+
+export type PostResult = { kind: "status"; status: Status; preview: boolean } | { kind: "scheduled"; scheduled: Prisma.ScheduledStatusGetPayload<object> };
+
+export const postStatus = operation({
+  name: "statuses.post",
+  input: postInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<PostResult> {
+    const me = requireAccount(ctx);
+    if (input.idempotency_key) {
+      const seen = await ctx.db.status.findUnique({ where: { accountId_idempotencyKey: { accountId: me.id, idempotencyKey: input.idempotency_key } } });
+      if (seen && ctx.clock().getTime() - seen.createdAt.getTime() < IDEMPOTENCY_MS) return { kind: "status", status: seen, preview: false };
+      if (seen) await ctx.db.status.update({ where: { id: seen.id }, data: { idempotencyKey: null } });
+    }
+    if (input.scheduled_at && !input.preview) {
+      const at = new Date(input.scheduled_at);
+      if (at.getTime() - ctx.clock().getTime() < MIN_SCHEDULE_MS) throw Unprocessable("Validation failed: Scheduled at must be at least 5 minutes in the future", { scheduled_at: "is too soon" });
+      await draft(ctx, me, { ...input, scheduled_at: undefined }); // validate now, publish later
+      const { scheduled_at: _at, idempotency_key: _key, ...params } = input;
+      const scheduled = await ctx.db.scheduledStatus.create({ data: { id: newId(), accountId: me.id, scheduledAt: at, params: params as Prisma.InputJsonValue, mediaIds: input.media_ids ?? [] } });
+      await ctx.jobs.enqueue(PUBLISH_SCHEDULED_JOB, { id: scheduled.id, scheduledAt: at.toISOString() }, { runAt: at });
+      return { kind: "scheduled", scheduled };
+    }
+    const d = await draft(ctx, me, input);
+    if (input.preview) return { kind: "status", status: d.status, preview: true };
+    try {
+      return { kind: "status", status: await store(ctx, d), preview: false };
+    } catch (error) {
+      // two requests with one idempotency key: the loser answers with the winner's status
+      if (input.idempotency_key && (error as { code?: string }).code === "P2002") {
+        const winner = await ctx.db.status.findUnique({ where: { accountId_idempotencyKey: { accountId: me.id, idempotencyKey: input.idempotency_key } } });
+        if (winner) return { kind: "status", status: winner, preview: false };
+      }
+      throw error;
+    }
+  },
+});
+
+/** Deletes the viewer's status (or any, for the system's expiry job); answers it as it was, for redrafting. */
+export const deleteStatus = operation({
+  name: "statuses.delete",
+  input: z.object({ id: z.string() }),
+  async run(ctx, input): Promise<Status> {
+    const status = await ctx.db.status.findUnique({ where: { id: input.id } });
+    const me = ctx.viewer.account;
+    if (!status) throw NotFound("Record not found");
+    if (ctx.viewer.via !== "admin_token" && status.accountId !== me?.id) throw Forbidden("You can't delete this status");
+    await ctx.db.status.delete({ where: { id: status.id } });
+    // federation: a Delete goes out here (also when an expiring status is removed)
+    return status;
+  },
+});

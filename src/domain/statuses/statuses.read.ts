@@ -1,0 +1,48 @@
+// Reading statuses: one, or many by id (GET /api/v1/statuses?ids[]=), always through visibility.ts.
+import { z } from "zod";
+import type { Status } from "../../generated/prisma/client.ts";
+import type { Ctx } from "../context.ts";
+import { NotFound } from "../errors.ts";
+import { array } from "../inputs.ts";
+import { operation } from "../operation.ts";
+import { canSee, viewerContext } from "./visibility.ts";
+
+/** Keeps the statuses (and reblogs whose original is visible too) the viewer may see. */
+export async function filterVisible(ctx: Ctx, statuses: Status[]): Promise<Status[]> {
+  if (statuses.length === 0) return [];
+  const innerIds = statuses.map((s) => s.reblogOfId).filter((id): id is string => !!id);
+  const inner = innerIds.length ? await ctx.db.status.findMany({ where: { id: { in: innerIds } } }) : [];
+  const authors = await ctx.db.account.findMany({ where: { id: { in: [...new Set([...statuses, ...inner].map((s) => s.accountId))] }, deactivated: false }, select: { id: true } });
+  const active = new Set(authors.map((a) => a.id));
+  const v = await viewerContext(ctx, [...active]);
+  const byId = new Map(inner.map((s) => [s.id, s]));
+  const ok = (s: Status) => active.has(s.accountId) && canSee(v, s);
+  return statuses.filter((s) => ok(s) && (!s.reblogOfId || (byId.has(s.reblogOfId) && ok(byId.get(s.reblogOfId)!))));
+}
+
+/** A status the viewer may see, or 404 (the family hides what you may not see). */
+export async function getVisibleStatus(ctx: Ctx, id: string): Promise<Status> {
+  const status = await ctx.db.status.findUnique({ where: { id } });
+  const [visible] = status ? await filterVisible(ctx, [status]) : [];
+  if (!visible) throw NotFound("Record not found");
+  return visible;
+}
+
+export const showStatus = operation({
+  name: "statuses.show",
+  input: z.object({ id: z.string() }),
+  run: (ctx, input) => getVisibleStatus(ctx, input.id),
+});
+
+export const showStatuses = operation({
+  name: "statuses.showMany",
+  input: z.object({ ids: array(z.string()).default([]), id: array(z.string()).optional() }),
+  async run(ctx, input): Promise<Status[]> {
+    const ids = [...new Set([...input.ids, ...(input.id ?? [])])].slice(0, 100);
+    if (ids.length === 0) return [];
+    const rows = await ctx.db.status.findMany({ where: { id: { in: ids } } });
+    const visible = await filterVisible(ctx, rows);
+    const byId = new Map(visible.map((s) => [s.id, s]));
+    return ids.map((id) => byId.get(id)).filter((s): s is Status => !!s);
+  },
+});
