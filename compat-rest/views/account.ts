@@ -20,13 +20,15 @@ type Rendered = ReturnType<typeof renderOne>;
 export async function renderAccounts(ctx: Ctx, accounts: Account[], opts: AccountRenderOptions = {}): Promise<Rendered[]> {
   if (accounts.length === 0) return [];
   const viewer = ctx.viewer.account;
-  const [counts, relationships, movedTo, followRequests] = await Promise.all([
+  const [counts, relationships, movedTo, followRequests, unreadNotifications] = await Promise.all([
     loadAccountCounts(ctx, accounts.map((a) => a.id)),
     viewer && opts.withRelationships ? loadRelationships(ctx, viewer.id, accounts) : Promise.resolve(new Map<string, RelationshipState>()),
     loadMovedTo(ctx, accounts),
     viewer && opts.asOwner ? ctx.db.follow.count({ where: { followingId: viewer.id, state: "pending" } }) : Promise.resolve(0),
+    viewer && opts.asOwner ? ctx.db.notification.count({ where: { accountId: viewer.id, seen: false } }) : Promise.resolve(0),
   ]);
-  return accounts.map((a) => renderOne(ctx, a, counts.get(a.id)!, relationships.get(a.id), movedTo, opts, followRequests));
+  const ownerCounts = { followRequests, unreadNotifications };
+  return accounts.map((a) => renderOne(ctx, a, counts.get(a.id)!, relationships.get(a.id), movedTo, opts, ownerCounts));
 }
 
 export async function renderAccount(ctx: Ctx, account: Account, opts: AccountRenderOptions = {}) {
@@ -43,7 +45,16 @@ export function acctOf(a: Pick<Account, "nickname">) {
   return a.nickname; // local: "alice"; remote accounts are stored as "alice@host"
 }
 
-function renderOne(ctx: Ctx, a: Account, counts: AccountCounts, relationship: RelationshipState | undefined, movedTo: Map<string, Account>, opts: AccountRenderOptions, followRequests = 0, depth = 0): any {
+function renderOne(
+  ctx: Ctx,
+  a: Account,
+  counts: AccountCounts,
+  relationship: RelationshipState | undefined,
+  movedTo: Map<string, Account>,
+  opts: AccountRenderOptions,
+  ownerCounts = { followRequests: 0, unreadNotifications: 0 },
+  depth = 0,
+): any {
   const ns = ctx.settings.namespace;
   const isOwner = ctx.viewer.account?.id === a.id;
   const owner = !!opts.asOwner && isOwner;
@@ -76,7 +87,7 @@ function renderOne(ctx: Ctx, a: Account, counts: AccountCounts, relationship: Re
     last_status_at: a.lastStatusAt ? a.lastStatusAt.toISOString().slice(0, 10) : null,
     emojis: [],
     fields: fields.map((f) => ({ name: escapeHtml(f.name), value: a.local ? plainToHtml(f.value) : f.value, verified_at: null })),
-    moved: moved && depth === 0 ? renderOne(ctx, moved, { followers: 0, following: 0, statuses: 0 }, undefined, movedTo, {}, 0, 1) : null,
+    moved: moved && depth === 0 ? renderOne(ctx, moved, { followers: 0, following: 0, statuses: 0 }, undefined, movedTo, {}, undefined, 1) : null,
     ...(owner
       ? {
           source: {
@@ -85,7 +96,7 @@ function renderOne(ctx: Ctx, a: Account, counts: AccountCounts, relationship: Re
             privacy: a.defaultScope,
             sensitive: false,
             language: a.language,
-            follow_requests_count: followRequests,
+            follow_requests_count: ownerCounts.followRequests,
             [ns]: { show_role: a.showRole, no_rich_text: a.noRichText, discoverable: a.discoverable, actor_type: a.actorType },
           },
         }
@@ -114,7 +125,7 @@ function renderOne(ctx: Ctx, a: Account, counts: AccountCounts, relationship: Re
             settings_store: a.settingsStore,
             notification_settings: a.notificationSettings,
             unread_conversation_count: 0,
-            unread_notifications_count: 0,
+            unread_notifications_count: ownerCounts.unreadNotifications,
             chat_token: "",
             email: a.email,
           }

@@ -32,6 +32,8 @@ describe.each(DB_KINDS)("posting statuses on %s", (kind) => {
     expect(row.source).toContain("#Cats");
     expect(row.tags.map((t) => t.tag.name)).toEqual(["cats"]);
     expect(await server.services.db.notification.count({ where: { type: "mention", statusId: s.id } })).toBe(1);
+    const benMe = await (await server.fetch("/api/v1/accounts/verify_credentials", { headers: { authorization: `Bearer ${ben}` } })).json();
+    expect(benMe.ext.unread_notifications_count).toBe(1);
     const fetched = await (await server.fetch(`/api/v1/statuses/${s.id}`)).json();
     expect(fetched.content).toBe(s.content);
   });
