@@ -1,9 +1,10 @@
 // Per-request batch loaders: rendering a list costs a constant number of queries.
 import DataLoader from "dataloader";
-import type { Account } from "../generated/prisma/client.ts";
+import type { Account, Status } from "../generated/prisma/client.ts";
 import { loadAccountCounts, type AccountCounts } from "./accounts/account-counts.ts";
 import type { Ctx } from "./context.ts";
 import { loadRelationships, type RelationshipState } from "./relationships/relationships.read.ts";
+import { loadStatusData, type StatusData } from "./statuses/status-data.ts";
 
 export type Loaders = ReturnType<typeof createLoaders>;
 
@@ -28,5 +29,13 @@ export function createLoaders(ctx: Ctx) {
       const relationships = await loadRelationships(ctx, viewer.id, targets);
       return ids.map((id) => relationships.get(id) ?? null);
     }),
+    /** everything a status renders with (counts, viewer flags, media, poll, …), batched per request */
+    statusData: new DataLoader<Status, StatusData, string>(
+      async (statuses) => {
+        const data = await loadStatusData(ctx, [...statuses]);
+        return statuses.map(() => data);
+      },
+      { cacheKeyFn: (s) => s.id },
+    ),
   };
 }

@@ -3,6 +3,7 @@ import { lexicographicSortSchema, printSchema } from "graphql";
 import "./accounts.ts";
 import "./instance.ts";
 import "./oauth-apps.ts";
+import "./statuses.ts";
 import "./system.ts";
 import { builder } from "./builder.ts";
 

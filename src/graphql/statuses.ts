@@ -1,0 +1,127 @@
+// Statuses, media and polls over GraphQL; resolvers call the operations REST calls, and every
+// per-status field reads the request's batched status data (one load per list, whatever its length).
+import type { Status } from "../generated/prisma/client.ts";
+import type { Ctx } from "../domain/context.ts";
+import { postStatus, deleteStatus } from "../domain/statuses/statuses.ops.ts";
+import { showStatus, showStatuses } from "../domain/statuses/statuses.read.ts";
+import type { PollData } from "../domain/statuses/status-data.ts";
+import { builder } from "./builder.ts";
+
+const StatusVisibility = builder.enumType("StatusVisibility", { values: ["public", "unlisted", "private", "direct", "local", "list"] as const });
+
+const MediaAttachment = builder.prismaObject("MediaAttachment", {
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    type: t.exposeString("type"),
+    url: t.exposeString("url"),
+    mimeType: t.exposeString("mimeType"),
+    description: t.exposeString("description", { nullable: true }),
+  }),
+});
+
+const PollOption = builder.objectRef<{ title: string; votesCount: number | null }>("PollOption").implement({
+  fields: (t) => ({ title: t.exposeString("title"), votesCount: t.exposeInt("votesCount", { nullable: true }) }),
+});
+
+export const Poll = builder.objectRef<PollData>("Poll").implement({
+  fields: (t) => ({
+    id: t.id({ resolve: (p) => p.poll.id }),
+    expiresAt: t.field({ type: "DateTime", nullable: true, resolve: (p) => p.poll.expiresAt }),
+    expired: t.boolean({ resolve: (p, _a, ctx) => !!p.poll.closedAt || (!!p.poll.expiresAt && p.poll.expiresAt <= ctx.clock()) }),
+    multiple: t.boolean({ resolve: (p) => p.poll.multiple }),
+    votersCount: t.int({ nullable: true, resolve: (p) => (p.poll.hideTotals && !p.poll.closedAt ? null : p.votersCount) }),
+    options: t.field({
+      type: [PollOption],
+      resolve: (p) => p.poll.options.map((title, i) => ({ title, votesCount: p.poll.hideTotals && !p.poll.closedAt ? null : p.votes[i] })),
+    }),
+    ownVotes: t.intList({ resolve: (p) => p.ownVotes ?? [] }),
+  }),
+});
+
+const ReactionGroup = builder.objectRef<{ name: string; count: number; me: boolean; accountIds: string[] }>("ReactionGroup").implement({
+  fields: (t) => ({ name: t.exposeString("name"), count: t.exposeInt("count"), me: t.exposeBoolean("me"), accountIds: t.exposeIDList("accountIds") }),
+});
+
+const data = (s: Status, ctx: Ctx) => ctx.loaders.statusData.load(s);
+
+const StatusRef = builder.prismaObject("Status", {
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    uri: t.exposeString("uri"),
+    url: t.exposeString("url", { nullable: true }),
+    content: t.exposeString("content"),
+    spoilerText: t.exposeString("spoilerText"),
+    sensitive: t.exposeBoolean("sensitive"),
+    visibility: t.field({ type: StatusVisibility, resolve: (s) => s.visibility }),
+    language: t.exposeString("language", { nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    editedAt: t.expose("editedAt", { type: "DateTime", nullable: true }),
+    inReplyToId: t.exposeID("inReplyToId", { nullable: true }),
+    account: t.prismaField({ type: "Account", resolve: async (_q, s, _a, ctx) => (await ctx.loaders.account.load(s.accountId))! }),
+    reblog: t.prismaField({ type: "Status", nullable: true, resolve: async (_q, s, _a, ctx) => (s.reblogOfId ? ((await data(s, ctx)).statuses.get(s.reblogOfId) ?? null) : null) }),
+    repliesCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.replies }),
+    reblogsCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.reblogs }),
+    favouritesCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.favourites }),
+    favourited: t.boolean({ resolve: async (s, _a, ctx) => (await data(s, ctx)).favourited.has(s.id) }),
+    reblogged: t.boolean({ resolve: async (s, _a, ctx) => (await data(s, ctx)).reblogged.has(s.id) }),
+    bookmarked: t.boolean({ resolve: async (s, _a, ctx) => (await data(s, ctx)).bookmarked.has(s.id) }),
+    pinned: t.boolean({ resolve: (s) => !!s.pinnedAt }),
+    threadMuted: t.boolean({ resolve: async (s, _a, ctx) => (await data(s, ctx)).mutedContexts.has(s.context) }),
+    tags: t.stringList({ resolve: async (s, _a, ctx) => (await data(s, ctx)).tags.get(s.id) ?? [] }),
+    mediaAttachments: t.field({ type: [MediaAttachment], resolve: async (s, _a, ctx) => (await data(s, ctx)).media.get(s.id) ?? [] }),
+    poll: t.field({ type: Poll, nullable: true, resolve: async (s, _a, ctx) => (await data(s, ctx)).polls.get(s.id) ?? null }),
+    emojiReactions: t.field({ type: [ReactionGroup], resolve: async (s, _a, ctx) => (await data(s, ctx)).reactions.get(s.id) ?? [] }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  status: t.field({ type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => showStatus(ctx, { id: String(args.id) }) }),
+  statuses: t.field({ type: [StatusRef], args: { ids: t.arg.idList({ required: true }) }, resolve: (_r, args, ctx) => showStatuses(ctx, { ids: args.ids.map(String) }) }),
+}));
+
+const PostStatusInput = builder.inputType("PostStatusInput", {
+  fields: (t) => ({
+    status: t.string(),
+    contentType: t.string(),
+    visibility: t.string({ description: "public, unlisted, private, direct, local or list:<id>" }),
+    spoilerText: t.string(),
+    sensitive: t.boolean(),
+    inReplyToId: t.id(),
+    mediaIds: t.idList(),
+    language: t.string(),
+    expiresIn: t.int({ description: "seconds; more than an hour" }),
+    poll: t.field({
+      type: builder.inputType("PollInput", {
+        fields: (f) => ({ options: f.stringList({ required: true }), expiresIn: f.int({ required: true }), multiple: f.boolean(), hideTotals: f.boolean() }),
+      }),
+    }),
+  }),
+});
+
+const write = (...scopes: string[]) => ({ authScopes: { scopes } });
+
+builder.mutationFields((t) => ({
+  postStatus: t.field({
+    ...write("write:statuses"),
+    type: StatusRef,
+    args: { input: t.arg({ type: PostStatusInput, required: true }), idempotencyKey: t.arg.string() },
+    resolve: async (_r, { input, idempotencyKey }, ctx) => {
+      const result = await postStatus(ctx, {
+        status: input.status ?? undefined,
+        content_type: input.contentType ?? undefined,
+        visibility: input.visibility ?? undefined,
+        spoiler_text: input.spoilerText ?? undefined,
+        sensitive: input.sensitive ?? undefined,
+        in_reply_to_id: input.inReplyToId ? String(input.inReplyToId) : undefined,
+        media_ids: input.mediaIds?.map(String),
+        language: input.language ?? undefined,
+        expires_in: input.expiresIn ?? undefined,
+        poll: input.poll ? { options: input.poll.options, expires_in: input.poll.expiresIn, multiple: input.poll.multiple ?? undefined, hide_totals: input.poll.hideTotals ?? undefined } : undefined,
+        idempotency_key: idempotencyKey ?? undefined,
+      });
+      if (result.kind !== "status") throw new Error("unreachable: scheduling is not offered here");
+      return result.status;
+    },
+  }),
+  deleteStatus: t.field({ ...write("write:statuses"), type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => deleteStatus(ctx, { id: String(args.id) }) }),
+}));

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DB_KINDS } from "../support/databases.ts";
+import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+
+describe.each(DB_KINDS)("GraphQL statuses on %s", (kind) => {
+  let server: TestServer;
+  let token: string;
+  const gql = (query: string, variables?: Record<string, unknown>, bearer: string | null = token) =>
+    server.fetch("/graphql", { json: { query, variables }, headers: bearer ? { authorization: `Bearer ${bearer}` } : {} }).then((r) => r.json());
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    await server.createUser("quin");
+    token = (await passwordToken(server, "quin")).access_token;
+  });
+  afterAll(() => server?.close());
+
+  test("postStatus runs the REST posting operation; deleteStatus removes it", async () => {
+    const r = await gql('mutation { postStatus(input: { status: "hello #graph", visibility: "unlisted", poll: { options: ["a", "b"], expiresIn: 600 } }) { id content visibility tags poll { options { title votesCount } } account { nickname } } }');
+    expect(r.errors).toBeUndefined();
+    const s = r.data.postStatus;
+    expect(s).toMatchObject({ visibility: "unlisted", tags: ["graph"], account: { nickname: "quin" }, poll: { options: [{ title: "a", votesCount: 0 }, { title: "b", votesCount: 0 }] } });
+    expect(await server.services.db.status.count({ where: { id: s.id } })).toBe(1);
+    const invalid = await gql('mutation { postStatus(input: { status: "x", expiresIn: 5 }) { id } }');
+    expect(invalid.errors[0]).toMatchObject({ extensions: { code: "UNPROCESSABLE" } });
+    expect((await gql("mutation($id: ID!) { deleteStatus(id: $id) { id } }", { id: s.id })).data.deleteStatus.id).toBe(s.id);
+    expect(await server.services.db.status.count({ where: { id: s.id } })).toBe(0);
+    const anonymous = await gql('mutation { postStatus(input: { status: "nope" }) { id } }', {}, null);
+    expect(anonymous.errors[0].message).toMatch(/not authorized/i);
+  });
+
+  test("a list of statuses resolves with a constant number of queries", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await gql(`mutation { postStatus(input: { status: "n${i} #t" }) { id } }`)).data.postStatus.id);
+    const query = "query($ids: [ID!]!) { statuses(ids: $ids) { id favouritesCount reblogsCount favourited bookmarked tags mediaAttachments { id } poll { id } account { nickname followersCount } } }";
+    const one = await server.countQueries(() => gql(query, { ids: ids.slice(0, 1) }));
+    const ten = await server.countQueries(() => gql(query, { ids }));
+    expect(ten.result.data.statuses).toHaveLength(10);
+    expect(ten.queries).toBe(one.queries);
+  });
+});
