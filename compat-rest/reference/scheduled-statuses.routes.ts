@@ -1,4 +1,66 @@
-// (filled in by the statuses issue)
-import type { RouteDef } from "../route.ts";
+// Reference API: the signed-in account's scheduled statuses (created by POST /api/v1/statuses with scheduled_at).
+import { z } from "zod";
+import { pageInput } from "../../src/domain/pagination.ts";
+import { cancelScheduledStatus, listScheduledStatuses, rescheduleStatus, showScheduledStatus } from "../../src/domain/statuses/scheduled.ops.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderScheduledStatus } from "../views/scheduled-status.ts";
 
-export const scheduledStatusRoutes: RouteDef[] = [];
+const idParam = z.object({ id: z.string() });
+
+export const scheduledStatusRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/scheduled_statuses",
+    summary: "The signed-in account's scheduled statuses, newest first (max_id, since_id, min_id, limit ≤ 40; Link header)",
+    tags: ["Scheduled statuses"],
+    auth: { scopes: ["read:statuses"] },
+    query: pageInput,
+    response: { description: "An array of ScheduledStatus" },
+    async handler(ctx, { query, req, res }) {
+      const page = await listScheduledStatuses(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items.map((i) => renderScheduledStatus(ctx, i.scheduled, i.media));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/scheduled_statuses/:id",
+    summary: "One of the signed-in account's scheduled statuses",
+    tags: ["Scheduled statuses"],
+    auth: { scopes: ["read:statuses"] },
+    params: idParam,
+    response: { description: "The ScheduledStatus; 404 for unknown ids and other accounts' ones" },
+    async handler(ctx, { params }) {
+      const { scheduled, media } = await showScheduledStatus(ctx, params);
+      return renderScheduledStatus(ctx, scheduled, media);
+    },
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/scheduled_statuses/:id",
+    summary: "Move a scheduled status to another time (at least 5 minutes ahead)",
+    tags: ["Scheduled statuses"],
+    auth: { scopes: ["write:statuses"] },
+    params: idParam,
+    body: z.object({ scheduled_at: z.iso.datetime({ offset: true }) }),
+    response: { description: "The updated ScheduledStatus; 422 when the time is less than 5 minutes ahead" },
+    async handler(ctx, { params, body }) {
+      const { scheduled, media } = await rescheduleStatus(ctx, { id: params.id, scheduled_at: body.scheduled_at });
+      return renderScheduledStatus(ctx, scheduled, media);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/scheduled_statuses/:id",
+    summary: "Cancel a scheduled status",
+    tags: ["Scheduled statuses"],
+    auth: { scopes: ["write:statuses"] },
+    params: idParam,
+    response: { description: "An empty object" },
+    async handler(ctx, { params }) {
+      await cancelScheduledStatus(ctx, params);
+      return {};
+    },
+  }),
+];

@@ -38,8 +38,10 @@ export function canSee(v: ViewerContext, s: Seen): boolean {
   switch (s.visibility) {
     case "public":
     case "unlisted":
-    case "local":
       return true;
+    case "local":
+      // local-only posts are for this instance's signed-in users, as in the family
+      return !!v.viewerId;
     case "private":
       return !!v.viewerId && (v.following.has(s.accountId) || s.recipientIds.includes(v.viewerId));
     case "direct":
@@ -51,8 +53,8 @@ export function canSee(v: ViewerContext, s: Seen): boolean {
 /** The same rule as a Prisma filter, for lists and timelines. */
 export function visibleWhere(ctx: Ctx): Prisma.StatusWhereInput {
   const viewerId = ctx.viewer.account?.id;
+  if (!viewerId) return { account: { deactivated: false }, visibility: { in: ["public", "unlisted"] } };
   const open: Prisma.StatusWhereInput = { visibility: { in: ["public", "unlisted", "local"] } };
-  if (!viewerId) return { account: { deactivated: false }, ...open };
   return {
     account: {
       deactivated: false,
