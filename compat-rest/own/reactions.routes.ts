@@ -1,4 +1,71 @@
-// (filled in by the statuses issue)
-import type { RouteDef } from "../route.ts";
+// The family's emoji reactions: react, unreact, list (all groups or one emoji's), and the later
+// variant's reference-style alias for reacting. The emoji is a path segment, URL-encoded.
+import { z } from "zod";
+import { addReaction, listReactions, removeReaction, type ReactionGroupWithAccounts } from "../../src/domain/reactions/reactions.ops.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import { bool } from "../inputs.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderAccounts } from "../views/account.ts";
+import { renderStatus } from "../views/status.ts";
 
-export const reactionRoutes: RouteDef[] = [];
+const emojiParams = z.object({ id: z.string(), emoji: z.string() });
+const listQuery = z.object({ with_muted: bool().optional() });
+const statusResponse = { description: "The status, with the reaction groups in emoji_reactions and <ns>.emoji_reactions" };
+
+/** Reaction groups with their accounts rendered in one batch. */
+async function renderGroups(ctx: Ctx, groups: ReactionGroupWithAccounts[]) {
+  const unique = [...new Map(groups.flatMap((g) => g.accounts).map((a) => [a.id, a])).values()];
+  const rendered = new Map((await renderAccounts(ctx, unique)).map((a) => [a.id, a]));
+  return groups.map((g) => ({ name: g.name, count: g.count, me: g.me, accounts: g.accounts.map((a) => rendered.get(a.id)) }));
+}
+
+export const reactionRoutes: RouteDef[] = [
+  route({
+    method: "PUT",
+    path: ["/api/v1/$ns/statuses/:id/reactions/:emoji", "/api/v1/statuses/:id/emoji_reactions/:emoji"],
+    summary: "React to a status with a unicode emoji (reacting again changes nothing); notifies the author",
+    tags: ["Reactions"],
+    auth: { scopes: ["write:statuses"] },
+    params: emojiParams,
+    response: statusResponse,
+    async handler(ctx, { params }) {
+      return renderStatus(ctx, await addReaction(ctx, params));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/$ns/statuses/:id/reactions/:emoji",
+    summary: "Remove the signed-in account's reaction (400 when there is none)",
+    tags: ["Reactions"],
+    auth: { scopes: ["write:statuses"] },
+    params: emojiParams,
+    response: statusResponse,
+    async handler(ctx, { params }) {
+      return renderStatus(ctx, await removeReaction(ctx, params));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/statuses/:id/reactions",
+    summary: "Reaction groups {name, count, me, accounts}, in the order of each emoji's first reaction",
+    tags: ["Reactions"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    params: z.object({ id: z.string() }),
+    query: listQuery,
+    async handler(ctx, { params, query }) {
+      return renderGroups(ctx, await listReactions(ctx, { id: params.id, with_muted: query.with_muted }));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/statuses/:id/reactions/:emoji",
+    summary: "The reaction group of one emoji, as an array of zero or one group",
+    tags: ["Reactions"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    params: emojiParams,
+    query: listQuery,
+    async handler(ctx, { params, query }) {
+      return renderGroups(ctx, await listReactions(ctx, { ...params, with_muted: query.with_muted }));
+    },
+  }),
+];
