@@ -1,4 +1,168 @@
-// (filled in by the statuses issue)
-import type { RouteDef } from "../route.ts";
+// Reference API: actions on a status (favourite, reblog, bookmark, pin, thread mute and their undos),
+// who favourited or reblogged it, its thread, editing it, its history and its source.
+// Scopes are the family's (pin and unpin take write:accounts there).
+import { z } from "zod";
+import type { Status } from "../../src/generated/prisma/client.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import {
+  bookmarkStatus,
+  favouritedBy,
+  favouriteStatus,
+  muteInput,
+  muteThread,
+  pinStatus,
+  reblogInput,
+  reblogStatus,
+  rebloggedBy,
+  statusAccountsInput,
+  unbookmarkStatus,
+  unfavouriteStatus,
+  unmuteThread,
+  unpinStatus,
+  unreblogStatus,
+} from "../../src/domain/statuses/actions.ops.ts";
+import { statusContext } from "../../src/domain/statuses/context.ops.ts";
+import { editInput, editStatus, statusHistory, statusSource, type StatusHistory } from "../../src/domain/statuses/edit.ops.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderAccount, renderAccounts } from "../views/account.ts";
+import { renderMedia } from "../views/media.ts";
+import { renderStatus, renderStatuses } from "../views/status.ts";
 
-export const statusActionRoutes: RouteDef[] = [];
+const idParam = z.object({ id: z.string() });
+const noBody = z.object({});
+
+/** POST /api/v1/statuses/:id/<action>, answering the Status entity. */
+function action(
+  name: string,
+  summary: string,
+  scopes: string[],
+  op: (ctx: Ctx, input: { id: string }) => Promise<Status>,
+  body: z.ZodType<Record<string, unknown>> = noBody,
+): RouteDef {
+  return route({
+    method: "POST",
+    path: `/api/v1/statuses/:id/${name}`,
+    summary,
+    tags: ["Statuses"],
+    auth: { scopes },
+    params: idParam,
+    body,
+    response: { description: "the Status" },
+    async handler(ctx, input) {
+      return renderStatus(ctx, await op(ctx, { ...input.body, id: input.params.id }));
+    },
+  });
+}
+
+function renderHistory(ctx: Ctx, history: StatusHistory, account: unknown) {
+  const poll = history.poll ? { options: history.poll.options.map((title) => ({ title })) } : null;
+  return history.versions.map((v) => ({
+    content: v.content,
+    spoiler_text: v.spoilerText,
+    sensitive: v.sensitive,
+    created_at: v.createdAt.toISOString(),
+    account,
+    poll,
+    media_attachments: v.media.map((m) => renderMedia(ctx, m)),
+    emojis: [],
+  }));
+}
+
+export const statusActionRoutes: RouteDef[] = [
+  action("favourite", "Favourite a status (idempotent); notifies its author", ["write:favourites"], favouriteStatus),
+  action("unfavourite", "Remove the favourite", ["write:favourites"], unfavouriteStatus),
+  action(
+    "reblog",
+    "Reblog a status (idempotent); answers the reblog, whose `reblog` is the original; notifies its author",
+    ["write:statuses"],
+    reblogStatus,
+    reblogInput.omit({ id: true }),
+  ),
+  action("unreblog", "Remove the reblog; answers the original", ["write:statuses"], unreblogStatus),
+  action("bookmark", "Bookmark a status", ["write:bookmarks"], bookmarkStatus),
+  action("unbookmark", "Remove the bookmark", ["write:bookmarks"], unbookmarkStatus),
+  action("pin", "Pin an own public or unlisted status to the profile (up to max_pinned_statuses)", ["write:accounts"], pinStatus),
+  action("unpin", "Unpin a status", ["write:accounts"], unpinStatus),
+  action(
+    "mute",
+    "Mute the status's thread (notifications from it stop), for expires_in seconds when given",
+    ["write:mutes"],
+    muteThread,
+    muteInput.omit({ id: true }),
+  ),
+  action("unmute", "Unmute the status's thread", ["write:mutes"], unmuteThread),
+
+  ...(
+    [
+      ["favourited_by", "Accounts that favourited a status, newest first", favouritedBy],
+      ["reblogged_by", "Accounts that reblogged a status (reblogs the viewer may see), newest first", rebloggedBy],
+    ] as const
+  ).map(([name, summary, op]) =>
+    route({
+      method: "GET",
+      path: `/api/v1/statuses/:id/${name}`,
+      summary,
+      tags: ["Statuses"],
+      auth: { scopes: ["read:accounts"], optional: true },
+      params: idParam,
+      query: statusAccountsInput.omit({ id: true }),
+      async handler(ctx, { params, query, req, res }) {
+        const page = await op(ctx, { ...query, id: params.id });
+        setLinkHeader(req, res, ctx.settings.baseUrl, page);
+        return renderAccounts(ctx, page.items);
+      },
+    }),
+  ),
+
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/:id/context",
+    summary: "The thread around a status: ancestors (oldest first) and descendants (depth-first), only what the viewer may see",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    params: idParam,
+    async handler(ctx, { params }) {
+      const { ancestors, descendants } = await statusContext(ctx, params);
+      const rendered = await renderStatuses(ctx, [...ancestors, ...descendants]); // one batch for both lists
+      return { ancestors: rendered.slice(0, ancestors.length), descendants: rendered.slice(ancestors.length) };
+    },
+  }),
+
+  route({
+    method: "PUT",
+    path: "/api/v1/statuses/:id",
+    summary: "Edit an own status (text, content warning, sensitivity, media, content type, language); the old version goes to its history",
+    tags: ["Statuses"],
+    auth: { scopes: ["write:statuses"] },
+    params: idParam,
+    body: editInput.omit({ id: true }),
+    async handler(ctx, { params, body }) {
+      return renderStatus(ctx, await editStatus(ctx, { ...body, id: params.id }));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/:id/history",
+    summary: "Every version of a status, oldest first, the current one last",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    params: idParam,
+    async handler(ctx, { params }) {
+      const history = await statusHistory(ctx, params);
+      return renderHistory(ctx, history, await renderAccount(ctx, history.account));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/:id/source",
+    summary: "The text of a status as typed, with its content warning and content type",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    params: idParam,
+    async handler(ctx, { params }) {
+      const source = await statusSource(ctx, params);
+      return { id: source.id, text: source.text, spoiler_text: source.spoilerText, content_type: source.contentType };
+    },
+  }),
+];

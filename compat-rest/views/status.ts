@@ -36,7 +36,8 @@ export function renderPoll(ctx: Ctx, p: PollData) {
     multiple: p.poll.multiple,
     votes_count: hide ? null : p.votes.reduce((a, b) => a + b, 0),
     voters_count: hide ? null : p.votersCount,
-    voted: p.ownVotes ? p.ownVotes.length > 0 : false,
+    // the author cannot vote and counts as having voted, as in the reference API
+    voted: p.authorId === ctx.viewer.account?.id || (p.ownVotes?.length ?? 0) > 0,
     own_votes: p.ownVotes ?? [],
     options: p.poll.options.map((title, i) => ({ title, votes_count: hide ? null : p.votes[i] })),
     emojis: [],

@@ -31,7 +31,10 @@ describe.each(DB_KINDS)("polls on %s", (kind) => {
 
   test("a single-choice vote (choices[] form) is counted and answered with the poll", async () => {
     const { id, poll } = await postPoll({});
-    expect(poll).toMatchObject({ id, expired: false, multiple: false, votes_count: 0, voters_count: 0, voted: false, own_votes: [], own: { anonymous: null } });
+    // the author counts as having voted (they cannot vote), as in the reference API
+    expect(poll).toMatchObject({ id, expired: false, multiple: false, votes_count: 0, voters_count: 0, voted: true, own_votes: [], own: { anonymous: null } });
+    const asBen = await call(server, ben, "GET", `/api/v1/polls/${id}`);
+    expect(asBen.body).toMatchObject({ voted: false, own_votes: [] });
 
     const voted = await call(server, ben, "POST", `/api/v1/polls/${id}/votes`, { "choices[]": "1" });
     expect(voted.status).toBe(200);

@@ -19,7 +19,7 @@ export function pollExpired(ctx: Ctx, poll: Poll): boolean {
 }
 
 /** What renderPoll needs for one poll, in three queries (two without a viewer). */
-export async function loadPollData(ctx: Ctx, poll: Poll): Promise<PollData> {
+export async function loadPollData(ctx: Ctx, poll: Poll, authorId: string): Promise<PollData> {
   const viewerId = ctx.viewer.account?.id;
   const [counts, voters, own] = await Promise.all([
     ctx.db.pollVote.groupBy({ by: ["choice"], where: { pollId: poll.id }, _count: { _all: true } }),
@@ -28,6 +28,7 @@ export async function loadPollData(ctx: Ctx, poll: Poll): Promise<PollData> {
   ]);
   return {
     poll,
+    authorId,
     votes: poll.options.map((_, i) => counts.find((c) => c.choice === i)?._count._all ?? 0),
     votersCount: voters.length,
     ownVotes: own ? own.map((v) => v.choice) : null,
@@ -35,18 +36,19 @@ export async function loadPollData(ctx: Ctx, poll: Poll): Promise<PollData> {
 }
 
 /** The poll if its status is visible to the viewer; 404 otherwise (the family hides what you may not see). */
-async function visiblePoll(ctx: Ctx, id: string): Promise<Poll> {
+async function visiblePoll(ctx: Ctx, id: string): Promise<{ poll: Poll; authorId: string }> {
   const poll = await ctx.db.poll.findUnique({ where: { id } });
   if (!poll) throw NotFound("Record not found");
-  await getVisibleStatus(ctx, poll.statusId);
-  return poll;
+  const status = await getVisibleStatus(ctx, poll.statusId);
+  return { poll, authorId: status.accountId };
 }
 
 export const showPoll = operation({
   name: "polls.show",
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<PollData> {
-    return loadPollData(ctx, await visiblePoll(ctx, input.id));
+    const { poll, authorId } = await visiblePoll(ctx, input.id);
+    return loadPollData(ctx, poll, authorId);
   },
 });
 
@@ -56,11 +58,10 @@ export const votePoll = operation({
   authorize: requireAccount,
   async run(ctx, input): Promise<PollData> {
     const me = requireAccount(ctx);
-    const poll = await visiblePoll(ctx, input.id);
-    const status = await ctx.db.status.findUniqueOrThrow({ where: { id: poll.statusId }, select: { accountId: true } });
+    const { poll, authorId } = await visiblePoll(ctx, input.id);
     // the family's checks and messages, in its order (the expiry check comes first)
     if (pollExpired(ctx, poll)) throw Unprocessable("Poll has expired");
-    if (status.accountId === me.id) throw Unprocessable("Poll's author can't vote");
+    if (authorId === me.id) throw Unprocessable("Poll's author can't vote");
     const choices = [...new Set(input.choices)];
     if (choices.some((c) => c < 0 || c >= poll.options.length)) throw Unprocessable("Invalid indices");
     if (choices.length === 0) throw Unprocessable("At least one choice is required");
@@ -73,7 +74,7 @@ export const votePoll = operation({
       await tx.pollVote.createMany({ data: choices.map((choice) => ({ id: newId(), pollId: poll.id, accountId: me.id, choice })) });
     });
     // federation: an Answer per choice goes to the poll's author here when the poll is remote
-    return loadPollData(ctx, poll);
+    return loadPollData(ctx, poll, authorId);
   },
 });
 

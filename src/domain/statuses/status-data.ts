@@ -14,6 +14,8 @@ export interface ReactionGroup {
 
 export interface PollData {
   poll: Poll;
+  /** the status's author: counts as having voted */
+  authorId: string;
   /** votes per option */
   votes: number[];
   votersCount: number;
@@ -113,6 +115,7 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
         p.statusId,
         {
           poll: p,
+          authorId: all.find((s) => s.id === p.statusId)!.accountId,
           votes: p.options.map((_, i) => voteCounts.find((v) => v.pollId === p.id && v.choice === i)?._count._all ?? 0),
           votersCount: voters.filter((v) => v.pollId === p.id).length,
           ownVotes: viewerId ? ownVotes.filter((v) => v.pollId === p.id).map((v) => v.choice) : null,

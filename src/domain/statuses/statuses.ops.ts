@@ -73,14 +73,20 @@ async function loadParent(ctx: Ctx, id: string | null | undefined) {
   return parent;
 }
 
+/** What every version of a status must satisfy (posting and editing): some content, the length limit, no poll with media. */
+export function checkContent(ctx: Ctx, text: string, has: { media: number; poll: boolean }): void {
+  const limit = ctx.config.get("instance", "limit");
+  if (!text.trim() && has.media === 0 && !has.poll) throw Unprocessable("Validation failed: Text can't be blank", { status: "can't be blank" });
+  if ([...text].length > limit) throw Unprocessable(`Validation failed: Text is too long (limit ${limit} characters)`, { status: "is too long" });
+  if (has.poll && has.media) throw Unprocessable("Validation failed: A poll cannot have media attached", { poll: "cannot have media" });
+}
+
 /** Validates and builds the status; nothing is written. */
 async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): Promise<Draft> {
   const limits = ctx.config.group("instance");
   const text = input.status ?? "";
   const mediaIds = input.media_ids ?? [];
-  if (!text.trim() && mediaIds.length === 0 && !input.poll) throw Unprocessable("Validation failed: Text can't be blank", { status: "can't be blank" });
-  if ([...text].length > limits.limit) throw Unprocessable(`Validation failed: Text is too long (limit ${limits.limit} characters)`, { status: "is too long" });
-  if (input.poll && mediaIds.length) throw Unprocessable("Validation failed: A poll cannot have media attached", { poll: "cannot have media" });
+  checkContent(ctx, text, { media: mediaIds.length, poll: !!input.poll });
   if (input.expires_in !== undefined && input.expires_in <= HOUR_S)
     throw Unprocessable("Validation failed: Expiry date is too soon, the status must live longer than one hour", { expires_in: "must be longer than an hour" });
   if (input.in_reply_to_conversation_id) throw Unprocessable("in_reply_to_conversation_id: conversations are not available yet", { in_reply_to_conversation_id: "is unknown" });

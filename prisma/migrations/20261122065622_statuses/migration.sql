@@ -223,6 +223,9 @@ CREATE INDEX "statuses_visibility_id_idx" ON "statuses"("visibility", "id");
 CREATE UNIQUE INDEX "statuses_account_id_idempotency_key_key" ON "statuses"("account_id", "idempotency_key");
 
 -- CreateIndex
+CREATE UNIQUE INDEX "statuses_account_id_reblog_of_id_key" ON "statuses"("account_id", "reblog_of_id");
+
+-- CreateIndex
 CREATE INDEX "mentions_account_id_idx" ON "mentions"("account_id");
 
 -- CreateIndex

@@ -1,0 +1,218 @@
+// What a signed-in account does to a status it can see: favourite, reblog, bookmark, pin and mute
+// its thread (each idempotent, each with its undo), and who favourited or reblogged a status.
+// Every action applies to the original when given the id of a reblog, as the family does.
+import { z } from "zod";
+import { newId } from "../../db/ids.ts";
+import type { Account, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
+import { requireAccount } from "../auth/policy.ts";
+import type { Ctx } from "../context.ts";
+import { Invalid, NotFound, Unprocessable } from "../errors.ts";
+import { int } from "../inputs.ts";
+import { notify } from "../notifications/notify.ts";
+import { operation } from "../operation.ts";
+import { keyset, pageInput, type Page } from "../pagination.ts";
+import { getVisibleStatus } from "./statuses.read.ts";
+import { visibleWhere } from "./visibility.ts";
+
+const idInput = z.object({ id: z.string() });
+
+/** Visibilities a status may be pinned with (the family's "public": addressed to the public collection). */
+const PINNABLE: readonly Visibility[] = ["public", "unlisted", "local"];
+
+/** The status an action applies to: one the viewer can see, the original when `id` names a reblog (404 otherwise). */
+export async function actionTarget(ctx: Ctx, id: string): Promise<Status> {
+  const status = await getVisibleStatus(ctx, id);
+  if (!status.reblogOfId) return status;
+  // getVisibleStatus already checked that the original is visible too
+  const original = await ctx.db.status.findUnique({ where: { id: status.reblogOfId } });
+  if (!original) throw NotFound("Record not found");
+  return original;
+}
+
+/** An action of the signed-in account on a visible status, answering the status to render. */
+function statusAction<S extends z.ZodType<{ id: string }>>(name: string, input: S, act: (ctx: Ctx, me: Account, status: Status, input: z.output<S>) => Promise<Status | void>) {
+  return operation({
+    name,
+    input,
+    authorize: requireAccount,
+    async run(ctx, parsed): Promise<Status> {
+      const me = requireAccount(ctx);
+      const status = await actionTarget(ctx, parsed.id);
+      return (await act(ctx, me, status, parsed)) ?? status;
+    },
+  });
+}
+
+export const favouriteStatus = statusAction("statuses.favourite", idInput, async (ctx, me, status) => {
+  const { count } = await ctx.db.favourite.createMany({ data: [{ id: newId(), accountId: me.id, statusId: status.id }], skipDuplicates: true });
+  if (count) await notify(ctx, [{ accountId: status.accountId, type: "favourite", fromAccountId: me.id, statusId: status.id }]);
+  // federation: a Like goes out here
+});
+
+export const unfavouriteStatus = statusAction("statuses.unfavourite", idInput, async (ctx, me, status) => {
+  const { count } = await ctx.db.favourite.deleteMany({ where: { accountId: me.id, statusId: status.id } });
+  // the family's notification belongs to the Like, which the Undo removes
+  if (count) await ctx.db.notification.deleteMany({ where: { type: "favourite", fromAccountId: me.id, statusId: status.id } });
+});
+
+export const reblogInput = idInput.extend({ visibility: z.enum(["public", "unlisted", "private"]).optional() });
+
+/**
+ * The visibility of a new reblog of `original` by `me`, or a refusal. Others' private and direct
+ * statuses cannot be reblogged (404, as the family answers); the author may reblog an own private
+ * status, to followers only whatever was asked (as the reference server does).
+ */
+export function reblogVisibility(me: Account, original: Status, requested: "public" | "unlisted" | "private" | undefined): Visibility {
+  const own = original.accountId === me.id;
+  if (original.visibility === "direct" || original.visibility === "list") {
+    if (own) throw Unprocessable("Direct statuses cannot be reblogged", { visibility: "can not announce this object" });
+    throw NotFound("Record not found");
+  }
+  if (original.visibility === "private") {
+    if (!own) throw NotFound("Record not found");
+    return "private";
+  }
+  // a local-only status stays on this instance when reblogged
+  if (original.visibility === "local" && requested !== "private") return "local";
+  return requested ?? "public";
+}
+
+/** Reblogs a status (once: a second call answers the first reblog). Answers the reblog, whose `reblog` is the original. */
+export const reblogStatus = operation({
+  name: "statuses.reblog",
+  input: reblogInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<Status> {
+    const me = requireAccount(ctx);
+    const original = await actionTarget(ctx, input.id);
+    const existing = () => ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: original.id } } });
+    const earlier = await existing();
+    if (earlier) return earlier;
+    const visibility = reblogVisibility(me, original, input.visibility);
+    const id = newId();
+    const now = ctx.clock();
+    const reblog = await ctx.db.status
+      .create({
+      data: {
+        id,
+        uri: `${ctx.settings.baseUrl}/activities/${id}`,
+        accountId: me.id,
+        local: true,
+        reblogOfId: original.id,
+        visibility,
+        context: original.context,
+        applicationId: ctx.viewer.app?.id ?? null,
+        createdAt: now,
+      },
+      })
+      // a concurrent reblog of the same status won: answer that one (one reblog per account and status)
+      .catch(async (error) => ((error as { code?: string }).code === "P2002" ? (await existing()) ?? Promise.reject(error) : Promise.reject(error)));
+    if (reblog.id !== id) return reblog;
+    await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
+    await notify(ctx, [{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
+    // federation: an Announce goes out here
+    return reblog;
+  },
+});
+
+/** Removes the viewer's reblog of a status; answers the original. */
+export const unreblogStatus = statusAction("statuses.unreblog", idInput, async (ctx, me, status) => {
+  const { count } = await ctx.db.status.deleteMany({ where: { accountId: me.id, reblogOfId: status.id } });
+  if (count) await ctx.db.notification.deleteMany({ where: { type: "reblog", fromAccountId: me.id, statusId: status.id } });
+});
+
+export const bookmarkStatus = statusAction("statuses.bookmark", idInput, async (ctx, me, status) => {
+  await ctx.db.bookmark.createMany({ data: [{ id: newId(), accountId: me.id, statusId: status.id }], skipDuplicates: true });
+});
+
+export const unbookmarkStatus = statusAction("statuses.unbookmark", idInput, async (ctx, me, status) => {
+  await ctx.db.bookmark.deleteMany({ where: { accountId: me.id, statusId: status.id } });
+});
+
+/** Pins an own public, unlisted or local status to the profile, up to `max_pinned_statuses`; the family's messages. */
+export const pinStatus = statusAction("statuses.pin", idInput, async (ctx, me, status) => {
+  if (status.accountId !== me.id) throw Unprocessable("Someone else's status cannot be pinned");
+  if (!PINNABLE.includes(status.visibility)) throw Unprocessable("Non-public status cannot be pinned");
+  if (status.pinnedAt) return status;
+  const max = ctx.config.get("instance", "max_pinned_statuses");
+  const pinned = await ctx.db.status.count({ where: { accountId: me.id, pinnedAt: { not: null } } });
+  if (pinned >= max) throw Invalid("You have already pinned the maximum number of statuses");
+  return ctx.db.status.update({ where: { id: status.id }, data: { pinnedAt: ctx.clock() } });
+});
+
+/** Unpins an own status; on anyone else's it changes nothing (the family answers the status too). */
+export const unpinStatus = statusAction("statuses.unpin", idInput, async (ctx, me, status) => {
+  if (status.accountId !== me.id || !status.pinnedAt) return status;
+  return ctx.db.status.update({ where: { id: status.id }, data: { pinnedAt: null } });
+});
+
+export const muteInput = idInput.extend({ expires_in: int().optional() });
+
+/**
+ * Mutes the status's thread (its context) for the viewer, for `expires_in` seconds when positive,
+ * and marks the viewer's notifications from that thread read, as the family does. Muting again
+ * replaces the expiry.
+ */
+export const muteThread = statusAction("statuses.mute", muteInput, async (ctx, me, status, input) => {
+  const seconds = input.expires_in ?? 0;
+  const expiresAt = seconds > 0 ? new Date(ctx.clock().getTime() + seconds * 1000) : null;
+  await ctx.db.threadMute.upsert({
+    where: { accountId_context: { accountId: me.id, context: status.context } },
+    create: { id: newId(), accountId: me.id, context: status.context, expiresAt },
+    update: { expiresAt },
+  });
+  await ctx.db.notification.updateMany({ where: { accountId: me.id, seen: false, status: { context: status.context } }, data: { seen: true } });
+});
+
+export const unmuteThread = statusAction("statuses.unmute", idInput, async (ctx, me, status) => {
+  await ctx.db.threadMute.deleteMany({ where: { accountId: me.id, context: status.context } });
+});
+
+export const statusAccountsInput = pageInput.extend({ id: z.string() });
+
+/** Accounts shown in lists: active, and neither blocking nor blocked by the viewer. */
+function shownAccount(ctx: Ctx): Prisma.AccountWhereInput {
+  const viewerId = ctx.viewer.account?.id;
+  if (!viewerId) return { deactivated: false };
+  return {
+    deactivated: false,
+    relationsOut: { none: { targetId: viewerId, type: "block" } },
+    relationsIn: { none: { sourceId: viewerId, type: "block" } },
+  };
+}
+
+/** Who favourited a visible status, newest favourite first, paged by the favourite's id. */
+export const favouritedBy = operation({
+  name: "statuses.favouritedBy",
+  input: statusAccountsInput,
+  async run(ctx, input): Promise<Page<Account>> {
+    const status = await actionTarget(ctx, input.id);
+    const page = keyset(input, { defaultLimit: 40, maxLimit: 80 });
+    const rows = await ctx.db.favourite.findMany({
+      where: { statusId: status.id, account: shownAccount(ctx), ...(page.cursor ? { id: page.cursor } : {}) },
+      include: { account: true },
+      orderBy: { id: page.order },
+      take: page.take,
+    });
+    const result = page.finish(rows, (r) => r.id);
+    return { ...result, items: result.items.map((r) => r.account) };
+  },
+});
+
+/** Who reblogged a visible status (only reblogs the viewer may see), newest first, paged by the reblog's id. */
+export const rebloggedBy = operation({
+  name: "statuses.rebloggedBy",
+  input: statusAccountsInput,
+  async run(ctx, input): Promise<Page<Account>> {
+    const status = await actionTarget(ctx, input.id);
+    const page = keyset(input, { defaultLimit: 40, maxLimit: 80 });
+    const rows = await ctx.db.status.findMany({
+      where: { AND: [visibleWhere(ctx), { reblogOfId: status.id }, page.cursor ? { id: page.cursor } : {}] },
+      include: { account: true },
+      orderBy: { id: page.order },
+      take: page.take,
+    });
+    const result = page.finish(rows, (r) => r.id);
+    return { ...result, items: result.items.map((r) => r.account) };
+  },
+});

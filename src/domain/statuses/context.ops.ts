@@ -1,0 +1,66 @@
+// A status's thread as the viewer may see it: the replies it answers (ancestors) and the replies
+// below it (descendants). Visibility is decided by filterVisible (visibility.ts) in one pass; a reply
+// the viewer cannot see hides the replies under it too (thread containment), unless the viewer
+// turned containment off (`skip_thread_containment`).
+import { z } from "zod";
+import type { Status } from "../../generated/prisma/client.ts";
+import { operation } from "../operation.ts";
+import { actionTarget } from "./actions.ops.ts";
+import { filterVisible } from "./statuses.read.ts";
+
+/** At most this many statuses of one thread are considered (the reference server's cap for signed-in viewers). */
+const MAX_THREAD = 4096;
+/** How far up a reply chain that leaves the thread's context is followed. */
+const MAX_ANCESTORS = 256;
+
+export interface StatusContext {
+  /** oldest first, the root of the thread first */
+  ancestors: Status[];
+  /** depth-first, each level oldest first */
+  descendants: Status[];
+}
+
+export const statusContext = operation({
+  name: "statuses.context",
+  input: z.object({ id: z.string() }),
+  async run(ctx, input): Promise<StatusContext> {
+    const status = await actionTarget(ctx, input.id);
+    const thread = await ctx.db.status.findMany({ where: { context: status.context, reblogOfId: null }, orderBy: { id: "asc" }, take: MAX_THREAD });
+    const byId = new Map(thread.map((s) => [s.id, s]));
+
+    const chain: Status[] = [];
+    const seen = new Set([status.id]);
+    for (let parentId = status.inReplyToId; parentId && !seen.has(parentId) && chain.length < MAX_ANCESTORS; ) {
+      seen.add(parentId);
+      // a parent outside the context (a thread federated oddly) is read on its own
+      const parent = byId.get(parentId) ?? (await ctx.db.status.findUnique({ where: { id: parentId } }));
+      if (!parent) break;
+      chain.unshift(parent);
+      parentId = parent.inReplyToId;
+    }
+
+    const children = new Map<string, Status[]>();
+    for (const s of thread) if (s.inReplyToId && !seen.has(s.id)) children.set(s.inReplyToId, [...(children.get(s.inReplyToId) ?? []), s]);
+    const below = walk(status.id, children, () => true);
+
+    const visible = new Set((await filterVisible(ctx, [...chain, ...below])).map((s) => s.id));
+    const contained = !ctx.viewer.account?.skipThreadContainment;
+    const descendants = walk(status.id, children, (s) => visible.has(s.id) || !contained).filter((s) => visible.has(s.id));
+    return { ancestors: chain.filter((s) => visible.has(s.id)), descendants };
+  },
+});
+
+/** Depth-first below `rootId`, children oldest first; `enter` decides whether a reply and its subtree are kept. */
+function walk(rootId: string, children: Map<string, Status[]>, enter: (s: Status) => boolean): Status[] {
+  const out: Status[] = [];
+  const done = new Set<string>([rootId]);
+  const stack = [...(children.get(rootId) ?? [])].reverse();
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (done.has(s.id) || !enter(s)) continue;
+    done.add(s.id);
+    out.push(s);
+    stack.push(...[...(children.get(s.id) ?? [])].reverse());
+  }
+  return out;
+}
