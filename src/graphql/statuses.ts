@@ -2,6 +2,21 @@
 // per-status field reads the request's batched status data (one load per list, whatever its length).
 import type { Status } from "../generated/prisma/client.ts";
 import type { Ctx } from "../domain/context.ts";
+import { votePoll } from "../domain/polls/polls.ops.ts";
+import { addReaction, removeReaction } from "../domain/reactions/reactions.ops.ts";
+import {
+  bookmarkStatus,
+  favouriteStatus,
+  muteThread,
+  pinStatus,
+  reblogStatus,
+  unbookmarkStatus,
+  unfavouriteStatus,
+  unmuteThread,
+  unpinStatus,
+  unreblogStatus,
+} from "../domain/statuses/actions.ops.ts";
+import { editStatus } from "../domain/statuses/edit.ops.ts";
 import { postStatus, deleteStatus } from "../domain/statuses/statuses.ops.ts";
 import { showStatus, showStatuses } from "../domain/statuses/statuses.read.ts";
 import type { PollData } from "../domain/statuses/status-data.ts";
@@ -124,4 +139,54 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteStatus: t.field({ ...write("write:statuses"), type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => deleteStatus(ctx, { id: String(args.id) }) }),
+}));
+
+/** Actions that take a status id and answer the status, each with the scopes REST asks for. */
+const ACTIONS = {
+  favourite: [favouriteStatus, "write:favourites"],
+  unfavourite: [unfavouriteStatus, "write:favourites"],
+  unreblog: [unreblogStatus, "write:statuses"],
+  bookmark: [bookmarkStatus, "write:bookmarks"],
+  unbookmark: [unbookmarkStatus, "write:bookmarks"],
+  pin: [pinStatus, "write:accounts"],
+  unpin: [unpinStatus, "write:accounts"],
+  unmuteThread: [unmuteThread, "write:mutes"],
+} as const;
+
+builder.mutationFields((t) => ({
+  ...Object.fromEntries(
+    Object.entries(ACTIONS).map(([name, [op, scope]]) => [
+      name,
+      t.field({ ...write(scope), type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => op(ctx, { id: String(args.id) }) as Promise<Status> }),
+    ]),
+  ),
+  reblog: t.field({
+    ...write("write:statuses"),
+    type: StatusRef,
+    description: "Reblogs a status; answers the reblog (its `reblog` is the original)",
+    args: { id: t.arg.id({ required: true }), visibility: t.arg({ type: StatusVisibility }) },
+    resolve: (_r, args, ctx) => reblogStatus(ctx, { id: String(args.id), visibility: (args.visibility ?? undefined) as "public" | "unlisted" | "private" | undefined }),
+  }),
+  muteThread: t.field({
+    ...write("write:mutes"),
+    type: StatusRef,
+    args: { id: t.arg.id({ required: true }), expiresIn: t.arg.int() },
+    resolve: (_r, args, ctx) => muteThread(ctx, { id: String(args.id), expires_in: args.expiresIn ?? undefined }),
+  }),
+  editStatus: t.field({
+    ...write("write:statuses"),
+    type: StatusRef,
+    args: { id: t.arg.id({ required: true }), status: t.arg.string(), spoilerText: t.arg.string(), sensitive: t.arg.boolean(), contentType: t.arg.string() },
+    resolve: (_r, args, ctx) =>
+      editStatus(ctx, {
+        id: String(args.id),
+        status: args.status ?? undefined,
+        spoiler_text: args.spoilerText ?? undefined,
+        sensitive: args.sensitive ?? undefined,
+        content_type: args.contentType ?? undefined,
+      }),
+  }),
+  react: t.field({ ...write("write:statuses"), type: StatusRef, args: { id: t.arg.id({ required: true }), emoji: t.arg.string({ required: true }) }, resolve: (_r, args, ctx) => addReaction(ctx, { id: String(args.id), emoji: args.emoji }) }),
+  unreact: t.field({ ...write("write:statuses"), type: StatusRef, args: { id: t.arg.id({ required: true }), emoji: t.arg.string({ required: true }) }, resolve: (_r, args, ctx) => removeReaction(ctx, { id: String(args.id), emoji: args.emoji }) }),
+  vote: t.field({ ...write("write:statuses"), type: Poll, args: { pollId: t.arg.id({ required: true }), choices: t.arg.intList({ required: true }) }, resolve: (_r, args, ctx) => votePoll(ctx, { id: String(args.pollId), choices: args.choices }) }),
 }));

@@ -31,6 +31,23 @@ describe("the masto client", () => {
     expect(row).toMatchObject({ displayName: "Mia M", note: "hi there", locked: true });
   });
 
+  test("posts, favourites and votes", async () => {
+    const noaToken = (await passwordToken(server, "noa")).access_token;
+    const noa = createRestAPIClient({ url: server.url, accessToken: noaToken });
+    const poll = await noa.v1.statuses.create({ status: "tea or coffee? #poll", poll: { options: ["tea", "coffee"], expiresIn: 3600 } });
+    expect(poll.poll?.options.map((o) => o.title)).toEqual(["tea", "coffee"]);
+    expect(poll.tags.map((t) => t.name)).toEqual(["poll"]);
+
+    const posted = await client.v1.statuses.create({ status: "hello @noa", visibility: "unlisted", spoilerText: "greeting" });
+    expect(posted).toMatchObject({ visibility: "unlisted", spoilerText: "greeting", mentions: [expect.objectContaining({ acct: "noa" })] });
+
+    const faved = await client.v1.statuses.$select(poll.id).favourite();
+    expect(faved).toMatchObject({ favourited: true, favouritesCount: 1 });
+    const voted = await client.v1.polls.$select(poll.poll!.id).votes.create({ choices: [1] });
+    expect(voted).toMatchObject({ voted: true, ownVotes: [1], votesCount: 1 });
+    expect(await server.services.db.pollVote.count({ where: { pollId: poll.poll!.id } })).toBe(1);
+  });
+
   test("follows an account and reads the relationship", async () => {
     const rel = await client.v1.accounts.$select(targetId).follow({ reblogs: false });
     expect(rel).toMatchObject({ id: targetId, following: true, showingReblogs: false });

@@ -29,6 +29,28 @@ describe.each(DB_KINDS)("GraphQL statuses on %s", (kind) => {
     expect(anonymous.errors[0].message).toMatch(/not authorized/i);
   });
 
+  test("actions, edit, reactions and votes call the REST operations", async () => {
+    await server.createUser("rafe");
+    const rafe = (await passwordToken(server, "rafe")).access_token;
+    const mine = (await gql('mutation { postStatus(input: { status: "vote?", poll: { options: ["x", "y"], expiresIn: 600 } }) { id poll { id } } }')).data.postStatus;
+    const fav = await gql("mutation($id: ID!) { favourite(id: $id) { favourited favouritesCount } }", { id: mine.id }, rafe);
+    expect(fav.data.favourite).toEqual({ favourited: true, favouritesCount: 1 });
+    const reblog = await gql("mutation($id: ID!) { reblog(id: $id, visibility: unlisted) { visibility reblog { id reblogsCount reblogged } } }", { id: mine.id }, rafe);
+    expect(reblog.data.reblog).toEqual({ visibility: "unlisted", reblog: { id: mine.id, reblogsCount: 1, reblogged: true } });
+    expect((await gql("mutation($id: ID!) { bookmark(id: $id) { bookmarked } }", { id: mine.id }, rafe)).data.bookmark.bookmarked).toBe(true);
+    expect((await gql("mutation($id: ID!) { pin(id: $id) { pinned } }", { id: mine.id })).data.pin.pinned).toBe(true);
+    const react = await gql('mutation($id: ID!) { react(id: $id, emoji: "👍") { emojiReactions { name count me } } }', { id: mine.id }, rafe);
+    expect(react.data.react.emojiReactions).toEqual([{ name: "👍", count: 1, me: true }]);
+    const vote = await gql("mutation($poll: ID!) { vote(pollId: $poll, choices: [1]) { ownVotes options { votesCount } } }", { poll: mine.poll.id }, rafe);
+    expect(vote.data.vote).toEqual({ ownVotes: [1], options: [{ votesCount: 0 }, { votesCount: 1 }] });
+    const edited = await gql('mutation($id: ID!) { editStatus(id: $id, status: "vote? (edited)") { content editedAt } }', { id: mine.id });
+    expect(edited.data.editStatus.content).toBe("vote? (edited)");
+    expect(await server.services.db.statusEdit.count({ where: { statusId: mine.id } })).toBe(1);
+    expect(await server.services.db.favourite.count({ where: { statusId: mine.id } })).toBe(1);
+    const notAuthor = await gql('mutation($id: ID!) { editStatus(id: $id, status: "hijack") { id } }', { id: mine.id }, rafe);
+    expect(notAuthor.errors[0]).toMatchObject({ message: "Access denied", extensions: { code: "FORBIDDEN" } });
+  });
+
   test("a list of statuses resolves with a constant number of queries", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await gql(`mutation { postStatus(input: { status: "n${i} #t" }) { id } }`)).data.postStatus.id);

@@ -91,3 +91,30 @@ describe.each(DB_KINDS)("posting statuses on %s", (kind) => {
     expect(forty.queries).toBe(one.queries);
   });
 });
+
+describe("expiring statuses", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer("pglite");
+    await server.createUser("eve");
+  });
+  afterAll(() => server?.close());
+
+  test("a status with expires_in is deleted by the durable job at ext.expires_at", async () => {
+    const token = (await passwordToken(server, "eve")).access_token;
+    const res = await server.fetch("/api/v1/statuses", { json: { status: "ephemeral", expires_in: 7200 }, headers: { authorization: `Bearer ${token}` } });
+    const s = await res.json();
+    const expiresAt = new Date(s.ext.expires_at).getTime();
+    expect(expiresAt - Date.now()).toBeGreaterThan(7100_000);
+    const db = server.services.db;
+    const job = await db.job.findFirstOrThrow({ where: { name: "statuses.expire" } });
+    expect(job.payload).toEqual({ statusId: s.id });
+    expect(Math.abs(job.runAt.getTime() - expiresAt)).toBeLessThan(1000);
+    // bring the expiry (and its job) forward instead of waiting two hours
+    await db.status.update({ where: { id: s.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db.job.update({ where: { id: job.id }, data: { runAt: new Date(Date.now() - 1000) } });
+    for (let i = 0; i < 100 && (await db.status.count({ where: { id: s.id } })); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await db.status.count({ where: { id: s.id } })).toBe(0);
+    expect((await db.job.findUniqueOrThrow({ where: { id: job.id } })).state).toBe("done");
+  });
+});
