@@ -8,6 +8,11 @@ import { ownRelationshipRoutes } from "./own/relationships.routes.ts";
 import { ownTokenRoutes } from "./own/tokens.routes.ts";
 import { reactionRoutes } from "./own/reactions.routes.ts";
 import { accountRoutes } from "./reference/accounts.routes.ts";
+import { conversationRoutes } from "./reference/conversations.routes.ts";
+import { listFilterRoutes } from "./reference/lists-filters.routes.ts";
+import { notificationRoutes } from "./reference/notifications.routes.ts";
+import { searchRoutes } from "./reference/search.routes.ts";
+import { timelineRoutes } from "./reference/timelines.routes.ts";
 import { appRoutes } from "./reference/apps.routes.ts";
 import { instanceRoutes } from "./reference/instance.routes.ts";
 import { mediaRoutes } from "./reference/media.routes.ts";
@@ -28,6 +33,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...registrationRoutes,
   // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
   ...relationshipRoutes,
+  ...listFilterRoutes,
   ...accountRoutes,
   ...mediaRoutes,
   ...statusRoutes,
@@ -36,6 +42,10 @@ export const allRoutes: readonly RouteDef[] = [
   ...scheduledStatusRoutes,
   ...reportRoutes,
   ...reactionRoutes,
+  ...timelineRoutes,
+  ...notificationRoutes,
+  ...conversationRoutes,
+  ...searchRoutes,
   ...ownTokenRoutes,
   ...ownInstanceRoutes,
   ...ownAccountActionRoutes,

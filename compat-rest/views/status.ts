@@ -90,7 +90,7 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
     [ns]: {
       local: s.local,
       conversation_id: s.context,
-      direct_conversation_id: null,
+      direct_conversation_id: s.directConversationId,
       in_reply_to_account_acct: parentAccount?.nickname ?? null,
       content: { "text/plain": text },
       spoiler_text: { "text/plain": s.spoilerText },

@@ -130,6 +130,7 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
     expiresAt: input.expires_in !== undefined ? new Date(now.getTime() + input.expires_in * 1000) : null,
     editedAt: null,
     pinnedAt: null,
+    directConversationId: null,
     idempotencyKey: input.idempotency_key ?? null,
     createdAt: now,
     updatedAt: now,

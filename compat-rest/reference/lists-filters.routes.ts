@@ -1,0 +1,4 @@
+// (filled in by the reading-side issue)
+import type { RouteDef } from "../route.ts";
+
+export const listFilterRoutes: RouteDef[] = [];
