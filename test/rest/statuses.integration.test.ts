@@ -38,6 +38,13 @@ describe.each(DB_KINDS)("posting statuses on %s", (kind) => {
     expect(fetched.content).toBe(s.content);
   });
 
+  test("mentions and hashtags inside links stay part of the link", async () => {
+    const s = await (await post(ana, { status: "read https://example.test/p?a=-#top now" })).json();
+    expect(s.content).toBe('read <a href="https://example.test/p?a=-#top" rel="nofollow noopener noreferrer">https://example.test/p?a=-#top</a> now');
+    expect(s.mentions).toEqual([]);
+    expect(s.tags).toEqual([]);
+  });
+
   test("markdown and html content types are rendered and sanitized", async () => {
     const md = await (await post(ana, { status: "**bold** and `code #nottag`\n\n<script>x</script>", content_type: "text/markdown" })).json();
     expect(md.content).toContain("<strong>bold</strong>");

@@ -67,7 +67,7 @@ export async function formatStatus(ctx: Ctx, text: string, contentType: string):
       });
 
   let html: string;
-  if (contentType === "text/plain") html = linkText(linkifyPlain(text)).replace(/\r?\n/g, "<br/>");
+  if (contentType === "text/plain") html = mapTextOutsideLinks(linkifyPlain(text), linkText).replace(/\r?\n/g, "<br/>");
   else {
     const rendered = contentType === "text/markdown" ? markdown.render(text) : sanitizeHtml(text, SANITIZE);
     html = mapTextOutsideLinks(rendered, linkText);
@@ -85,7 +85,7 @@ function linkifyPlain(text: string): string {
     out += `<a href="${escapeHtml(m.url)}">${escapeHtml(m.text)}</a>`;
     last = m.lastIndex;
   }
-  return mapTextOutsideLinks(out + escapeHtml(text.slice(last)), (s) => s);
+  return out + escapeHtml(text.slice(last));
 }
 
 /** Applies `fn` to the text between tags, skipping what is inside <a>, <code> and <pre>. */
