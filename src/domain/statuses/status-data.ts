@@ -44,7 +44,12 @@ export interface StatusData {
 
 function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
   const map = new Map<K, T[]>();
-  for (const r of rows) map.set(key(r), [...(map.get(key(r)) ?? []), r]);
+  for (const r of rows) {
+    const k = key(r);
+    const list = map.get(k);
+    if (list) list.push(r);
+    else map.set(k, [r]);
+  }
   return map;
 }
 
