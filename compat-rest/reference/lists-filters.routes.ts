@@ -1,4 +1,318 @@
-// (filled in by the reading-side issue)
-import type { RouteDef } from "../route.ts";
+// Reference API: lists (with their members, the lists containing an account and the list timeline),
+// filters v1, bookmarks and favourites, the family's account favourites, suggestions and the empty
+// stubs (trends, identity proofs, endorsements, featured tags). Mounted before /api/v1/accounts/:id.
+import { z } from "zod";
+import type { Filter, List } from "../../src/generated/prisma/client.ts";
+import { NotFound } from "../../src/domain/errors.ts";
+import {
+  createFilter,
+  deleteFilter,
+  filterInput,
+  getFilter,
+  listFilters,
+  updateFilter,
+  updateFilterInput,
+} from "../../src/domain/filters/filters.ops.ts";
+import {
+  accountLists,
+  addListAccounts,
+  createList,
+  deleteList,
+  getList,
+  listAccounts,
+  listInput,
+  listLists,
+  listTimeline,
+  removeListAccounts,
+  updateList,
+  updateListInput,
+} from "../../src/domain/lists/lists.ops.ts";
+import { accountFavourites, listBookmarks, listFavourites, listSuggestions, suggestionsInput } from "../../src/domain/statuses/collections.ops.ts";
+import { pageInput } from "../../src/domain/pagination.ts";
+import { array } from "../../src/domain/inputs.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderAccounts } from "../views/account.ts";
+import { renderStatuses } from "../views/status.ts";
 
-export const listFilterRoutes: RouteDef[] = [];
+const idParam = z.object({ id: z.string() });
+const membersBody = z.object({ account_ids: array(z.string()) });
+
+export function renderList(list: List) {
+  return { id: list.id, title: list.title, replies_policy: list.repliesPolicy, exclusive: list.exclusive };
+}
+
+export function renderFilter(filter: Filter) {
+  return {
+    id: filter.id,
+    phrase: filter.phrase,
+    context: filter.context,
+    whole_word: filter.wholeWord,
+    expires_at: filter.expiresAt?.toISOString() ?? null,
+    irreversible: filter.irreversible,
+  };
+}
+
+const listRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v1/lists",
+    summary: "The viewer's lists",
+    tags: ["Lists"],
+    auth: { scopes: ["read:lists"] },
+    async handler(ctx) {
+      return (await listLists(ctx, {})).map(renderList);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/lists",
+    summary: "Create a list (title, replies_policy, exclusive)",
+    tags: ["Lists"],
+    auth: { scopes: ["write:lists"] },
+    body: listInput,
+    async handler(ctx, { body }) {
+      return renderList(await createList(ctx, body));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/lists/:id",
+    summary: "One of the viewer's lists",
+    tags: ["Lists"],
+    auth: { scopes: ["read:lists"] },
+    params: idParam,
+    async handler(ctx, { params }) {
+      return renderList(await getList(ctx, params));
+    },
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/lists/:id",
+    summary: "Rename a list or change its replies policy or exclusivity",
+    tags: ["Lists"],
+    auth: { scopes: ["write:lists"] },
+    params: idParam,
+    body: updateListInput.omit({ id: true }),
+    async handler(ctx, { params, body }) {
+      return renderList(await updateList(ctx, { ...body, id: params.id }));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/lists/:id",
+    summary: "Delete a list",
+    tags: ["Lists"],
+    auth: { scopes: ["write:lists"] },
+    params: idParam,
+    async handler(ctx, { params }) {
+      await deleteList(ctx, params);
+      return {};
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/lists/:id/accounts",
+    summary: "Members of a list (limit=0 for all), paged by account id",
+    tags: ["Lists"],
+    auth: { scopes: ["read:lists"] },
+    params: idParam,
+    query: pageInput,
+    async handler(ctx, { params, query, req, res }) {
+      const page = await listAccounts(ctx, { ...query, id: params.id });
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderAccounts(ctx, page.items);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/lists/:id/accounts",
+    summary: "Add accounts the viewer follows to a list (account_ids[])",
+    tags: ["Lists"],
+    auth: { scopes: ["write:lists"] },
+    params: idParam,
+    body: membersBody,
+    async handler(ctx, { params, body }) {
+      await addListAccounts(ctx, { ...body, id: params.id });
+      return {};
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/lists/:id/accounts",
+    summary: "Remove accounts from a list (account_ids[])",
+    tags: ["Lists"],
+    auth: { scopes: ["write:lists"] },
+    params: idParam,
+    body: membersBody,
+    async handler(ctx, { params, body, req }) {
+      // DELETE bodies are optional for some clients: the ids may come in the query string too
+      const ids = body.account_ids.length ? body : membersBody.parse({ account_ids: req.query.account_ids ?? [] });
+      await removeListAccounts(ctx, { ...ids, id: params.id });
+      return {};
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/:id/lists",
+    summary: "The viewer's lists that contain the account",
+    tags: ["Lists"],
+    auth: { scopes: ["read:lists"] },
+    params: idParam,
+    async handler(ctx, { params }) {
+      return (await accountLists(ctx, params)).map(renderList);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/timelines/list/:id",
+    summary: "Statuses of the list's members that the viewer can see, newest first",
+    tags: ["Timelines"],
+    auth: { scopes: ["read:lists"] },
+    params: idParam,
+    query: pageInput,
+    async handler(ctx, { params, query, req, res }) {
+      const page = await listTimeline(ctx, { ...query, id: params.id });
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderStatuses(ctx, page.items);
+    },
+  }),
+];
+
+const filterRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v1/filters",
+    summary: "The viewer's filters that have not expired",
+    tags: ["Filters"],
+    auth: { scopes: ["read:filters"] },
+    async handler(ctx) {
+      return (await listFilters(ctx, {})).map(renderFilter);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/filters",
+    summary: "Create a filter (phrase, context[], irreversible, whole_word, expires_in)",
+    tags: ["Filters"],
+    auth: { scopes: ["write:filters"] },
+    body: filterInput,
+    async handler(ctx, { body }) {
+      return renderFilter(await createFilter(ctx, body));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/filters/:id",
+    summary: "One of the viewer's filters",
+    tags: ["Filters"],
+    auth: { scopes: ["read:filters"] },
+    params: idParam,
+    async handler(ctx, { params }) {
+      return renderFilter(await getFilter(ctx, params));
+    },
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/filters/:id",
+    summary: "Change a filter (fields left out are kept)",
+    tags: ["Filters"],
+    auth: { scopes: ["write:filters"] },
+    params: idParam,
+    body: updateFilterInput.omit({ id: true }),
+    async handler(ctx, { params, body }) {
+      return renderFilter(await updateFilter(ctx, { ...body, id: params.id }));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/filters/:id",
+    summary: "Delete a filter",
+    tags: ["Filters"],
+    auth: { scopes: ["write:filters"] },
+    params: idParam,
+    async handler(ctx, { params }) {
+      await deleteFilter(ctx, params);
+      return {};
+    },
+  }),
+];
+
+const collectionRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v1/bookmarks",
+    summary: "The viewer's bookmarked statuses, newest bookmark first",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:bookmarks"] },
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listBookmarks(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderStatuses(ctx, page.items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/favourites",
+    summary: "The viewer's favourited statuses, newest favourite first",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:favourites"] },
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listFavourites(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderStatuses(ctx, page.items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/accounts/:id/favourites",
+    summary: "An account's favourites the viewer can see; 403 when the account hides them (hide_favorites) from others",
+    tags: ["Accounts"],
+    auth: { scopes: ["read:favourites"], optional: true },
+    params: idParam,
+    query: pageInput,
+    async handler(ctx, { params, query, req, res }) {
+      const page = await accountFavourites(ctx, { ...query, id: params.id });
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderStatuses(ctx, page.items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/suggestions",
+    summary: "Suggested accounts as {source: staff, account}",
+    tags: ["Accounts"],
+    auth: { scopes: ["read"], optional: true },
+    query: suggestionsInput,
+    async handler(ctx, { query }) {
+      const accounts = await renderAccounts(ctx, await listSuggestions(ctx, query));
+      return accounts.map((account) => ({ source: "staff", account }));
+    },
+  }),
+];
+
+function emptyArray(path: string, auth: RouteDef["auth"]): RouteDef {
+  return route({ method: "GET", path, summary: "Always an empty array", tags: ["Stubs"], auth, handler: async () => [] });
+}
+
+// the spec fixes v1 suggestions as an empty stub; the staff's suggestions are served by v2
+const stubRoutes: RouteDef[] = [
+  emptyArray("/api/v1/suggestions", { scopes: ["read"], optional: true }),
+  emptyArray("/api/v1/trends", "public"),
+  emptyArray("/api/v1/identity_proofs", { scopes: ["read:accounts"], optional: true }),
+  emptyArray("/api/v1/endorsements", { scopes: ["read:accounts"] }),
+  route({
+    method: "GET",
+    path: "/api/v1/featured_tags",
+    summary: "Featured tags are not supported: always 404",
+    tags: ["Stubs"],
+    auth: "public",
+    async handler() {
+      throw NotFound();
+    },
+  }),
+];
+
+export const listFilterRoutes: RouteDef[] = [...listRoutes, ...filterRoutes, ...collectionRoutes, ...stubRoutes];

@@ -1,4 +1,146 @@
-// (filled in by the reading-side issue)
-import type { RouteDef } from "../route.ts";
+// Notifications (reference API plus the family's read-marking) and markers.
+import { z } from "zod";
+import { getMarkers, saveMarkers, type MarkerView } from "../../src/domain/notifications/markers.ops.ts";
+import {
+  clearNotifications,
+  destroyNotifications,
+  dismissNotification,
+  getNotification,
+  listNotifications,
+  listNotificationsInput,
+  markNotificationsRead,
+} from "../../src/domain/notifications/notifications.ops.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderNotification, renderNotifications } from "../views/notification.ts";
 
-export const notificationRoutes: RouteDef[] = [];
+const idParam = z.object({ id: z.string() });
+const READ = { scopes: ["read:notifications"] };
+const WRITE = { scopes: ["write:notifications"] };
+const TAGS = ["Notifications"];
+
+function renderMarkers(ctx: Ctx, markers: Partial<Record<string, MarkerView>>) {
+  const out: Record<string, unknown> = {};
+  for (const [timeline, view] of Object.entries(markers)) {
+    if (!view) continue;
+    out[timeline] = {
+      last_read_id: view.marker.lastReadId,
+      version: view.marker.version,
+      updated_at: view.marker.updatedAt.toISOString(),
+      ...(view.unreadCount !== undefined ? { [ctx.settings.namespace]: { unread_count: view.unreadCount } } : {}),
+    };
+  }
+  return out;
+}
+
+export const notificationRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v1/notifications",
+    summary: "The signed-in account's notifications, newest first",
+    tags: TAGS,
+    auth: READ,
+    query: listNotificationsInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listNotifications(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderNotifications(ctx, page.items);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/notifications/clear",
+    summary: "Delete every notification of the signed-in account",
+    tags: TAGS,
+    auth: WRITE,
+    async handler(ctx) {
+      await clearNotifications(ctx, {});
+      return {};
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/notifications/destroy_multiple",
+    summary: "Delete the given notifications (`ids` required)",
+    tags: TAGS,
+    auth: WRITE,
+    query: z.object({ ids: z.unknown().optional() }),
+    body: z.object({ ids: z.unknown().optional() }),
+    async handler(ctx, { query, body }) {
+      await destroyNotifications(ctx, { ids: (body.ids ?? query.ids) as string[] });
+      return {};
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/notifications/dismiss",
+    summary: "Delete one notification, named in the body (older form)",
+    tags: TAGS,
+    auth: WRITE,
+    body: idParam,
+    async handler(ctx, { body }) {
+      await dismissNotification(ctx, { id: body.id });
+      return {};
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/notifications/:id",
+    summary: "One notification of the signed-in account",
+    tags: TAGS,
+    auth: READ,
+    params: idParam,
+    async handler(ctx, { params }) {
+      return renderNotification(ctx, await getNotification(ctx, { id: params.id }));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/notifications/:id/dismiss",
+    summary: "Delete one notification",
+    tags: TAGS,
+    auth: WRITE,
+    params: idParam,
+    async handler(ctx, { params }) {
+      await dismissNotification(ctx, { id: params.id });
+      return {};
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/$ns/notifications/read",
+    summary: "Mark one notification (`id`) or all up to `max_id` as seen; returns what was read (at most 80 with max_id)",
+    tags: TAGS,
+    auth: WRITE,
+    query: z.object({ id: z.string().optional(), max_id: z.string().optional() }),
+    body: z.object({ id: z.string().optional(), max_id: z.string().optional() }),
+    async handler(ctx, { query, body }) {
+      const input = body.id !== undefined || body.max_id !== undefined ? body : query;
+      const result = await markNotificationsRead(ctx, input);
+      return "one" in result ? renderNotification(ctx, result.one) : renderNotifications(ctx, result.many);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/markers",
+    summary: "Reading positions of the home timeline and the notifications",
+    tags: ["Markers"],
+    auth: { scopes: ["read:statuses"] },
+    query: getMarkers.input,
+    async handler(ctx, { query }) {
+      return renderMarkers(ctx, await getMarkers(ctx, query));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/markers",
+    summary: "Save reading positions; the notifications position also marks notifications up to it as seen",
+    tags: ["Markers"],
+    auth: { scopes: ["write:statuses"] },
+    body: saveMarkers.input,
+    async handler(ctx, { body }) {
+      return renderMarkers(ctx, await saveMarkers(ctx, body));
+    },
+  }),
+];

@@ -13,6 +13,8 @@ export type BusEvents = {
   ping: [payload: { at: string }];
   /** every follow state change; the streaming issue delivers it to both accounts' user streams */
   follow_relationships_update: [payload: { state: "follow_pending" | "follow_accept" | "follow_reject"; follower: FollowSide; following: FollowSide }];
+  /** a notification was stored for a local account (streaming and web push deliver it) */
+  notification: [payload: { accountId: string; notificationId: string }];
 };
 
 export type Bus = ReturnType<typeof createBus>;

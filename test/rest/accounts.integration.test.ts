@@ -167,6 +167,9 @@ describe.each(DB_KINDS)("accounts on %s", (kind) => {
 
     const found = await (await server.fetch("/api/v1/accounts/search?q=car")).json();
     expect(found.map((a: any) => a.acct)).toEqual(["carol"]);
+    // LIKE wildcards are literal characters, not "match everything"
+    expect(await (await server.fetch("/api/v1/accounts/search?q=%25")).json()).toEqual([]);
+    expect(await (await server.fetch("/api/v1/accounts/search?q=_")).json()).toEqual([]);
   });
 
   test("with_relationships embeds the viewer's relationship", async () => {

@@ -1,5 +1,6 @@
 // Reading other accounts: show, lookup, search, followers and following.
 import { z } from "zod";
+import { likeLiteral } from "../../db/like.ts";
 import type { Account, Prisma } from "../../generated/prisma/client.ts";
 import { isStaff } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
@@ -54,8 +55,8 @@ export const searchAccounts = operation({
     const where: Prisma.AccountWhereInput = {
       deactivated: false,
       OR: [
-        { nickname: { contains: host && host.toLowerCase() === ctx.settings.domain.toLowerCase() ? nick : q, mode: "insensitive" } },
-        { displayName: { contains: q, mode: "insensitive" } },
+        { nickname: { contains: likeLiteral(host && host.toLowerCase() === ctx.settings.domain.toLowerCase() ? nick : q), mode: "insensitive" } },
+        { displayName: { contains: likeLiteral(q), mode: "insensitive" } },
       ],
     };
     if (input.following && ctx.viewer.account) where.followers = { some: { followerId: ctx.viewer.account.id, state: "accept" } };

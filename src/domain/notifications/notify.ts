@@ -1,5 +1,6 @@
-// Creating notifications (the notifications issue adds reading them). One place decides who is
-// spared: yourself, accounts that block or mute the actor, and mutes of notifications.
+// Creating notifications: the one place that decides who is spared (yourself, blocks, mutes, domain
+// blocks, muted threads, strangers under `block_from_strangers`). Every stored notification is
+// published on the bus.
 import { newId } from "../../db/ids.ts";
 import type { Ctx } from "../context.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
@@ -15,32 +16,82 @@ export interface NotificationInput {
   emoji?: string;
 }
 
-/** Stores the notifications that should exist; returns how many. */
+function blocksStrangers(settings: unknown): boolean {
+  return !!settings && typeof settings === "object" && (settings as Record<string, unknown>).block_from_strangers === true;
+}
+
+/**
+ * Stores the notifications that should exist; returns how many. As in the family: blocks (either
+ * way), notification mutes, domain blocks of the actor's server and muted threads suppress a
+ * notification; a plain mute of the actor stores it already seen (listings hide it unless `with_muted`).
+ */
 export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<number> {
   const wanted = items.filter((n) => n.accountId !== n.fromAccountId || n.type === "poll");
   if (wanted.length === 0) return 0;
   const recipients = [...new Set(wanted.map((n) => n.accountId))];
   const actors = [...new Set(wanted.map((n) => n.fromAccountId))];
-  const [silencing, locals] = await Promise.all([
+  const statusIds = [...new Set(wanted.map((n) => n.statusId).filter((id): id is string => !!id))];
+  const now = ctx.clock();
+  const [relations, locals, actorRows, statuses] = await Promise.all([
     ctx.db.userRelationship.findMany({
       where: {
         AND: [
-          activeRelation(ctx.clock()),
+          activeRelation(now),
           {
             OR: [
-              { sourceId: { in: recipients }, targetId: { in: actors }, type: { in: ["block", "notification_mute"] } },
+              { sourceId: { in: recipients }, targetId: { in: actors }, type: { in: ["block", "notification_mute", "mute"] } },
               { sourceId: { in: actors }, targetId: { in: recipients }, type: "block" },
             ],
           },
         ],
       },
+      select: { sourceId: true, targetId: true, type: true },
     }),
-    ctx.db.account.findMany({ where: { id: { in: recipients }, local: true, deactivated: false }, select: { id: true } }),
+    ctx.db.account.findMany({ where: { id: { in: recipients }, local: true, deactivated: false }, select: { id: true, notificationSettings: true } }),
+    ctx.db.account.findMany({ where: { id: { in: actors }, domain: { not: null } }, select: { id: true, domain: true } }),
+    statusIds.length ? ctx.db.status.findMany({ where: { id: { in: statusIds } }, select: { id: true, context: true } }) : Promise.resolve([]),
   ]);
   const local = new Set(locals.map((a) => a.id));
-  const spared = (n: NotificationInput) =>
-    silencing.some((r) => (r.sourceId === n.accountId && r.targetId === n.fromAccountId) || (r.sourceId === n.fromAccountId && r.targetId === n.accountId));
-  const rows = wanted.filter((n) => local.has(n.accountId) && !spared(n)).map((n) => ({ id: newId(), ...n }));
+  const domainOf = new Map(actorRows.map((a) => [a.id, a.domain!]));
+  const contextOf = new Map(statuses.map((st) => [st.id, st.context]));
+  const guarded = locals.filter((a) => blocksStrangers(a.notificationSettings)).map((a) => a.id);
+  const domains = [...new Set(domainOf.values())];
+  const contexts = [...new Set(contextOf.values())];
+  const [domainBlocks, threadMutes, follows] = await Promise.all([
+    domains.length ? ctx.db.domainBlock.findMany({ where: { accountId: { in: recipients }, domain: { in: domains } }, select: { accountId: true, domain: true } }) : Promise.resolve([]),
+    contexts.length
+      ? ctx.db.threadMute.findMany({ where: { AND: [{ accountId: { in: recipients }, context: { in: contexts } }, activeRelation(now)] }, select: { accountId: true, context: true } })
+      : Promise.resolve([]),
+    // block_from_strangers, as the family checks it: the actor must follow the recipient
+    guarded.length
+      ? ctx.db.follow.findMany({ where: { followerId: { in: actors }, followingId: { in: guarded }, state: "accept" }, select: { followerId: true, followingId: true } })
+      : Promise.resolve([]),
+  ]);
+  const key = (a: string, b: string) => `${a} ${b}`;
+  // blocks count either way; a notification mute only from the recipient
+  const silenced = new Set(
+    relations.flatMap((r) => (r.type === "block" ? [key(r.sourceId, r.targetId), key(r.targetId, r.sourceId)] : r.type === "notification_mute" ? [key(r.sourceId, r.targetId)] : [])),
+  );
+  const muted = new Set(relations.filter((r) => r.type === "mute").map((r) => key(r.sourceId, r.targetId)));
+  const blockedDomains = new Set(domainBlocks.map((d) => key(d.accountId, d.domain)));
+  const mutedThreads = new Set(threadMutes.map((t) => key(t.accountId, t.context)));
+  const followsRecipient = new Set(follows.map((f) => key(f.followerId, f.followingId)));
+  const suppressed = (n: NotificationInput) => {
+    if (!local.has(n.accountId) || silenced.has(key(n.accountId, n.fromAccountId))) return true;
+    const domain = domainOf.get(n.fromAccountId);
+    if (domain && blockedDomains.has(key(n.accountId, domain))) return true;
+    const context = n.statusId ? contextOf.get(n.statusId) : undefined;
+    if (context && mutedThreads.has(key(n.accountId, context))) return true;
+    // strangers: polls and one's own actions excepted
+    return guarded.includes(n.accountId) && n.type !== "poll" && n.accountId !== n.fromAccountId && !followsRecipient.has(key(n.fromAccountId, n.accountId));
+  };
+  const rows = wanted.filter((n) => !suppressed(n)).map((n) => ({ id: newId(), ...n, seen: muted.has(key(n.accountId, n.fromAccountId)) }));
   if (rows.length) await ctx.db.notification.createMany({ data: rows });
+  for (const row of rows) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
   return rows.length;
+}
+
+/** An accepted follow request: its `follow_request` notification becomes a `follow` one, as in the family. */
+export async function followRequestAccepted(ctx: Ctx, followerId: string, followingId: string): Promise<void> {
+  await ctx.db.notification.updateMany({ where: { accountId: followingId, fromAccountId: followerId, type: "follow_request" }, data: { type: "follow" } });
 }

@@ -10,6 +10,7 @@ import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { bool } from "../inputs.ts";
+import { followRequestAccepted, notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
@@ -91,7 +92,7 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
     follow = existing;
   }
   if (opts.notify !== undefined) await setSubscription(ctx, follower.id, target.id, opts.notify);
-  // notifications (follow / follow_request) are created by the notifications area when it lands
+  if (isNew) await notify(ctx, [{ accountId: target.id, type: follow.state === "accept" ? "follow" : "follow_request", fromAccountId: follower.id }]);
   if (isNew) await publishFollowUpdate(ctx, follower.id, target.id, follow.state === "accept" ? "follow_accept" : "follow_pending");
   return follow;
 }
@@ -152,6 +153,7 @@ export const authorizeFollowRequest = relationshipAction("relationships.authoriz
   if (!follow) throw NotFound(RECORD_NOT_FOUND);
   if (follow.state === "pending") {
     await ctx.db.follow.update({ where: { id: follow.id }, data: { state: "accept" } });
+    await followRequestAccepted(ctx, follower.id, me.id);
     // federation: an Accept of the Follow goes to a remote follower here
     await publishFollowUpdate(ctx, follower.id, me.id, "follow_accept");
   }

@@ -6,6 +6,8 @@ import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
 import { array, bool, int } from "../inputs.ts";
+import { conversationReplyTarget, recordDirectStatus } from "../conversations/conversations.ops.ts";
+import { listMemberIds } from "../lists/lists.ops.ts";
 import { attachableMedia } from "../media/media.ops.ts";
 import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
@@ -64,6 +66,13 @@ function parseVisibility(value: string | undefined, fallback: string): { visibil
   return { visibility: v as Visibility, listId: null };
 }
 
+/** The member ids of the author's own list named by `list:<id>`; 422 "List not found" otherwise. */
+async function listAudience(ctx: Ctx, me: Account, listId: string | null): Promise<string[]> {
+  const list = listId ? await ctx.db.list.findFirst({ where: { id: listId, accountId: me.id }, select: { id: true } }) : null;
+  if (!list) throw Unprocessable("List not found", { visibility: "unknown list" });
+  return listMemberIds(ctx, list.id);
+}
+
 async function loadParent(ctx: Ctx, id: string | null | undefined) {
   if (!id) return null;
   const parent = await ctx.db.status.findUnique({ where: { id }, include: { account: true } });
@@ -89,21 +98,23 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
   checkContent(ctx, text, { media: mediaIds.length, poll: !!input.poll });
   if (input.expires_in !== undefined && input.expires_in <= HOUR_S)
     throw Unprocessable("Validation failed: Expiry date is too soon, the status must live longer than one hour", { expires_in: "must be longer than an hour" });
-  if (input.in_reply_to_conversation_id) throw Unprocessable("in_reply_to_conversation_id: conversations are not available yet", { in_reply_to_conversation_id: "is unknown" });
+  // a reply to a conversation: direct, to the poster's recipients of it, after its newest status
+  const convo = input.in_reply_to_conversation_id ? await conversationReplyTarget(ctx, me, input.in_reply_to_conversation_id) : null;
 
-  const parent = await loadParent(ctx, input.in_reply_to_id);
-  const { visibility, listId } = parseVisibility(input.visibility, me.defaultScope);
-  if (visibility === "list") throw Unprocessable("visibility: lists are not available yet", { visibility: "unknown list" });
+  const parent = convo ? convo.parent : await loadParent(ctx, input.in_reply_to_id);
+  const { visibility, listId } = convo ? { visibility: "direct" as const, listId: null } : parseVisibility(input.visibility, me.defaultScope);
+  // `list:<id>`: one of the author's own lists; its members (and, as in the family, the mentioned accounts) are the recipients
+  const listMembers = visibility === "list" ? await listAudience(ctx, me, listId) : null;
   const contentType = input.content_type ?? "text/plain";
   const formatted = await formatStatus(ctx, text, contentType);
 
   // `to` replaces implicit addressing by mentions; visibility rules still apply to the result
-  let recipients = formatted.mentions;
-  if (input.to) {
+  let recipients = convo ? convo.recipients : formatted.mentions;
+  if (input.to && !convo) {
     const nicks = input.to.map((n) => n.replace(/^@/, "").toLowerCase());
     recipients = await ctx.db.account.findMany({ where: { nickname: { in: nicks, mode: "insensitive" }, deactivated: false } });
   }
-  if (parent && parent.accountId !== me.id && !recipients.some((r) => r.id === parent.accountId) && !input.to) recipients = [...recipients, parent.account];
+  if (parent && !convo && parent.accountId !== me.id && !recipients.some((r) => r.id === parent.accountId) && !input.to) recipients = [...recipients, parent.account];
 
   const id = newId();
   const now = ctx.clock();
@@ -126,11 +137,11 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
     language: input.language ?? null,
     context: parent?.context ?? `${ctx.settings.baseUrl}/contexts/${id}`,
     applicationId: ctx.viewer.app?.id ?? null,
-    recipientIds: recipients.map((r) => r.id),
+    recipientIds: listMembers ? [...new Set([...listMembers, ...recipients.map((r) => r.id)])] : recipients.map((r) => r.id),
     expiresAt: input.expires_in !== undefined ? new Date(now.getTime() + input.expires_in * 1000) : null,
     editedAt: null,
     pinnedAt: null,
-    directConversationId: null,
+    directConversationId: convo?.conversationId ?? null,
     idempotencyKey: input.idempotency_key ?? null,
     createdAt: now,
     updatedAt: now,
@@ -160,7 +171,7 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
   const me = requireAccount(ctx);
   const media = await attachableMedia(ctx, me.id, d.mediaIds, { statusId: d.status.id });
   const tags = await Promise.all(d.tags.map((name) => ctx.db.tag.upsert({ where: { name }, create: { id: newId(), name }, update: {} })));
-  const status = await ctx.db.$transaction(async (tx) => {
+  const stored = await ctx.db.$transaction(async (tx) => {
     const created = await tx.status.create({
       data: {
         ...d.status,
@@ -172,6 +183,7 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
     if (media.length) await tx.mediaAttachment.updateMany({ where: { id: { in: media.map((m) => m.id) } }, data: { statusId: created.id } });
     return created;
   });
+  const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
   await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: status.createdAt } });
   if (status.expiresAt) await ctx.jobs.enqueue(EXPIRE_STATUS_JOB, { statusId: status.id }, { runAt: status.expiresAt });
   if (d.poll?.expiresAt) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: d.poll.id }, { runAt: d.poll.expiresAt as Date });

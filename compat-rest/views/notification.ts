@@ -1,0 +1,54 @@
+// The reference API's Notification entity with the family's `<ns>.is_seen`, `emoji` (reactions),
+// `target` (moves) and `report`. A page renders in a fixed number of queries: accounts and statuses
+// are loaded and rendered in one batch each.
+import type { Account } from "../../src/generated/prisma/client.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import { wireType, type NotificationRow } from "../../src/domain/notifications/notifications.ops.ts";
+import { renderAccounts } from "./account.ts";
+import { renderStatuses } from "./status.ts";
+
+export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
+  if (rows.length === 0) return [];
+  const movedIds = [...new Set(rows.filter((r) => r.type === "move" && r.fromAccount.movedToId).map((r) => r.fromAccount.movedToId!))];
+  const moved = movedIds.length ? await ctx.db.account.findMany({ where: { id: { in: movedIds } } }) : [];
+  const accounts = new Map<string, Account>();
+  for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved]) accounts.set(a.id, a);
+  const statuses = [...new Map(rows.filter((r) => r.status).map((r) => [r.status!.id, r.status!])).values()];
+  const [renderedAccounts, renderedStatuses] = await Promise.all([renderAccounts(ctx, [...accounts.values()]), renderStatuses(ctx, statuses)]);
+  const accountById = new Map(renderedAccounts.map((a) => [a.id, a]));
+  const statusById = new Map(renderedStatuses.map((s) => [s.id, s]));
+  const ns = ctx.settings.namespace;
+  return rows.map((n) => {
+    const out: Record<string, unknown> = {
+      id: n.id,
+      type: wireType(ctx, n.type),
+      created_at: n.createdAt.toISOString(),
+      account: accountById.get(n.fromAccountId),
+    };
+    if (n.statusId) out.status = statusById.get(n.statusId) ?? null;
+    if (n.type === "emoji_reaction") out.emoji = n.emoji;
+    if (n.type === "move" && n.fromAccount.movedToId) out.target = accountById.get(n.fromAccount.movedToId) ?? null;
+    if (n.report) {
+      const r = n.report;
+      const handled = r.state !== "open";
+      out.report = {
+        id: r.id,
+        action_taken: handled,
+        action_taken_at: handled ? r.updatedAt.toISOString() : null,
+        category: "other",
+        comment: r.comment,
+        forwarded: r.forward && !r.target.local,
+        created_at: r.createdAt.toISOString(),
+        status_ids: r.statusIds,
+        rule_ids: null,
+        target_account: accountById.get(r.targetId),
+      };
+    }
+    out[ns] = { is_seen: n.seen };
+    return out;
+  });
+}
+
+export async function renderNotification(ctx: Ctx, row: NotificationRow) {
+  return (await renderNotifications(ctx, [row]))[0];
+}

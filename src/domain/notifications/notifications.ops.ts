@@ -1,0 +1,179 @@
+// Reading and dismissing notifications. Stored types carry no namespace prefix; on the wire the
+// family's own types are `<ns>:emoji_reaction`, `<ns>:chat_mention`, `<ns>:report`.
+import { z } from "zod";
+import type { Prisma, Visibility } from "../../generated/prisma/client.ts";
+import { requireAccount } from "../auth/policy.ts";
+import type { Ctx } from "../context.ts";
+import { Forbidden, Invalid, NotFound } from "../errors.ts";
+import { array, bool } from "../inputs.ts";
+import { operation } from "../operation.ts";
+import { keyset, pageInput, type Page } from "../pagination.ts";
+import { activeRelation } from "../relationships/relationships.read.ts";
+import { visibleWhere } from "../statuses/visibility.ts";
+import type { NotificationType } from "./notify.ts";
+
+export const REFERENCE_TYPES = ["mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "move"] as const;
+export const FAMILY_TYPES = ["emoji_reaction", "chat_mention", "report"] as const;
+/** shown only when asked for by `types` / `include_types` */
+export const OPT_IN_TYPES: readonly NotificationType[] = ["chat_mention", "report"];
+const ALL_TYPES: readonly NotificationType[] = [...REFERENCE_TYPES, ...FAMILY_TYPES];
+const VISIBILITIES: readonly Visibility[] = ["public", "unlisted", "private", "direct", "local", "list"];
+/** how many notifications POST <ns>/notifications/read returns with max_id */
+export const READ_RETURN_LIMIT = 80;
+
+/** The wire name of a stored type. */
+export function wireType(ctx: Ctx, type: string): string {
+  return (FAMILY_TYPES as readonly string[]).includes(type) ? `${ctx.settings.namespace}:${type}` : type;
+}
+
+/** The stored type of a wire name (`<ns>:emoji_reaction` → `emoji_reaction`); unknown names give undefined. */
+export function storedType(ctx: Ctx, name: string): NotificationType | undefined {
+  const prefix = `${ctx.settings.namespace}:`;
+  const bare = name.startsWith(prefix) ? name.slice(prefix.length) : name;
+  if ((FAMILY_TYPES as readonly string[]).includes(bare) && bare === name) return undefined; // family types need the prefix
+  return ALL_TYPES.find((t) => t === bare);
+}
+
+export const listNotificationsInput = pageInput.extend({
+  types: array(z.string()).optional(),
+  include_types: array(z.string()).optional(),
+  exclude_types: array(z.string()).optional(),
+  exclude_visibilities: array(z.string()).optional(),
+  account_id: z.string().optional(),
+  with_muted: bool().optional(),
+});
+
+/** The types a listing shows: the requested ones (both parameter names), else every default one; minus exclusions. */
+function typesShown(ctx: Ctx, input: z.output<typeof listNotificationsInput>): NotificationType[] {
+  const requested = [...(input.types ?? []), ...(input.include_types ?? [])];
+  const known = (names: string[]) => names.map((n) => storedType(ctx, n)).filter((t): t is NotificationType => !!t);
+  const base = requested.length ? known(requested) : ALL_TYPES.filter((t) => !OPT_IN_TYPES.includes(t));
+  const excluded = new Set(known(input.exclude_types ?? []));
+  return [...new Set(base)].filter((t) => !excluded.has(t));
+}
+
+/** What every read of the viewer's notifications shares: theirs, from live unsilenced accounts, about statuses they may see. */
+function readableWhere(ctx: Ctx, meId: string, withMuted = false): Prisma.NotificationWhereInput {
+  const silenced = withMuted ? ["block" as const] : ["block" as const, "mute" as const];
+  return {
+    accountId: meId,
+    fromAccount: { deactivated: false, relationsIn: { none: { sourceId: meId, type: { in: silenced }, ...activeRelation(ctx.clock()) } } },
+    OR: [{ statusId: null }, { status: visibleWhere(ctx) }],
+  };
+}
+
+export type NotificationRow = Prisma.NotificationGetPayload<{ include: typeof notificationInclude }>;
+export const notificationInclude = { fromAccount: true, status: true, report: { include: { target: true } } } as const;
+
+export const listNotifications = operation({
+  name: "notifications.list",
+  input: listNotificationsInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<Page<NotificationRow>> {
+    const me = requireAccount(ctx);
+    const page = keyset(input, { defaultLimit: 20, maxLimit: 40 });
+    const hidden = (input.exclude_visibilities ?? []).filter((v): v is Visibility => (VISIBILITIES as readonly string[]).includes(v));
+    const and: Prisma.NotificationWhereInput[] = [readableWhere(ctx, me.id, input.with_muted)];
+    if (hidden.length) and.push({ OR: [{ statusId: null }, { status: { visibility: { notIn: hidden } } }] });
+    const rows = await ctx.db.notification.findMany({
+      where: {
+        AND: and,
+        type: { in: typesShown(ctx, input) },
+        ...(input.account_id ? { fromAccountId: input.account_id } : {}),
+        ...(page.cursor ? { id: page.cursor } : {}),
+      },
+      include: notificationInclude,
+      orderBy: { id: page.order },
+      take: page.take,
+    });
+    return page.finish(rows, (r) => r.id);
+  },
+});
+
+const idInput = z.object({ id: z.string() });
+
+export const getNotification = operation({
+  name: "notifications.get",
+  input: idInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<NotificationRow> {
+    const me = requireAccount(ctx);
+    const row = await ctx.db.notification.findFirst({ where: { AND: [readableWhere(ctx, me.id, true), { id: input.id }] }, include: notificationInclude });
+    if (!row) throw NotFound("Record not found");
+    return row;
+  },
+});
+
+export const clearNotifications = operation({
+  name: "notifications.clear",
+  input: z.object({}),
+  authorize: requireAccount,
+  async run(ctx): Promise<void> {
+    await ctx.db.notification.deleteMany({ where: { accountId: requireAccount(ctx).id } });
+  },
+});
+
+export const dismissNotification = operation({
+  name: "notifications.dismiss",
+  input: idInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<void> {
+    const { count } = await ctx.db.notification.deleteMany({ where: { id: input.id, accountId: requireAccount(ctx).id } });
+    // the family answers 403 with this message for a notification that is not the viewer's
+    if (count === 0) throw Forbidden("Cannot get notification");
+  },
+});
+
+export const destroyNotifications = operation({
+  name: "notifications.destroyMultiple",
+  input: z.object({ ids: array(z.string()) }),
+  authorize: requireAccount,
+  async run(ctx, input): Promise<void> {
+    await ctx.db.notification.deleteMany({ where: { id: { in: input.ids }, accountId: requireAccount(ctx).id } });
+  },
+});
+
+/** The notifications marker follows the newest seen notification, as the family keeps it. */
+export async function syncNotificationsMarker(ctx: Ctx, accountId: string): Promise<void> {
+  const newest = await ctx.db.notification.findFirst({ where: { accountId, seen: true }, orderBy: { id: "desc" }, select: { id: true } });
+  if (!newest) return;
+  await ctx.db.marker.upsert({
+    where: { accountId_timeline: { accountId, timeline: "notifications" } },
+    create: { accountId, timeline: "notifications", lastReadId: newest.id },
+    update: { lastReadId: newest.id, version: { increment: 1 } },
+  });
+}
+
+/** Marks the viewer's notifications up to `maxId` as seen; returns the ids that changed. */
+export async function markSeenUpTo(ctx: Ctx, accountId: string, maxId: string): Promise<string[]> {
+  const unseen = await ctx.db.notification.findMany({ where: { accountId, seen: false, id: { lte: maxId } }, select: { id: true }, orderBy: { id: "desc" } });
+  if (unseen.length) await ctx.db.notification.updateMany({ where: { id: { in: unseen.map((n) => n.id) } }, data: { seen: true } });
+  return unseen.map((n) => n.id);
+}
+
+export const markNotificationsRead = operation({
+  name: "notifications.markRead",
+  input: z.object({ id: z.string().optional(), max_id: z.string().optional() }),
+  authorize: requireAccount,
+  async run(ctx, input): Promise<{ one: NotificationRow } | { many: NotificationRow[] }> {
+    const me = requireAccount(ctx);
+    if ((input.id === undefined) === (input.max_id === undefined)) throw Invalid("Give either id or max_id, not both");
+    if (input.id !== undefined) {
+      const { count } = await ctx.db.notification.updateMany({ where: { id: input.id, accountId: me.id }, data: { seen: true } });
+      if (count === 0) throw Invalid("Cannot get notification");
+      await syncNotificationsMarker(ctx, me.id);
+      return { one: await ctx.db.notification.findUniqueOrThrow({ where: { id: input.id }, include: notificationInclude }) };
+    }
+    const changed = await markSeenUpTo(ctx, me.id, input.max_id!);
+    if (changed.length) await syncNotificationsMarker(ctx, me.id);
+    const many = changed.length
+      ? await ctx.db.notification.findMany({
+          where: { AND: [readableWhere(ctx, me.id, true), { id: { in: changed } }] },
+          include: notificationInclude,
+          orderBy: { id: "desc" },
+          take: READ_RETURN_LIMIT,
+        })
+      : [];
+    return { many };
+  },
+});
