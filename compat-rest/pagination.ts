@@ -6,7 +6,12 @@ export function setLinkHeader(req: Request, res: Response, baseUrl: string, page
   if (!page.first || !page.last) return;
   const link = (params: Record<string, string>) => {
     const url = new URL(req.path, baseUrl);
-    for (const [k, v] of Object.entries(req.query)) if (typeof v === "string" && !["max_id", "min_id", "since_id"].includes(k)) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries(req.query)) {
+      if (["max_id", "min_id", "since_id"].includes(k)) continue;
+      if (typeof v === "string") url.searchParams.set(k, v);
+      // array filters (types[], exclude_visibilities[]) carry over to the next page too
+      else if (Array.isArray(v)) for (const item of v) if (typeof item === "string") url.searchParams.append(`${k}[]`, item);
+    }
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
     return url.toString();
   };
