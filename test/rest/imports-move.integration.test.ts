@@ -122,6 +122,11 @@ describe.each(DB_KINDS)("imports and moves on %s", (kind) => {
     const res = await call(server, old, "POST", `/api/v1/${ns}/move_account`, { password: "secret-password", target_account: `newme@${domain}` });
     expect(res).toMatchObject({ status: 200, body: { status: "success" } });
     expect((await db.account.findUniqueOrThrow({ where: { id: old.id } })).movedToId).toBe(next.id);
+    // local followers are told (a `move` notification from the mover), remote ones through federation later
+    const moves = await db.notification.findMany({ where: { type: "move", fromAccountId: old.id } });
+    expect(moves.map((n) => n.accountId).sort()).toEqual([fan.id, stayer.id].sort());
+    const shown = await call(server, fan, "GET", "/api/v1/notifications?types[]=move");
+    expect(shown.body[0]).toMatchObject({ type: "move", account: { id: old.id }, target: { id: next.id } });
 
     // the job: the local follower who allows it now follows the new account, with the same options
     await until(() => following(fan), (rows) => rows.length === 1 && rows[0].followingId === next.id);

@@ -5,6 +5,7 @@ import { normalizeHandle } from "../accounts/lookup.ts";
 import { confirmPassword } from "../accounts/account-actions.ops.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Invalid, NotFound } from "../errors.ts";
+import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { followAs } from "./follows.ops.ts";
 import { MOVE_FOLLOWERS_JOB } from "./relationships.job-names.ts";
@@ -24,6 +25,9 @@ export const moveAccount = operation({
     if (!target) throw NotFound("Target account not found.");
     if (target.id === mover.id || !target.alsoKnownAs.includes(mover.apId)) throw Invalid(NOT_ALIASED, { target_account: "is not aliased" });
     await ctx.db.account.update({ where: { id: mover.id }, data: { movedToId: target.id } });
+    // every follower learns of the move (a `move` notification whose target is the new account)
+    const followers = await ctx.db.follow.findMany({ where: { followingId: mover.id, state: "accept" }, select: { followerId: true } });
+    await notify(ctx, followers.map((f) => ({ accountId: f.followerId, type: "move" as const, fromAccountId: mover.id })));
     // federation: the Move activity is published to the mover's followers here
     await ctx.jobs.enqueue(MOVE_FOLLOWERS_JOB, { originId: mover.id, targetId: target.id });
     return { status: "success" as const };
