@@ -22,7 +22,8 @@ describe.each(DB_KINDS)("search on %s", (kind) => {
     ids.unlisted = await post(ana, { status: "quiet penguins story", visibility: "unlisted" });
     ids.private = await post(ana, { status: "private penguins for followers", visibility: "private" });
     ids.direct = await post(ana, { status: "@ben direct penguins", visibility: "direct" });
-    ids.other = await post(ben, { status: "penguinsarecool #penguinsrock", visibility: "public" });
+    ids.other = await post(ben, { status: "penguins, are cool #penguinsrock", visibility: "public" });
+    ids.compound = await post(ben, { status: "penguinsarecool is one word" });
     ids.nope = await post(ben, { status: "nothing to see" });
   });
   afterAll(() => server?.close());
@@ -71,6 +72,18 @@ describe.each(DB_KINDS)("search on %s", (kind) => {
       const r = await find(ana, `q=${q}`);
       expect([r.statuses, r.hashtags]).toEqual([[], []]);
     }
+  });
+
+  test("full-text: whole words, quoted phrases, exclusions, remote HTML; a GIN index backs it", async () => {
+    expect(found(await find(ana, "q=penguinsarecool"))).toEqual([ids.compound]);
+    expect(found(await find(ana, "q=%22fantastic%20birds%22"))).toEqual([ids.public]);
+    expect(found(await find(ana, "q=penguins%20-fantastic&type=statuses"))).toEqual([ids.unlisted, ids.private, ids.direct, ids.other].sort());
+    // a remote post has only HTML: the tags are not words
+    await server.services.db.status.update({ where: { id: ids.nope }, data: { source: "", content: "<p>nothing <strong>remote</strong>ly</p>" } });
+    expect(found(await find(ana, "q=remote"))).toEqual([ids.nope]);
+    expect(found(await find(ana, "q=strong"))).toEqual([]);
+    const indexes = await server.services.db.$queryRaw<{ indexdef: string }[]>`SELECT indexdef FROM pg_indexes WHERE tablename = 'statuses' AND indexdef LIKE '%search_vector%'`;
+    expect(indexes.map((i) => i.indexdef).join()).toMatch(/USING gin \(search_vector\)/);
   });
 
   test("a status URL finds that status", async () => {

@@ -1,10 +1,11 @@
 // Search over accounts, statuses and hashtags (the reference API's /api/v1/search and /api/v2/search).
-// Statuses match when every word of the query occurs (case-insensitively) in their source, content
-// or content warning, and always pass through `visibleWhere`: anonymous viewers find public and
+// Statuses are found by PostgreSQL full-text search (`websearch_to_tsquery` over the generated
+// `search_vector`: whole words, "quoted phrases", -exclusions), and always pass through `visibleWhere`: anonymous viewers find public and
 // unlisted statuses only, signed-in ones what they may see anyway.
 import { z } from "zod";
 import { likeLiteral } from "../../db/like.ts";
-import type { Account, Prisma, Status, Tag } from "../../generated/prisma/client.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import type { Account, Status, Tag } from "../../generated/prisma/client.ts";
 import { searchAccounts } from "../accounts/accounts.read.ts";
 import type { Ctx } from "../context.ts";
 import { bool, int } from "../inputs.ts";
@@ -34,8 +35,6 @@ export interface SearchResult {
   hashtags: Tag[];
 }
 
-const WORDS_MAX = 10;
-
 /** Prisma's contains/startsWith pass LIKE wildcards through; PostgreSQL's default LIKE escape is the backslash. */
 
 export const search = operation({
@@ -56,20 +55,37 @@ export const search = operation({
   },
 });
 
+/** Candidate ids fetched per round: the GIN index finds matches newest first, `visibleWhere` then filters them. */
+const CANDIDATES = 200;
+const ROUNDS_MAX = 10;
+
 async function searchStatuses(ctx: Ctx, q: string, opts: { limit: number; offset: number; following: boolean; accountId?: string; maxId?: string; minId?: string }): Promise<Status[]> {
-  const words = q.split(/\s+/).filter(Boolean).slice(0, WORDS_MAX);
-  const text: Prisma.StatusWhereInput[] = words.map(likeLiteral).map((w) => ({
-    OR: [{ source: { contains: w, mode: "insensitive" } }, { content: { contains: w, mode: "insensitive" } }, { spoilerText: { contains: w, mode: "insensitive" } }],
-  }));
-  // a status's own URL or ActivityPub id finds it too
-  const match: Prisma.StatusWhereInput = /^https?:\/\//.test(q) ? { OR: [{ AND: text }, { uri: q }, { url: q }] } : { AND: text };
-  const and: Prisma.StatusWhereInput[] = [visibleWhere(ctx), { reblogOfId: null }, match];
+  const and: Prisma.StatusWhereInput[] = [visibleWhere(ctx)];
   if (opts.accountId) and.push({ accountId: opts.accountId });
-  if (opts.maxId) and.push({ id: { lt: opts.maxId } });
-  if (opts.minId) and.push({ id: { gt: opts.minId } });
   const viewerId = ctx.viewer.account?.id;
   if (opts.following && viewerId) and.push({ account: { followers: { some: { followerId: viewerId, state: "accept" } } } });
-  return ctx.db.status.findMany({ where: { AND: and }, orderBy: { id: "desc" }, take: opts.limit, skip: opts.offset });
+  // a status's own URL or ActivityPub id finds it too
+  if (/^https?:\/\//.test(q)) {
+    const byUrl = await ctx.db.status.findMany({ where: { AND: [...and, { OR: [{ uri: q }, { url: q }] }] }, take: 1 });
+    if (byUrl.length) return opts.offset ? [] : byUrl;
+  }
+  const wanted = opts.offset + opts.limit;
+  const found: Status[] = [];
+  let below = opts.maxId;
+  for (let round = 0; round < ROUNDS_MAX && found.length < wanted; round++) {
+    const candidates = await ctx.db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM statuses
+      WHERE search_vector @@ websearch_to_tsquery('simple', ${q}) AND reblog_of_id IS NULL
+        ${below ? Prisma.sql`AND id < ${below}` : Prisma.empty}
+        ${opts.minId ? Prisma.sql`AND id > ${opts.minId}` : Prisma.empty}
+      ORDER BY id DESC LIMIT ${CANDIDATES}`;
+    if (!candidates.length) break;
+    const ids = candidates.map((c) => c.id);
+    found.push(...(await ctx.db.status.findMany({ where: { AND: [...and, { id: { in: ids } }] }, orderBy: { id: "desc" } })));
+    if (ids.length < CANDIDATES) break;
+    below = ids.at(-1);
+  }
+  return found.slice(opts.offset, wanted);
 }
 
 async function searchHashtags(ctx: Ctx, q: string, limit: number, offset: number): Promise<Tag[]> {
