@@ -3,7 +3,7 @@ import express, { type Request, type Response } from "express";
 import multer from "multer";
 import type { z } from "zod";
 import { authenticate } from "../src/domain/auth/authenticate.ts";
-import { requireRole, requireScopes } from "../src/domain/auth/policy.ts";
+import { requirePrivilege, requireRole, requireScopes } from "../src/domain/auth/policy.ts";
 import { anonymous, makeCtx, type Ctx, type Services } from "../src/domain/context.ts";
 import { DomainError, Forbidden, httpStatus } from "../src/domain/errors.ts";
 import { invalidFromZod } from "../src/domain/operation.ts";
@@ -64,17 +64,19 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
   });
   const ctx = makeCtx(services, viewerOrNull ?? anonymous);
   if (def.auth === "public") return ctx;
-  const { scopes, optional, role, appToken } = def.auth;
+  const { scopes, optional, role, privilege, appToken } = def.auth;
   const { viewer } = ctx;
   try {
     if (viewer.via === "anonymous") throw Forbidden("Invalid credentials.");
+    // the family checks staff roles in the router pipeline, before the controller's scope check
+    if (role) requireRole(viewer, role);
+    if (privilege) requirePrivilege(ctx, privilege);
     requireScopes(viewer, scopes === "any" ? [] : scopes);
     if (!viewer.account && viewer.via !== "admin_token" && !(appToken && viewer.app)) throw Forbidden("Invalid credentials.");
-    if (role) requireRole(viewer, role);
     return ctx;
   } catch (error) {
     // the family's "proceed unauthenticated" fallback for optional routes
-    if (optional && !role) return makeCtx(services, anonymous);
+    if (optional && !role && !privilege) return makeCtx(services, anonymous);
     throw error;
   }
 }

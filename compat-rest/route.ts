@@ -5,6 +5,7 @@ import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { Ctx } from "../src/domain/context.ts";
 import type { DomainError } from "../src/domain/errors.ts";
+import type { Privilege } from "../src/config/runtime.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -16,6 +17,8 @@ export type RouteAuth =
       /** anonymous (or insufficiently scoped) requests still run, as anonymous */
       optional?: boolean;
       role?: "admin" | "staff";
+      /** staff holding this privilege of the admin API (checked before scopes, as the family does) */
+      privilege?: Privilege;
       /** an app-only token (client_credentials grant, no user) is enough */
       appToken?: boolean;
     };

@@ -26,6 +26,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
   /** Jobs are processed by this process; set false on web-only nodes. */
   JOBS_ENABLED: bool.default(true),
+  /** the guarded fetcher may reach private and loopback addresses (tests, closed networks) */
+  ALLOW_PRIVATE_FETCH: bool.default(false),
 });
 
 export interface Settings {
@@ -51,6 +53,8 @@ export interface Settings {
   mailFrom?: string;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
   jobsEnabled: boolean;
+  /** remote fetches may reach private addresses (the default of the runtime setting http.allow_private_addresses) */
+  allowPrivateFetch: boolean;
 }
 
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
@@ -81,5 +85,6 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
     jobsEnabled: e.JOBS_ENABLED,
+    allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
   };
 }

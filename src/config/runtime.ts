@@ -5,6 +5,25 @@ import type { Db } from "../db/client.ts";
 
 const MB = 1024 * 1024;
 
+/** The admin API's privileges, as the family names them; routes and GraphQL fields declare which they need. */
+export const ADMIN_PRIVILEGES = [
+  "users_read",
+  "users_manage_invites",
+  "users_manage_activation_state",
+  "users_manage_tags",
+  "users_manage_credentials",
+  "users_delete",
+  "messages_read",
+  "messages_delete",
+  "instances_delete",
+  "reports_manage_reports",
+  "moderation_log_read",
+  "announcements_manage_announcements",
+  "emoji_manage_emoji",
+  "statistics_read",
+] as const;
+export type Privilege = (typeof ADMIN_PRIVILEGES)[number];
+
 export function defaultRuntimeSettings(settings: Settings) {
   return {
     instance: {
@@ -43,8 +62,20 @@ export function defaultRuntimeSettings(settings: Settings) {
       local_bubble: [] as string[],
       /** the software name nodeinfo reports; family clients look for "pleroma" or "akkoma" */
       software_name: settings.namespace === "ext" ? "pleroma" : settings.namespace,
+      /** what each staff role may do in the admin API (the family's defaults) */
+      admin_privileges: [...ADMIN_PRIVILEGES] as Privilege[],
+      moderator_privileges: ["messages_delete", "reports_manage_reports"] as Privilege[],
     },
     mailer: smtpDefaults(settings),
+    /** the guarded fetcher (src/net/guarded-fetch.ts): every fetch made on someone's behalf */
+    http: {
+      /** reach private, loopback and link-local addresses (ALLOW_PRIVATE_FETCH; for tests and closed networks) */
+      allow_private_addresses: settings.allowPrivateFetch,
+      /** CIDRs (or single addresses) reachable even when private addresses are refused, e.g. a local relay */
+      private_address_exceptions: [] as string[],
+      fetch_timeout_ms: 20_000,
+      max_body_bytes: 50 * MB,
+    },
   };
 }
 

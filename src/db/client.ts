@@ -27,11 +27,35 @@ const isPostgres = (url: string) => /^postgres(ql)?:/.test(url);
 export async function adapterFactory(url: string): Promise<{ factory: SqlMigrationAwareDriverAdapterFactory; close: () => Promise<void> }> {
   if (isPostgres(url)) {
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    return { factory: new PrismaPg({ connectionString: url }), close: async () => {} };
+    return { factory: wholeScripts(new PrismaPg({ connectionString: url })), close: async () => {} };
   }
   const pglite = await openPglite(url);
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   return { factory: new PrismaPGlite(pglite), close: () => pglite.close() };
+}
+
+/**
+ * adapter-pg runs a migration script by splitting it on every ";", which breaks function bodies and
+ * comments; PostgreSQL runs a multi-statement script itself (and atomically), so send it whole.
+ */
+function wholeScripts(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
+  type Patchable = { executeScript(script: string): Promise<void>; client: { query(sql: string): Promise<unknown> }; onError(e: unknown): never };
+  const patch = <T>(adapter: T): T => {
+    const a = adapter as unknown as Patchable;
+    a.executeScript = async (script) => {
+      try {
+        await a.client.query(script);
+      } catch (error) {
+        a.onError(error);
+      }
+    };
+    return adapter;
+  };
+  const connect = factory.connect.bind(factory);
+  const shadow = factory.connectToShadowDb.bind(factory);
+  factory.connect = async () => patch(await connect());
+  factory.connectToShadowDb = async () => patch(await shadow());
+  return factory;
 }
 
 async function openPglite(url: string) {

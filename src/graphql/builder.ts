@@ -6,7 +6,8 @@ import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
-import { isAdmin, isStaff } from "../domain/auth/policy.ts";
+import { hasPrivilege, isAdmin, isStaff } from "../domain/auth/policy.ts";
+import type { Privilege } from "../config/runtime.ts";
 import { hasScope } from "../domain/auth/scopes.ts";
 import type { Ctx } from "../domain/context.ts";
 
@@ -14,7 +15,8 @@ export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: Ctx;
   /** `scopes`: signed in and holding any one of these OAuth scopes (cookie sessions hold all) */
-  AuthScopes: { signedIn: boolean; staff: boolean; admin: boolean; scopes: readonly string[] };
+  /** `privilege`: staff holding that admin-API privilege (the role's runtime privilege list) */
+  AuthScopes: { signedIn: boolean; staff: boolean; admin: boolean; scopes: readonly string[]; privilege: Privilege };
   Scalars: { DateTime: { Input: Date; Output: Date } };
   DefaultFieldNullability: false;
 }>({
@@ -26,6 +28,7 @@ export const builder = new SchemaBuilder<{
       staff: isStaff(ctx.viewer),
       admin: isAdmin(ctx.viewer),
       scopes: (anyOf: readonly string[]) => !!ctx.viewer.account && hasScope(ctx.viewer.scopes, anyOf),
+      privilege: (privilege: Privilege) => hasPrivilege(ctx, privilege),
     }),
   },
   prisma: { client: (ctx) => ctx.db, dmmf: getDatamodel(), filterConnectionTotalCount: true },

@@ -15,6 +15,10 @@ export type BusEvents = {
   follow_relationships_update: [payload: { state: "follow_pending" | "follow_accept" | "follow_reject"; follower: FollowSide; following: FollowSide }];
   /** a notification was stored for a local account (streaming and web push deliver it) */
   notification: [payload: { accountId: string; notificationId: string }];
+  /** a moderation-log entry was written (staff subscriptions show them live) */
+  moderation_log: [payload: { id: number }];
+  /** a report was filed (staff subscriptions show them live) */
+  report: [payload: { reportId: string }];
 };
 
 export type Bus = ReturnType<typeof createBus>;

@@ -3,6 +3,7 @@ import type { Ctx, Viewer } from "../context.ts";
 import { Forbidden } from "../errors.ts";
 import type { Account } from "../../generated/prisma/client.ts";
 import { hasScope } from "./scopes.ts";
+import type { Privilege } from "../../config/runtime.ts";
 
 export function requireAccount(ctx: Ctx): Account {
   if (!ctx.viewer.account) throw Forbidden("Invalid credentials.");
@@ -28,6 +29,24 @@ export function requireRole(viewer: Viewer, role: "admin" | "staff") {
   if (!viewer.account) throw Forbidden("Invalid credentials.");
   if (role === "admin" && !viewer.account.isAdmin) throw Forbidden("User is not an admin.");
   if (role === "staff" && !isStaff(viewer)) throw Forbidden("User is not a staff member.");
+}
+
+/** The family's privilege check: the role's privilege list (a runtime setting) must hold `privilege`. */
+export function requirePrivilege(ctx: Ctx, privilege: Privilege) {
+  if (ctx.viewer.via === "admin_token") return;
+  const account = ctx.viewer.account;
+  if (!account) throw Forbidden("Invalid credentials.");
+  if (!account.isAdmin && !account.isModerator) throw Forbidden("User is not a staff member.");
+  if (!hasPrivilege(ctx, privilege)) throw Forbidden("User isn't privileged.");
+}
+
+export function hasPrivilege(ctx: Ctx, privilege: Privilege): boolean {
+  if (ctx.viewer.via === "admin_token") return true;
+  const account = ctx.viewer.account;
+  return (
+    (!!account?.isAdmin && ctx.config.get("instance", "admin_privileges").includes(privilege)) ||
+    (!!account?.isModerator && ctx.config.get("instance", "moderator_privileges").includes(privilege))
+  );
 }
 
 export function requireAdmin(ctx: Ctx) {

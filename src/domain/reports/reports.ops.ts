@@ -83,6 +83,7 @@ export const fileReport = operation({
       ctx,
       staff.map((a) => ({ accountId: a.id, type: "report" as const, fromAccountId: me.id, reportId: report.id })),
     );
+    ctx.bus.publish("report", { reportId: report.id });
     // federation: with `forward` and a remote target, a Flag goes to the target's server here
     return { report, target };
   },
