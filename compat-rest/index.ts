@@ -1,6 +1,7 @@
 // Every REST route of the server, in one list: mounted by src/server.ts, described by compat-rest/openapi.ts.
 import { wellKnownRoutes } from "../src/federation/wellknown.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
+import { adminDocumentFrontendRoutes } from "./admin/documents-frontends.routes.ts";
 import { passwordResetRoutes } from "./oauth/password-reset.routes.ts";
 import { ownAccountActionRoutes } from "./own/account-actions.routes.ts";
 import { ownInstanceRoutes } from "./own/instance.routes.ts";
@@ -27,6 +28,7 @@ import type { RouteDef } from "./route.ts";
 
 export const allRoutes: readonly RouteDef[] = [
   ...oauthRoutes,
+  ...adminDocumentFrontendRoutes,
   ...passwordResetRoutes,
   ...appRoutes,
   ...instanceRoutes,
