@@ -1,10 +1,14 @@
 // Imports every area's types (each registers itself on the builder) and prints the schema.
 import { lexicographicSortSchema, printSchema } from "graphql";
 import "./accounts.ts";
+import "./emoji.ts";
+import "./conversations.ts";
 import "./instance.ts";
+import "./notifications.ts";
 import "./oauth-apps.ts";
 import "./statuses.ts";
 import "./system.ts";
+import "./timelines.ts";
 import { builder } from "./builder.ts";
 
 export const schema = builder.toSchema();

@@ -95,7 +95,7 @@ async function ownParticipation(ctx: Ctx, conversationId: string): Promise<Parti
 }
 
 /** Cursor of a participation in "newest activity first" order: `<updatedAt ms>_<participation id>`. */
-function cursorOf(p: Participation): string {
+export function cursorOf(p: Participation): string {
   return `${p.updatedAt.getTime()}_${p.id}`;
 }
 

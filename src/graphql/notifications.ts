@@ -1,0 +1,113 @@
+// Notifications as a Relay connection, and read-marking / dismissing, through the operations REST
+// calls. Rows arrive with their account, status and report; everything else renders through the
+// request's batch loaders, so a page costs the same number of queries whatever its length.
+import {
+  clearNotifications,
+  dismissNotification,
+  listNotifications,
+  markNotificationsRead,
+  wireType,
+  type NotificationRow,
+} from "../domain/notifications/notifications.ops.ts";
+import { builder } from "./builder.ts";
+import { AccountType, opt, relayConnection, StatusType } from "./paging.ts";
+import "./accounts.ts";
+import "./statuses.ts";
+
+type ReportRow = NonNullable<NotificationRow["report"]>;
+
+const NotificationReport = builder.objectRef<ReportRow>("NotificationReport").implement({
+  description: "The report an `<ns>:report` notification tells moderators about",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    actionTaken: t.boolean({ resolve: (r) => r.state !== "open" }),
+    comment: t.exposeString("comment"),
+    forwarded: t.boolean({ resolve: (r) => r.forward && !r.target.local }),
+    statusIds: t.exposeIDList("statusIds"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    targetAccount: t.field({ type: AccountType, resolve: (r) => r.target }),
+  }),
+});
+
+const Notification = builder.objectRef<NotificationRow>("Notification").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    type: t.string({ description: "the REST type name (`mention`, `<ns>:emoji_reaction`, …)", resolve: (n, _a, ctx) => wireType(ctx, n.type) }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    isSeen: t.exposeBoolean("seen"),
+    account: t.field({ type: AccountType, resolve: (n) => n.fromAccount }),
+    status: t.field({ type: StatusType, nullable: true, resolve: (n) => n.status }),
+    target: t.field({
+      type: AccountType,
+      nullable: true,
+      description: "where the account moved (move notifications)",
+      resolve: (n, _a, ctx) => (n.type === "move" && n.fromAccount.movedToId ? ctx.loaders.account.load(n.fromAccount.movedToId) : null),
+    }),
+    emoji: t.string({ nullable: true, description: "the reaction (emoji_reaction notifications)", resolve: (n) => (n.type === "emoji_reaction" ? n.emoji : null) }),
+    report: t.field({ type: NotificationReport, nullable: true, resolve: (n) => n.report }),
+  }),
+});
+
+const NotificationConnection = builder.connectionObject({ type: Notification, name: "NotificationConnection" });
+
+const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
+
+builder.queryFields((t) => ({
+  notifications: t.connection(
+    {
+      ...allowed("read:notifications"),
+      type: Notification,
+      description: "The viewer's notifications, newest first; types take the REST names, opt-in types only when asked for",
+      args: {
+        types: t.arg.stringList(),
+        excludeTypes: t.arg.stringList(),
+        excludeVisibilities: t.arg.stringList(),
+        accountId: t.arg.id(),
+        withMuted: t.arg.boolean(),
+      },
+      resolve: (_r, a, ctx) =>
+        relayConnection(
+          a,
+          (p) =>
+            listNotifications(ctx, {
+              ...p,
+              types: opt(a.types),
+              exclude_types: opt(a.excludeTypes),
+              exclude_visibilities: opt(a.excludeVisibilities),
+              account_id: a.accountId ? String(a.accountId) : undefined,
+              with_muted: opt(a.withMuted),
+            }),
+          { cursorOf: (n) => n.id, floor: "0" },
+        ),
+    },
+    NotificationConnection,
+  ),
+}));
+
+builder.mutationFields((t) => ({
+  markNotificationsRead: t.field({
+    ...allowed("write:notifications"),
+    type: [Notification],
+    description: "Marks one notification (`id`) or every one up to `maxId` as seen; answers those it marked (at most 80 with maxId)",
+    args: { id: t.arg.id(), maxId: t.arg.id() },
+    resolve: async (_r, a, ctx) => {
+      const result = await markNotificationsRead(ctx, { id: a.id != null ? String(a.id) : undefined, max_id: a.maxId != null ? String(a.maxId) : undefined });
+      return "one" in result ? [result.one] : result.many;
+    },
+  }),
+  dismissNotification: t.boolean({
+    ...allowed("write:notifications"),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      await dismissNotification(ctx, { id: String(a.id) });
+      return true;
+    },
+  }),
+  clearNotifications: t.boolean({
+    ...allowed("write:notifications"),
+    resolve: async (_r, _a, ctx) => {
+      await clearNotifications(ctx, {});
+      return true;
+    },
+  }),
+}));
