@@ -23,6 +23,7 @@ import {
   listInput,
   listLists,
   listTimeline,
+  listTimelineInput,
   removeListAccounts,
   updateList,
   updateListInput,
@@ -170,7 +171,7 @@ const listRoutes: RouteDef[] = [
     tags: ["Timelines"],
     auth: { scopes: ["read:lists"] },
     params: idParam,
-    query: pageInput,
+    query: listTimelineInput.omit({ id: true }),
     async handler(ctx, { params, query, req, res }) {
       const page = await listTimeline(ctx, { ...query, id: params.id });
       setLinkHeader(req, res, ctx.settings.baseUrl, page);

@@ -7,11 +7,10 @@ import { requireAccount } from "../auth/policy.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
-import { activeFilters, rejectFiltered } from "../filters/filters.ops.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
-import { visibleWhere } from "../statuses/visibility.ts";
+import { commonInput, runTimeline } from "../timelines/timelines.ops.ts";
 
 export const LIST_NOT_FOUND = "List not found";
 export const REPLIES_POLICIES = ["followed", "list", "none"] as const;
@@ -181,11 +180,13 @@ async function repliesWhere(ctx: Ctx, list: List, members: string[]): Promise<Pr
   return { OR: [...always, ...selfReplies] };
 }
 
-export const listTimelineInput = pageInput.extend({ id: z.string() });
+/** The list timeline takes the parameters of the home timeline but `reply_visibility` (its replies policy decides). */
+export const listTimelineInput = commonInput.extend({ id: z.string(), local: bool().optional() });
 
 /**
- * Statuses (and reblogs) by the list's members that the viewer can see, newest first. Irreversible
- * filters of the `home` context drop matches, as the reference API treats list timelines as home ones.
+ * Statuses (and reblogs) by the list's members that the viewer can see, newest first, through the
+ * timelines' own runner: mutes, muted threads (unless `with_muted`), domain blocks and irreversible
+ * filters of the `home` context apply, as the reference API treats list timelines as home ones.
  */
 export const listTimeline = operation({
   name: "lists.timeline",
@@ -193,18 +194,17 @@ export const listTimeline = operation({
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<Status>> {
     const list = await ownList(ctx, input.id);
-    const page = keyset(input, { defaultLimit: 20, maxLimit: 40 });
     const members = await listMemberIds(ctx, list.id);
     if (members.length === 0) return { items: [] };
-    const rows = await ctx.db.status.findMany({
-      where: { AND: [visibleWhere(ctx), { accountId: { in: members } }, await repliesWhere(ctx, list, members), page.cursor ? { id: page.cursor } : {}] },
-      orderBy: { id: page.order },
-      take: page.take,
-    });
-    const result = page.finish(rows, (r) => r.id);
-    const filters = (await activeFilters(ctx, "home")).filter((f) => f.irreversible);
-    if (filters.length === 0) return result;
-    // cursors stay those of the unfiltered page so paging does not stall on a filtered page
-    return { ...result, items: await rejectFiltered(ctx, filters, result.items) };
+    return runTimeline(ctx, input, { filterContext: "home", where: [{ accountId: { in: members } }, await repliesWhere(ctx, list, members)] });
   },
 });
+
+/**
+ * A list holds only accounts its owner follows: when a follow ends (unfollow, block, removal from
+ * followers, rejection), the followed account leaves the follower's lists. A Prisma query for the
+ * caller's transaction.
+ */
+export function leaveFollowerLists(ctx: Ctx, followerId: string, followingId: string) {
+  return ctx.db.listMember.deleteMany({ where: { accountId: followingId, list: { accountId: followerId } } });
+}

@@ -2,12 +2,16 @@
 // blocks, muted threads, strangers under `block_from_strangers`). Every stored notification is
 // published on the bus.
 import { newId } from "../../db/ids.ts";
+import type { Status } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
+import { canSee } from "../statuses/visibility.ts";
 
 export type NotificationType = "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update" | "move" | "emoji_reaction" | "chat_mention" | "report";
 
 export interface NotificationInput {
+  /** set by callers whose notification points at a row of that id (chat_mention: the recipient's chat message ref) */
+  id?: string;
   accountId: string;
   type: NotificationType;
   fromAccountId: string;
@@ -85,10 +89,42 @@ export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<numb
     // strangers: polls and one's own actions excepted
     return guarded.includes(n.accountId) && n.type !== "poll" && n.accountId !== n.fromAccountId && !followsRecipient.has(key(n.fromAccountId, n.accountId));
   };
-  const rows = wanted.filter((n) => !suppressed(n)).map((n) => ({ id: newId(), ...n, seen: muted.has(key(n.accountId, n.fromAccountId)) }));
+  const rows = wanted.filter((n) => !suppressed(n)).map((n) => ({ ...n, id: n.id ?? newId(), seen: muted.has(key(n.accountId, n.fromAccountId)) }));
   if (rows.length) await ctx.db.notification.createMany({ data: rows });
   for (const row of rows) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
   return rows.length;
+}
+
+/**
+ * `status` notifications for a new post: the author's subscribers (the family's subscribe, or a follow
+ * with `notify`) who may see it. As in the family, replies (even to oneself) and reblogs notify no
+ * subscriber, and an account the post mentions gets its `mention` only. Callers pass the mentioned ids.
+ */
+export async function notifySubscribers(ctx: Ctx, status: Status, mentioned: readonly string[]): Promise<number> {
+  if (status.reblogOfId || status.inReplyToId) return 0;
+  const authorId = status.accountId;
+  const subscribers = await ctx.db.account.findMany({
+    where: {
+      id: { notIn: [authorId, ...mentioned] },
+      local: true,
+      deactivated: false,
+      OR: [
+        { relationsOut: { some: { targetId: authorId, type: "subscription", ...activeRelation(ctx.clock()) } } },
+        { following: { some: { followingId: authorId, state: "accept", notify: true } } },
+      ],
+    },
+    select: { id: true },
+  });
+  if (subscribers.length === 0) return 0;
+  // who may see it is visibility.ts's rule; of the viewer's ties only following the author matters (private posts)
+  const ids = subscribers.map((s) => s.id);
+  const followers =
+    status.visibility === "private"
+      ? new Set((await ctx.db.follow.findMany({ where: { followingId: authorId, followerId: { in: ids }, state: "accept" }, select: { followerId: true } })).map((f) => f.followerId))
+      : new Set<string>();
+  const seeing = ids.filter((id) => canSee({ viewerId: id, following: new Set(followers.has(id) ? [authorId] : []), blocked: new Set() }, status));
+  // blocks, notification mutes and the rest are notify's to decide
+  return notify(ctx, seeing.map((id) => ({ accountId: id, type: "status" as const, fromAccountId: authorId, statusId: status.id })));
 }
 
 /** An accepted follow request: its `follow_request` notification becomes a `follow` one, as in the family. */

@@ -6,6 +6,7 @@ import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { bool, int } from "../inputs.ts";
+import { leaveFollowerLists } from "../lists/lists.ops.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { publishFollowUpdate } from "./follows.ops.ts";
@@ -23,7 +24,7 @@ function upsertRelation(ctx: Ctx, sourceId: string, targetId: string, type: Rela
 
 /**
  * `blocker` blocks `target`: follows and follow requests between them end in both directions,
- * as do subscriptions and endorsements.
+ * as do subscriptions, endorsements and list memberships (each leaves the other's lists).
  */
 export async function blockAs(ctx: Ctx, blocker: Account, target: Account) {
   if (blocker.id === target.id) throw Invalid("Can not block yourself");
@@ -33,6 +34,8 @@ export async function blockAs(ctx: Ctx, blocker: Account, target: Account) {
     upsertRelation(ctx, blocker.id, target.id, "block"),
     ctx.db.follow.deleteMany({ where: { OR: [{ followerId: blocker.id, followingId: target.id }, { followerId: target.id, followingId: blocker.id }] } }),
     ctx.db.userRelationship.deleteMany({ where: { type: { in: ["subscription", "endorsement"] }, ...between } }),
+    leaveFollowerLists(ctx, blocker.id, target.id),
+    leaveFollowerLists(ctx, target.id, blocker.id),
   ]);
   // federation: the Block activity (and the Undo of the blocker's Follow) goes to a remote target here.
   // The blocked account's follow ends as if rejected; the blocker's own follow ended as an unfollow.

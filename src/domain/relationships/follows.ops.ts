@@ -10,6 +10,7 @@ import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { bool } from "../inputs.ts";
+import { leaveFollowerLists } from "../lists/lists.ops.ts";
 import { followRequestAccepted, notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
@@ -98,14 +99,16 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
 }
 
 /**
- * `follower` stops following (or cancels a request to) `target`, and drops the subscription and the
- * endorsement that went with it. Unfollowing someone not followed is a no-op (as in the reference API).
+ * `follower` stops following (or cancels a request to) `target`, and drops the subscription, the
+ * endorsement and the list memberships that went with it. Unfollowing someone not followed is a no-op
+ * (as in the reference API).
  */
 export async function unfollowAs(ctx: Ctx, follower: Account, target: Account) {
   if (follower.id === target.id) throw Invalid("Can not unfollow yourself");
   await ctx.db.$transaction([
     ctx.db.follow.deleteMany({ where: { followerId: follower.id, followingId: target.id } }),
     ctx.db.userRelationship.deleteMany({ where: { sourceId: follower.id, targetId: target.id, type: { in: ["subscription", "endorsement"] } } }),
+    leaveFollowerLists(ctx, follower.id, target.id),
   ]);
   // federation: an Undo of the Follow goes to a remote target here.
   // The family streams this change with state "unfollow", which the bus's event type does not carry yet.
@@ -138,7 +141,8 @@ export const unfollowAccount = relationshipAction("relationships.unfollow", acco
 async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: FollowState[]) {
   const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: states } } });
   if (!follow) throw NotFound(RECORD_NOT_FOUND);
-  await ctx.db.follow.delete({ where: { id: follow.id } });
+  // the follower's lists lose the viewer; the viewer's own lists are untouched
+  await ctx.db.$transaction([ctx.db.follow.delete({ where: { id: follow.id } }), leaveFollowerLists(ctx, follower.id, me.id)]);
   // federation: a Reject of the Follow goes to a remote follower here
   await publishFollowUpdate(ctx, follower.id, me.id, "follow_reject");
 }

@@ -1,6 +1,8 @@
-// Timelines: home, public, hashtag, bubble and an account's statuses. Each page is ONE Prisma query:
-// visibleWhere(ctx) AND the timeline's own conditions AND the viewer's filters (mutes, domain blocks,
-// visibilities, replies), ordered by id — plus, for a signed-in viewer, one query for their domain blocks.
+// Timelines: home, public, hashtag, bubble and an account's statuses (lists.ops.ts runs the list
+// timeline through `runTimeline` too). Each page is ONE Prisma query: visibleWhere(ctx) AND the
+// timeline's own conditions AND the viewer's filters (mutes, muted threads, domain blocks,
+// visibilities, replies), ordered by id — plus, for a signed-in viewer, one query each for their
+// domain blocks, muted threads and keyword filters, whatever the page's length.
 import { z } from "zod";
 import type { Prisma, Status } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
@@ -35,12 +37,14 @@ type FeedInput = z.output<typeof feedInput>;
 const tagName = (t: string) => t.trim().replace(/^#/, "").toLowerCase();
 
 /** Conditions on one status that hold for the status itself and for the original of a reblog. */
-function authorFilters(ctx: Ctx, opts: { withMuted: boolean; blockedDomains: string[] }): Prisma.StatusWhereInput[] {
+function authorFilters(ctx: Ctx, opts: { withMuted: boolean; blockedDomains: string[]; mutedThreads?: string[] }): Prisma.StatusWhereInput[] {
   const viewerId = ctx.viewer.account?.id;
   const and: Prisma.StatusWhereInput[] = [];
   if (viewerId && !opts.withMuted)
     and.push({ account: { relationsIn: { none: { sourceId: viewerId, type: "mute", ...activeRelation(ctx.clock()) } } } });
   if (opts.blockedDomains.length) and.push({ account: { OR: [{ domain: null }, { domain: { notIn: opts.blockedDomains } }] } });
+  // as in the family, a muted thread hides every status in it, the viewer's own included
+  if (opts.mutedThreads?.length) and.push({ context: { notIn: opts.mutedThreads } });
   return and;
 }
 
@@ -51,21 +55,35 @@ async function blockedDomains(ctx: Ctx): Promise<string[]> {
   return rows.map((r) => r.domain);
 }
 
-interface Build {
+/** The contexts of the viewer's unexpired thread mutes; none when muted content is asked for. */
+async function mutedThreads(ctx: Ctx, wanted: boolean): Promise<string[]> {
+  const viewerId = ctx.viewer.account?.id;
+  if (!viewerId || !wanted) return [];
+  const rows = await ctx.db.threadMute.findMany({ where: { accountId: viewerId, ...activeRelation(ctx.clock()) }, select: { context: true } });
+  return rows.map((r) => r.context);
+}
+
+export interface Build {
   /** the keyword-filter context whose irreversible filters drop matches */
   filterContext: FilterContext;
   /** the timeline's own conditions */
   where: Prisma.StatusWhereInput[];
   /** muting does not hide the author's own statuses (account timelines), only the originals of reblogs */
   muteAuthor?: boolean;
+  /** statuses in threads the viewer muted are hidden (unless `with_muted`); account timelines keep them */
+  threadMutes?: boolean;
   reblogs?: boolean;
 }
 
 /** Runs one timeline page: the composed `where`, keyset ordering by id. */
-async function runTimeline(ctx: Ctx, input: CommonInput & Partial<FeedInput>, build: Build): Promise<Page<Status>> {
+export async function runTimeline(ctx: Ctx, input: CommonInput & Partial<FeedInput>, build: Build): Promise<Page<Status>> {
   const viewerId = ctx.viewer.account?.id;
-  const [domains, filters] = await Promise.all([blockedDomains(ctx), activeFilters(ctx, build.filterContext)]);
-  const own = authorFilters(ctx, { withMuted: !!input.with_muted, blockedDomains: domains });
+  const [domains, threads, filters] = await Promise.all([
+    blockedDomains(ctx),
+    mutedThreads(ctx, build.threadMutes !== false && !input.with_muted),
+    activeFilters(ctx, build.filterContext),
+  ]);
+  const own = authorFilters(ctx, { withMuted: !!input.with_muted, blockedDomains: domains, mutedThreads: threads });
   const visible = visibleWhere(ctx);
   const and: Prisma.StatusWhereInput[] = [visible, ...build.where];
   if (build.muteAuthor !== false) and.push(...own);
@@ -121,6 +139,9 @@ export const homeTimeline = operation({
             { reblogOfId: { not: null }, ...followed({ showReblogs: true }) },
           ],
         },
+        // members of the viewer's exclusive lists are read in those lists only (reference API);
+        // the viewer is never a member of their own lists, so their own statuses stay
+        { account: { listMemberships: { none: { list: { accountId: viewerId, exclusive: true } } } } },
       ],
     });
   },
@@ -188,6 +209,6 @@ export const accountStatuses = operation({
       });
       return { items } as Page<Status>;
     }
-    return runTimeline(ctx, input, { filterContext: "account", where, muteAuthor: false, reblogs: !input.exclude_reblogs });
+    return runTimeline(ctx, input, { filterContext: "account", where, muteAuthor: false, threadMutes: false, reblogs: !input.exclude_reblogs });
   },
 });
