@@ -1,15 +1,27 @@
 // Every REST route of the server, in one list: mounted by src/server.ts, described by compat-rest/openapi.ts.
 import { wellKnownRoutes } from "../src/federation/wellknown.routes.ts";
+import { adminUserLookupRoutes, adminUserRoutes } from "./admin/users.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
+import { oauthMfaRoutes } from "./oauth/mfa.routes.ts";
+import { ownMfaRoutes } from "./own/mfa.routes.ts";
 import { adminDocumentFrontendRoutes } from "./admin/documents-frontends.routes.ts";
+import { backupRoutes } from "./own/backups.routes.ts";
+import { captchaRoutes } from "./own/captcha.routes.ts";
+import { mascotRoutes } from "./own/mascot.routes.ts";
+import { frontendConfigurationRoutes } from "./own/frontend-configurations.routes.ts";
 import { passwordResetRoutes } from "./oauth/password-reset.routes.ts";
 import { ownAccountActionRoutes } from "./own/account-actions.routes.ts";
 import { ownInstanceRoutes } from "./own/instance.routes.ts";
 import { ownRelationshipRoutes } from "./own/relationships.routes.ts";
 import { ownTokenRoutes } from "./own/tokens.routes.ts";
 import { reactionRoutes } from "./own/reactions.routes.ts";
+import { emojiPackRoutes } from "./own/emoji-packs.routes.ts";
+import { customEmojiRoutes } from "./reference/custom-emojis.routes.ts";
+import { adminEmojiRoutes } from "./admin/emoji.routes.ts";
 import { accountRoutes } from "./reference/accounts.routes.ts";
 import { conversationRoutes } from "./reference/conversations.routes.ts";
+import { chatRoutes } from "./own/chats.routes.ts";
+import { adminChatRoutes } from "./admin/chats.routes.ts";
 import { listFilterRoutes } from "./reference/lists-filters.routes.ts";
 import { notificationRoutes } from "./reference/notifications.routes.ts";
 import { searchRoutes } from "./reference/search.routes.ts";
@@ -20,7 +32,20 @@ import { mediaRoutes } from "./reference/media.routes.ts";
 import { pollRoutes } from "./reference/polls.routes.ts";
 import { registrationRoutes } from "./reference/registration.routes.ts";
 import { reportRoutes } from "./reference/reports.routes.ts";
+import { adminReportRoutes } from "./admin/reports.routes.ts";
+import { adminStatusRoutes } from "./admin/statuses.routes.ts";
+import { adminInstanceRoutes } from "./admin/instances.routes.ts";
+import { adminModerationLogRoutes } from "./admin/moderation-log.routes.ts";
+import { adminStatsRoutes } from "./admin/stats.routes.ts";
+import { adminInviteRoutes } from "./admin/invites.routes.ts";
+import { adminRelayRoutes } from "./admin/relays.routes.ts";
+import { adminMediaProxyRoutes } from "./admin/media-proxy.routes.ts";
+import { adminOAuthAppRoutes } from "./admin/oauth-apps.routes.ts";
+import { adminAnnouncementRoutes } from "./admin/announcements.routes.ts";
+import { adminConfigRoutes } from "./admin/config.routes.ts";
+import { announcementRoutes } from "./reference/announcements.routes.ts";
 import { scheduledStatusRoutes } from "./reference/scheduled-statuses.routes.ts";
+import { pushRoutes } from "./reference/push.routes.ts";
 import { statusActionRoutes } from "./reference/status-actions.routes.ts";
 import { relationshipRoutes } from "./reference/relationships.routes.ts";
 import { statusRoutes } from "./reference/statuses.routes.ts";
@@ -28,7 +53,12 @@ import type { RouteDef } from "./route.ts";
 
 export const allRoutes: readonly RouteDef[] = [
   ...oauthRoutes,
+  ...oauthMfaRoutes,
   ...adminDocumentFrontendRoutes,
+  ...backupRoutes,
+  ...captchaRoutes,
+  ...mascotRoutes,
+  ...frontendConfigurationRoutes,
   ...passwordResetRoutes,
   ...appRoutes,
   ...instanceRoutes,
@@ -42,15 +72,38 @@ export const allRoutes: readonly RouteDef[] = [
   ...statusActionRoutes,
   ...pollRoutes,
   ...scheduledStatusRoutes,
+  ...pushRoutes,
   ...reportRoutes,
+  ...adminReportRoutes,
+  ...adminStatusRoutes,
+  ...adminInstanceRoutes,
+  ...adminModerationLogRoutes,
+  ...adminStatsRoutes,
+  // fixed /users/invite_token, /users/invites, … paths: before the users helper's /users/:nickname_or_id
+  ...adminInviteRoutes,
+  ...adminRelayRoutes,
+  ...adminMediaProxyRoutes,
+  ...adminOAuthAppRoutes,
+  ...adminAnnouncementRoutes,
+  ...adminConfigRoutes,
+  ...announcementRoutes,
   ...reactionRoutes,
+  ...emojiPackRoutes,
+  ...customEmojiRoutes,
+  ...adminEmojiRoutes,
   ...timelineRoutes,
   ...notificationRoutes,
   ...conversationRoutes,
+  ...chatRoutes,
+  ...adminChatRoutes,
   ...searchRoutes,
   ...ownTokenRoutes,
   ...ownInstanceRoutes,
   ...ownAccountActionRoutes,
+  ...ownMfaRoutes,
   ...ownRelationshipRoutes,
+  ...adminUserRoutes,
   ...wellKnownRoutes,
+  // GET admin /users/:nickname_or_id stays last: every fixed GET /users/<word> path (invites, …) must match first
+  ...adminUserLookupRoutes,
 ];

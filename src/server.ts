@@ -15,11 +15,13 @@ import { credentialsOf, sessionCookie, sessionCookieName } from "../compat-rest/
 import { mountRoutes, sendError } from "../compat-rest/mount.ts";
 import { openApiDocument } from "../compat-rest/openapi.ts";
 import type { Settings } from "./config/env.ts";
-import { loadRuntimeConfig } from "./config/runtime.ts";
+import { followConfigChanges, loadRuntimeConfig } from "./config/runtime.ts";
 import { openDatabase, type Database } from "./db/client.ts";
 import { authenticate, type Credentials } from "./domain/auth/authenticate.ts";
 import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
 import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts";
+import { packsDir } from "./domain/emoji/pack-store.ts";
+import { loadEmojiRegistry } from "./domain/emoji/registry.ts";
 import { DomainError, Invalid } from "./domain/errors.ts";
 import { schema } from "./graphql/schema.ts";
 import { allJobs } from "./jobs/all.ts";
@@ -28,6 +30,7 @@ import { registerJobs } from "./jobs/registry.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { uploadsDir } from "./media/storage.ts";
 import { createBus } from "./realtime/bus.ts";
+import { channelPrefix } from "./realtime/redis-bus.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
 export interface RunningServer {
@@ -104,6 +107,8 @@ export function buildApp(services: Services, ctlSecret: string) {
   // uploads: stored names carry a checked image extension; nosniff keeps browsers from guessing otherwise
   app.use("/media", express.static(uploadsDir(services), { index: false, setHeaders: (res) => res.set("X-Content-Type-Options", "nosniff") }));
   app.use("/images", express.static(assetsDir, { index: false }));
+  // custom emoji: pack file names are checked when written; static serving never leaves the folder
+  app.use("/emoji/packs", express.static(packsDir(settings), { index: false, dotfiles: "deny", setHeaders: (res) => res.set({ "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox" }) }));
 
   app.use((_req: express.Request, res: express.Response) => void res.status(404).json({ error: "Not found" }));
   app.use((err: any, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
@@ -123,8 +128,10 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
 
   const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl });
   const config = await loadRuntimeConfig(database.prisma, settings);
-  const services: Services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(), clock: () => new Date() };
+  loadEmojiRegistry(settings);
+  const services: Services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(settings.redisUrl ? { url: settings.redisUrl, prefix: channelPrefix(settings) } : undefined), clock: () => new Date() };
   registerJobs(jobs, services, allJobs);
+  const stopFollowingConfig = followConfigChanges(services.bus, config);
   const ctlSecret = newSecret(32);
   const { app } = buildApp(services, ctlSecret);
 
@@ -171,11 +178,13 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       } catch {
         /* already gone */
       }
+      await stopFollowingConfig();
       await gqlWs.dispose();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.stop();
+      await services.bus.close(); // after the jobs: a job finishing during stop may still publish
       await database.close();
     },
   };

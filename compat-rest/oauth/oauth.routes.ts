@@ -10,6 +10,8 @@ import { sessionCookie } from "../credentials.ts";
 import { route } from "../route.ts";
 import { renderTokenResponse } from "../views/app.ts";
 import { authorizePage, errorPage, oobCodePage } from "./pages.ts";
+import { startMfaSignIn } from "./mfa.routes.ts";
+import { MfaRequired, mfaRequiredBody } from "../../src/domain/auth/mfa-tokens.ts";
 
 const authorizeQuery = z.object({
   response_type: z.literal("code").optional(),
@@ -38,6 +40,7 @@ export const oauthRoutes = [
     tags: ["OAuth"],
     auth: "public",
     body: tokenGrantInput,
+    errors: (error) => (error instanceof MfaRequired ? { status: 403, body: mfaRequiredBody(error) } : undefined),
     async handler(ctx, { body }) {
       return renderTokenResponse(await grantToken(ctx, body));
     },
@@ -81,6 +84,7 @@ export const oauthRoutes = [
         let userCtx = ctx;
         if (body.name && body.password) {
           const account = await signInWithPassword(ctx, body.name, body.password);
+          if (account.mfaEnabled) return await startMfaSignIn(ctx, res, account, request, body);
           userCtx = makeCtx(ctx, { account, app: null, scopes: [], via: "session" });
           const session = await createSession(ctx, account.id);
           res.append("Set-Cookie", sessionCookie(ctx.settings, session.token));

@@ -16,14 +16,14 @@ const statusResponse = { description: "The status, with the reaction groups in e
 async function renderGroups(ctx: Ctx, groups: ReactionGroupWithAccounts[]) {
   const unique = [...new Map(groups.flatMap((g) => g.accounts).map((a) => [a.id, a])).values()];
   const rendered = new Map((await renderAccounts(ctx, unique)).map((a) => [a.id, a]));
-  return groups.map((g) => ({ name: g.name, count: g.count, me: g.me, accounts: g.accounts.map((a) => rendered.get(a.id)) }));
+  return groups.map((g) => ({ name: g.name, count: g.count, me: g.me, accounts: g.accounts.map((a) => rendered.get(a.id)), ...(g.url ? { url: g.url } : {}) }));
 }
 
 export const reactionRoutes: RouteDef[] = [
   route({
     method: "PUT",
     path: ["/api/v1/$ns/statuses/:id/reactions/:emoji", "/api/v1/statuses/:id/emoji_reactions/:emoji"],
-    summary: "React to a status with a unicode emoji (reacting again changes nothing); notifies the author",
+    summary: "React to a status with a unicode emoji or one of the instance's custom emoji (`:shortcode:` or `shortcode`); reacting again changes nothing; notifies the author",
     tags: ["Reactions"],
     auth: { scopes: ["write:statuses"] },
     params: emojiParams,

@@ -1,6 +1,7 @@
 // Reference API: instance information.
 import { z } from "zod";
 import { instanceInfo, instancePeers, instanceUsage } from "../../src/domain/instance/instance.ops.ts";
+import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
 import { route } from "../route.ts";
 import { renderInstance } from "../views/instance.ts";
 
@@ -12,8 +13,8 @@ export const instanceRoutes = [
     tags: ["Instance"],
     auth: "public",
     async handler(ctx) {
-      const [info, usage] = await Promise.all([instanceInfo(ctx, {}), instanceUsage(ctx, {})]);
-      return renderInstance(ctx.settings, info, usage);
+      const [info, usage, vapidKey] = await Promise.all([instanceInfo(ctx, {}), instanceUsage(ctx, {}), vapidPublicKey(ctx)]);
+      return renderInstance(ctx.settings, info, usage, vapidKey);
     },
   }),
   route({

@@ -5,6 +5,7 @@ import type { Ctx } from "../../src/domain/context.ts";
 import { loadAccountCounts, visibleCounts, type AccountCounts } from "../../src/domain/accounts/account-counts.ts";
 import { loadRelationships, type RelationshipState } from "../../src/domain/relationships/relationships.read.ts";
 import { renderRelationship } from "./relationship.ts";
+import { renderEmojis } from "./emoji.ts";
 import { escapeHtml, plainToHtml } from "./html.ts";
 import { avatarUrl, headerUrl } from "../../src/media/defaults.ts";
 
@@ -85,7 +86,7 @@ function renderOne(
     following_count: shown.following,
     statuses_count: shown.statuses,
     last_status_at: a.lastStatusAt ? a.lastStatusAt.toISOString().slice(0, 10) : null,
-    emojis: [],
+    emojis: renderEmojis(a.emojis),
     fields: fields.map((f) => ({ name: escapeHtml(f.name), value: a.local ? plainToHtml(f.value) : f.value, verified_at: null })),
     moved: moved && depth === 0 ? renderOne(ctx, moved, { followers: 0, following: 0, statuses: 0 }, undefined, movedTo, {}, undefined, 1) : null,
     ...(owner

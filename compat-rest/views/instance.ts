@@ -17,7 +17,7 @@ export function absoluteUrl(baseUrl: string, pathOrUrl: string) {
   return `${baseUrl}${pathOrUrl.startsWith("/") ? "" : "/"}${pathOrUrl}`;
 }
 
-export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage, "activeMonth">) {
+export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage, "activeMonth">, vapidPublicKey: string | null = null) {
   const cfg = info.config;
   return {
     uri: info.domain,
@@ -50,8 +50,8 @@ export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage
     background_upload_limit: cfg.background_upload_limit,
     banner_upload_limit: cfg.banner_upload_limit,
     background_image: absoluteUrl(info.baseUrl, cfg.background_image),
-    // no web push keys yet; the family answers null when none are configured, and its clients test for a value
-    vapid_public_key: null,
+    // the server's VAPID key (base64url), the `server_key` of push subscriptions
+    vapid_public_key: vapidPublicKey,
     [settings.namespace]: {
       metadata: {
         account_activation_required: cfg.account_activation_required,
@@ -66,7 +66,7 @@ export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage
         post_formats: cfg.allowed_post_formats,
       },
       stats: { mau: usage.activeMonth },
-      vapid_public_key: null,
+      vapid_public_key: vapidPublicKey,
     },
   };
 }

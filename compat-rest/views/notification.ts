@@ -5,6 +5,7 @@ import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { wireType, type NotificationRow } from "../../src/domain/notifications/notifications.ops.ts";
 import { renderAccounts } from "./account.ts";
+import { chatMentionMessages } from "./chat.ts";
 import { renderStatuses } from "./status.ts";
 
 export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
@@ -14,7 +15,11 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   const accounts = new Map<string, Account>();
   for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved]) accounts.set(a.id, a);
   const statuses = [...new Map(rows.filter((r) => r.status).map((r) => [r.status!.id, r.status!])).values()];
-  const [renderedAccounts, renderedStatuses] = await Promise.all([renderAccounts(ctx, [...accounts.values()]), renderStatuses(ctx, statuses)]);
+  const [renderedAccounts, renderedStatuses, chatMessages] = await Promise.all([
+    renderAccounts(ctx, [...accounts.values()]),
+    renderStatuses(ctx, statuses),
+    chatMentionMessages(ctx, rows.flatMap((r) => (r.type === "chat_mention" && r.chatMessageRefId ? [r.chatMessageRefId] : []))),
+  ]);
   const accountById = new Map(renderedAccounts.map((a) => [a.id, a]));
   const statusById = new Map(renderedStatuses.map((s) => [s.id, s]));
   const ns = ctx.settings.namespace;
@@ -27,6 +32,7 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
     };
     if (n.statusId) out.status = statusById.get(n.statusId) ?? null;
     if (n.type === "emoji_reaction") out.emoji = n.emoji;
+    if (n.type === "chat_mention") out.chat_message = (n.chatMessageRefId && chatMessages.get(n.chatMessageRefId)) ?? null;
     if (n.type === "move" && n.fromAccount.movedToId) out.target = accountById.get(n.fromAccount.movedToId) ?? null;
     if (n.report) {
       const r = n.report;

@@ -6,6 +6,7 @@ import type { Ctx } from "../../src/domain/context.ts";
 import { htmlToText } from "../../src/domain/statuses/formatter.ts";
 import { loadStatusData, type PollData, type StatusData } from "../../src/domain/statuses/status-data.ts";
 import { renderAccounts } from "./account.ts";
+import { renderEmojis } from "./emoji.ts";
 import { renderMedia } from "./media.ts";
 
 type RenderedAccount = Awaited<ReturnType<typeof renderAccounts>>[number];
@@ -50,7 +51,8 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
   const ns = ctx.settings.namespace;
   const inner = s.reblogOfId ? data.statuses.get(s.reblogOfId) : undefined;
   const counts = data.counts.get(s.id)!;
-  const reactions = (data.reactions.get(s.id) ?? []).map((g) => ({ name: g.name, count: g.count, me: g.me, account_ids: g.accountIds }));
+  // custom emoji groups carry their image as `url`, as the later variant's do
+  const reactions = (data.reactions.get(s.id) ?? []).map((g) => ({ name: g.name, count: g.count, me: g.me, account_ids: g.accountIds, ...(g.url ? { url: g.url } : {}) }));
   const app = s.applicationId !== null ? data.applications.get(s.applicationId) : undefined;
   const parentAccount = s.inReplyToId ? data.parentAccounts.get(s.inReplyToId) : undefined;
   const poll = data.polls.get(s.id);
@@ -67,7 +69,7 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
     text: null,
     created_at: s.createdAt.toISOString(),
     edited_at: s.editedAt?.toISOString() ?? null,
-    emojis: [],
+    emojis: renderEmojis(s.emojis),
     replies_count: counts.replies,
     reblogs_count: counts.reblogs,
     favourites_count: counts.favourites,

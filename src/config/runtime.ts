@@ -1,7 +1,11 @@
 // Runtime settings: defaults (seeded from the environment) overridden by `config_entries` rows when
-// CONFIGURABLE_FROM_DATABASE is on. Reads are synchronous from memory; writers call reload().
+// CONFIGURABLE_FROM_DATABASE is on. Reads are synchronous from memory; writers call reload() and publish
+// `config_changed` so every process reloads. Each setting is described in src/config/registry.ts.
 import type { Settings } from "./env.ts";
 import type { Db } from "../db/client.ts";
+import type { Bus } from "../realtime/bus.ts";
+import { canonicalName, fromJson } from "./convert.ts";
+import { applyFamilyValue, INTERNAL_GROUP, NEED_REBOOT_KEY, SERVICE_GROUP } from "./registry.ts";
 
 const MB = 1024 * 1024;
 
@@ -76,6 +80,51 @@ export function defaultRuntimeSettings(settings: Settings) {
       fetch_timeout_ms: 20_000,
       max_body_bytes: 50 * MB,
     },
+    /** settings handed to frontends as they are (`GET {ext}/frontend_configurations`); the family's defaults */
+    frontend_configurations: {
+      pleroma_fe: {
+        alwaysShowSubjectInput: true,
+        background: "/images/background.png",
+        collapseMessageWithSubject: false,
+        disableChat: false,
+        greentext: false,
+        hideFilteredStatuses: false,
+        hideMutedPosts: false,
+        hidePostStats: false,
+        hideSitename: false,
+        hideUserStats: false,
+        loginMethod: "password",
+        logo: "/images/avi.png",
+        logoMargin: ".1em",
+        logoMask: true,
+        minimalScopesMode: false,
+        noAttachmentLinks: false,
+        nsfwCensorImage: "",
+        postContentType: "text/plain",
+        redirectRootLogin: "/main/friends",
+        redirectRootNoLogin: "/main/all",
+        scopeCopy: true,
+        showFeaturesPanel: true,
+        showInstanceSpecificPanel: false,
+        sidebarRight: false,
+        subjectLineBehavior: "email",
+        theme: "pleroma-dark",
+        webPushNotifications: false,
+      } as Record<string, unknown>,
+      masto_fe: { showInstanceSpecificPanel: true } as Record<string, unknown>,
+    },
+    /** the registration captcha (the family's Pleroma.Captcha; only the native provider) */
+    captcha: {
+      enabled: false,
+      /** how long a captcha can be answered (the family applies a change after a restart) */
+      seconds_valid: 300,
+      method: "native" as "native",
+    },
+    /** account backups (the family's Pleroma.User.Backup) */
+    backup: {
+      /** a user may ask for one backup per this many days */
+      limit_days: 7,
+    },
   };
 }
 
@@ -92,22 +141,58 @@ export interface RuntimeConfig {
 
 export async function loadRuntimeConfig(db: Db, settings: Settings): Promise<RuntimeConfig> {
   let current = defaultRuntimeSettings(settings);
+  let generation = 0;
+  let latest: Promise<void> = Promise.resolve();
   const config: RuntimeConfig = {
     get: (group, key) => current[group][key],
     group: (group) => current[group],
-    async reload() {
-      const next = defaultRuntimeSettings(settings);
-      if (settings.configurableFromDatabase) {
-        for (const row of await db.configEntry.findMany()) {
-          const group = (next as Record<string, Record<string, unknown>>)[row.group];
-          if (group && row.key in group) group[row.key] = row.value;
-        }
-      }
-      current = next;
+    reload() {
+      const mine = ++generation;
+      const run = (async () => {
+        const next = defaultRuntimeSettings(settings);
+        if (settings.configurableFromDatabase) applyStoredSettings(next, await db.configEntry.findMany({ orderBy: { id: "asc" } }), settings.namespace);
+        // reloads may overlap (an admin write and the bus event): an older one never wins, and it
+        // returns only once the newer one has applied what it read
+        if (mine === generation) current = next;
+        else await latest;
+      })();
+      latest = run;
+      return run;
     },
   };
+  // a start applies every setting, so nothing waits for a restart any more
+  if (settings.configurableFromDatabase) await db.configEntry.deleteMany({ where: { group: INTERNAL_GROUP, key: NEED_REBOOT_KEY } });
   await config.reload();
   return config;
+}
+
+/**
+ * Overrides the defaults with the stored rows: values in the family's form (group `:pleroma`, keyword
+ * values; see src/config/registry.ts) through the registry, then rows in our own form (group and key
+ * named as in RuntimeSettings, the value as it is), which win.
+ */
+function applyStoredSettings(next: RuntimeSettings, rows: { group: string; key: string; value: unknown }[], namespace: string) {
+  for (const row of rows) {
+    if (!row.group.startsWith(":") || canonicalName(row.group, namespace) !== SERVICE_GROUP) continue;
+    try {
+      applyFamilyValue(next, canonicalName(row.key, namespace), fromJson(row.value, namespace));
+    } catch {
+      // a stored value that no longer converts leaves the defaults in place
+    }
+  }
+  for (const row of rows) {
+    const group = (next as Record<string, Record<string, unknown>>)[row.group];
+    if (group && row.key in group) group[row.key] = row.value;
+  }
+}
+
+/** Every process reloads its settings when any of them announces a change; returns the unsubscribe. */
+export function followConfigChanges(bus: Bus, config: RuntimeConfig): () => Promise<void> {
+  const changes = bus.subscribe("config_changed");
+  void (async () => {
+    for await (const _ of changes) await config.reload().catch((error) => console.error("runtime configuration reload failed:", error));
+  })();
+  return async () => void (await changes.return());
 }
 
 /** The mailer's defaults: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */

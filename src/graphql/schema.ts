@@ -1,9 +1,16 @@
 // Imports every area's types (each registers itself on the builder) and prints the schema.
 import { lexicographicSortSchema, printSchema } from "graphql";
 import "./accounts.ts";
+import "./admin-config.ts";
+import "./admin-misc.ts";
+import "./admin-moderation.ts";
+import "./admin-reports.ts";
+import "./admin-users.ts";
 import "./emoji.ts";
 import "./conversations.ts";
+import "./chats.ts";
 import "./instance.ts";
+import "./mfa.ts";
 import "./notifications.ts";
 import "./oauth-apps.ts";
 import "./statuses.ts";

@@ -107,7 +107,7 @@ export async function storeMedia(ctx: Ctx, upload: Upload, opts: { field: string
 }
 
 /** Removes a file this server stored (a URL of another origin, or none, is left alone). */
-export async function removeStored(ctx: Ctx, url: string | null | undefined): Promise<void> {
+export async function removeStored(ctx: Pick<Ctx, "settings">, url: string | null | undefined): Promise<void> {
   const prefix = `${ctx.settings.baseUrl}/media/`;
   if (!url?.startsWith(prefix)) return;
   const [id] = url.slice(prefix.length).split("/");

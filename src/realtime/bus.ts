@@ -1,6 +1,11 @@
 // One typed event bus for every realtime consumer (GraphQL subscriptions, streaming API, web push).
-// In-process for now; with REDIS_URL a Redis event target makes it span nodes (realtime issue).
-import { createPubSub } from "graphql-yoga";
+// In-process by default; with REDIS_URL it runs over Redis pub/sub (redis-bus.ts), so events CROSS PROCESSES:
+// - payloads must stay JSON-serialisable plain objects (ids and small facts, no Dates, no class instances);
+// - every process's subscribers receive every event, once per process: a subscriber may update what its
+//   own process holds (sockets, caches, settings) but must never enqueue jobs or write to the database,
+//   or each process would do it once. Do durable work where the event is published.
+import { createPubSub, type PubSub, type PubSubEventTarget } from "graphql-yoga";
+import { createRedisTopicTarget } from "./redis-bus.ts";
 
 export interface FollowSide {
   id: string;
@@ -19,10 +24,25 @@ export type BusEvents = {
   moderation_log: [payload: { id: number }];
   /** a report was filed (staff subscriptions show them live) */
   report: [payload: { reportId: string }];
+  /** the runtime configuration changed in the database: every process reloads it */
+  config_changed: [payload: {}];
+  /** an announcement was created, changed or deleted (the streaming API tells users of active ones) */
+  announcement: [payload: { id: string; change: "created" | "updated" | "deleted" }];
+  /** one side's chat changed: a new message (the `user:<ns>_chat` stream's `<ns>:chat_update`), or messages read */
+  chat_update: [payload: { accountId: string; chatId: string; change: "message" | "read" }];
 };
 
-export type Bus = ReturnType<typeof createBus>;
+export type Bus = PubSub<BusEvents> & {
+  /** the Redis channel of each topic is `<redisPrefix><topic>`; undefined when in-process */
+  redisPrefix?: string;
+  /** closes the Redis connections, if any (server shutdown) */
+  close(): Promise<void>;
+};
 
-export function createBus() {
-  return createPubSub<BusEvents>();
+/** In-process without options; over Redis with `{url, prefix}` (prefix: channelPrefix in redis-bus.ts). */
+export function createBus(redis?: { url: string; prefix: string; log?: (message: string) => void }): Bus {
+  if (!redis) return Object.assign(createPubSub<BusEvents>(), { close: async () => {} });
+  const { target, close } = createRedisTopicTarget(redis);
+  const pubsub = createPubSub<BusEvents>({ eventTarget: target as unknown as PubSubEventTarget<BusEvents> });
+  return Object.assign(pubsub, { redisPrefix: redis.prefix, close });
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { createLocalAccount, resetPassword, setRoles } from "../domain/accounts/accounts.ops.ts";
 import { invalidateSession, createSession } from "../domain/auth/sessions.ts";
 import { signInWithPassword } from "../domain/auth/sign-in.ts";
+import { requireSecondFactor } from "../domain/auth/second-factor.ts";
 import type { Ctx } from "../domain/context.ts";
 import { DomainError } from "../domain/errors.ts";
 import type { Account } from "../generated/prisma/client.ts";
@@ -43,8 +44,10 @@ const summary = (a: Account) => ({ id: a.id, nickname: a.nickname, email: a.emai
 
 export const appRouter = t.router({
   session: t.router({
-    signIn: procedure.input(z.object({ username: z.string(), password: z.string() })).mutation(async ({ ctx, input }) => {
+    /** with MFA on, `code` (TOTP or backup code) is needed too: without it 401 `mfa_required` */
+    signIn: procedure.input(z.object({ username: z.string(), password: z.string(), code: z.string().optional() })).mutation(async ({ ctx, input }) => {
       const account = await signInWithPassword(ctx.ctx, input.username, input.password);
+      await requireSecondFactor(ctx.ctx, account, input.code);
       const session = await createSession(ctx.ctx, account.id);
       ctx.setCookie(session.token);
       return summary(account);

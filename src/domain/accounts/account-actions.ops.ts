@@ -2,7 +2,8 @@
 // aliases, notification settings) and the e-mailed password reset. Messages are the family's.
 import { z } from "zod";
 import { bool } from "../inputs.ts";
-import type { Account } from "../../generated/prisma/client.ts";
+import { Prisma, type Account } from "../../generated/prisma/client.ts";
+import { removeStored } from "../../media/storage.ts";
 import { passwordResetMail } from "../../mail/templates.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { requireAccount } from "../auth/policy.ts";
@@ -89,11 +90,27 @@ export const deleteOwnAccount = operation({
 });
 
 /** The job's work; safe to run again after a crash half-way. */
-export async function purgeAccount(ctx: Pick<Ctx, "db">, accountId: string) {
+export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings">, accountId: string) {
   const { db } = ctx;
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) return;
+  const media = await db.mediaAttachment.findMany({ where: { accountId }, select: { url: true } });
   await db.$transaction([
+    // the account's content: statuses (their mentions, tags, reblogs, favourites… cascade), its
+    // actions on other statuses, its notifications both ways and its private collections
+    db.status.deleteMany({ where: { accountId } }),
+    db.favourite.deleteMany({ where: { accountId } }),
+    db.bookmark.deleteMany({ where: { accountId } }),
+    db.reaction.deleteMany({ where: { accountId } }),
+    db.pollVote.deleteMany({ where: { accountId } }),
+    db.notification.deleteMany({ where: { OR: [{ accountId }, { fromAccountId: accountId }] } }),
+    db.scheduledStatus.deleteMany({ where: { accountId } }),
+    db.mediaAttachment.deleteMany({ where: { accountId } }),
+    db.list.deleteMany({ where: { accountId } }),
+    db.listMember.deleteMany({ where: { accountId } }),
+    db.filter.deleteMany({ where: { accountId } }),
+    db.marker.deleteMany({ where: { accountId } }),
+    db.conversationParticipation.deleteMany({ where: { accountId } }),
     db.oAuthToken.deleteMany({ where: { accountId } }),
     db.oAuthAuthorization.deleteMany({ where: { accountId } }),
     db.session.deleteMany({ where: { accountId } }),
@@ -127,9 +144,12 @@ export async function purgeAccount(ctx: Pick<Ctx, "db">, accountId: string) {
         discoverable: false,
         passwordResetPending: false,
         language: null,
+        emojis: [],
+        mascot: Prisma.DbNull,
       },
     }),
   ]);
+  for (const url of [...media.map((m) => m.url), account.avatar, account.header, account.background]) await removeStored(ctx, url);
 }
 
 export const disableOwnAccount = operation({

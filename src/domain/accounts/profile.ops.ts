@@ -5,6 +5,7 @@ import { removeStored, storeImage, type Upload } from "../../media/storage.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { array, bool } from "../inputs.ts";
+import { customEmojiIn } from "../emoji/emojify.ts";
 import { operation } from "../operation.ts";
 import { requireAccount } from "../auth/policy.ts";
 
@@ -122,6 +123,11 @@ export const updateProfile = operation({
     };
     for (const [key, change] of Object.entries(images)) if (change) (data as Record<string, unknown>)[key] = change.next;
 
+    if (input.display_name !== undefined || input.note !== undefined || input.fields_attributes) {
+      // custom emoji of the profile as it will read, stored with it (see statuses)
+      const fields = (input.fields_attributes ?? (me.fields as { name: string; value: string }[] | null) ?? []).flatMap((f) => [f.name, f.value]);
+      data.emojis = customEmojiIn(ctx, input.display_name ?? me.displayName, input.note ?? me.note, ...fields) as unknown as Prisma.InputJsonValue;
+    }
     const updated = await ctx.db.account.update({ where: { id: me.id }, data });
     for (const change of Object.values(images)) if (change && change.previous !== change.next) await removeStored(ctx, change.previous);
     // federation publishes an Update of the actor here once it lands

@@ -10,6 +10,7 @@ import { issueToken, type IssuedToken } from "../auth/tokens.ops.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Forbidden, Invalid, Unprocessable } from "../errors.ts";
 import { operation } from "../operation.ts";
+import { checkCaptcha } from "../captcha/captcha.ops.ts";
 import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";
 import { localApId, NICKNAME_RE } from "./accounts.ops.ts";
 
@@ -83,6 +84,7 @@ export const register = operation({
       if (!instance.invites_enabled || !input.token) throw Forbidden("Registrations are closed");
       invite = await usableInvite(ctx, input.token);
     }
+    await checkCaptcha(ctx, input);
 
     const approval = !!instance.account_approval_required;
     const activation = !!instance.account_activation_required;

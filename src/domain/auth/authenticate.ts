@@ -6,6 +6,7 @@ import { Unauthorized } from "../errors.ts";
 import { digest, safeEqual } from "./secrets.ts";
 import { validateSession } from "./sessions.ts";
 import { signInWithPassword } from "./sign-in.ts";
+import { requireSecondFactor } from "./second-factor.ts";
 
 export interface Credentials {
   bearer?: string;
@@ -27,6 +28,8 @@ export async function authenticate(ctx: Ctx, creds: Credentials): Promise<Viewer
   }
   if (creds.basic) {
     const account = await signInWithPassword(ctx, creds.basic.username, creds.basic.password);
+    // Basic carries no second factor: accounts with MFA sign in through OAuth (401 mfa_required)
+    await requireSecondFactor(ctx, account, undefined);
     return { account, app: null, scopes: ALL_SCOPES, via: "basic" };
   }
   if (creds.sessionToken) {

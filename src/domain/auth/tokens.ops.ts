@@ -9,6 +9,7 @@ import { requireAccount } from "./policy.ts";
 import { narrowScopes, parseScopes } from "./scopes.ts";
 import { digest, newSecret, safeEqual } from "./secrets.ts";
 import { assertCanSignIn, signInWithPassword } from "./sign-in.ts";
+import { createMfaToken, MfaRequired } from "./mfa-tokens.ts";
 import { createHash } from "node:crypto";
 
 export const TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
@@ -72,7 +73,10 @@ export const grantToken = operation({
         const app = await findClient(ctx, input.client_id, input.client_secret, true);
         if (!input.username || !input.password) throw Invalid("Missing field: username, password.");
         const account = await signInWithPassword(ctx, input.username, input.password);
-        return issueToken(ctx, app, account, scopesFor(app, requested));
+        const scopes = scopesFor(app, requested);
+        // the second factor first: the token waits for /oauth/mfa/challenge
+        if (account.mfaEnabled) throw new MfaRequired(await createMfaToken(ctx, { account, app, scopes, purpose: "token" }));
+        return issueToken(ctx, app, account, scopes);
       }
       case "client_credentials": {
         const app = await findClient(ctx, input.client_id, input.client_secret, true);

@@ -1,23 +1,24 @@
 // Creating notifications: the one place that decides who is spared (yourself, blocks, mutes, domain
 // blocks, muted threads, strangers under `block_from_strangers`). Every stored notification is
-// published on the bus.
+// published on the bus and queued for the recipient's web push subscriptions.
 import { newId } from "../../db/ids.ts";
 import type { Status } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
+import { queuePushDeliveries } from "../push/deliveries.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { canSee } from "../statuses/visibility.ts";
 
 export type NotificationType = "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update" | "move" | "emoji_reaction" | "chat_mention" | "report";
 
 export interface NotificationInput {
-  /** set by callers whose notification points at a row of that id (chat_mention: the recipient's chat message ref) */
-  id?: string;
   accountId: string;
   type: NotificationType;
   fromAccountId: string;
   statusId?: string;
   reportId?: string;
   emoji?: string;
+  /** chat_mention: the recipient's reference to the message */
+  chatMessageRefId?: string;
 }
 
 function blocksStrangers(settings: unknown): boolean {
@@ -89,9 +90,11 @@ export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<numb
     // strangers: polls and one's own actions excepted
     return guarded.includes(n.accountId) && n.type !== "poll" && n.accountId !== n.fromAccountId && !followsRecipient.has(key(n.fromAccountId, n.accountId));
   };
-  const rows = wanted.filter((n) => !suppressed(n)).map((n) => ({ ...n, id: n.id ?? newId(), seen: muted.has(key(n.accountId, n.fromAccountId)) }));
+  const rows = wanted.filter((n) => !suppressed(n)).map((n) => ({ ...n, id: newId(), seen: muted.has(key(n.accountId, n.fromAccountId)) }));
   if (rows.length) await ctx.db.notification.createMany({ data: rows });
   for (const row of rows) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
+  // queued here, not from the bus: every process hears the bus, this runs once per notification
+  await queuePushDeliveries(ctx, rows);
   return rows.length;
 }
 

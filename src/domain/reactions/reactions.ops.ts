@@ -1,6 +1,7 @@
 // Emoji reactions on statuses: add, remove, list. A reaction is one unicode RGI emoji (or a
 // regional indicator), stored fully qualified so "❤" and "❤️" are one reaction, as the family does.
-// Custom emoji (":name:") need the instance's custom emoji, which do not exist yet: refused.
+// Custom emoji: one of the instance's, named `:blobcat:` or `blobcat` (the later variant strips the
+// colons), stored as the shortcode with its image URL, as the family does; unknown shortcodes are refused.
 import emojiRegex from "emoji-regex";
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
@@ -8,6 +9,7 @@ import type { Account, Status } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import { emojiRegistry, emojiUrl } from "../emoji/registry.ts";
 import { bool } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
@@ -42,7 +44,7 @@ function isSingleEmoji(s: string): boolean {
 /** The stored name of a reaction, or a 400 explaining why `raw` cannot be one. */
 export function normalizeEmoji(raw: string): string {
   if (/^:[A-Za-z0-9_-]+(@[^:]+)?:$/.test(raw))
-    throw Invalid(`No custom emoji ${raw} on this instance: custom emoji reactions are not available yet, react with a unicode emoji`);
+    throw Invalid(`No custom emoji ${raw} on this instance: react with one of its custom emoji or a unicode emoji`);
   if (REGIONAL_INDICATOR.test(raw)) return raw;
   const bare = raw.replace(SELECTORS, "");
   if (!isSingleEmoji(bare) && !isSingleEmoji(raw)) throw Invalid(`${JSON.stringify(raw)} is not an emoji: a reaction is a single unicode emoji or a regional indicator`);
@@ -50,6 +52,23 @@ export function normalizeEmoji(raw: string): string {
   if (RGI.test(qualified)) return qualified;
   // an emoji newer than the runtime's Unicode tables: keep the spelling given
   return raw;
+}
+
+/** A reaction as stored: the instance's custom emoji (shortcode and image) or a normalized unicode emoji. */
+export function reactionEmoji(ctx: Ctx, raw: string): { emoji: string; emojiUrl: string | null } {
+  const code = raw.match(/^:?([A-Za-z0-9_-]+):?$/)?.[1];
+  const custom = code !== undefined ? emojiRegistry(ctx).get(code) : undefined;
+  if (custom) return { emoji: custom.shortcode, emojiUrl: emojiUrl(ctx, custom) };
+  return { emoji: normalizeEmoji(raw), emojiUrl: null };
+}
+
+/** The stored name `raw` would have; also for a custom emoji since removed from the packs (its reactions stay). */
+function storedName(ctx: Ctx, raw: string): string {
+  try {
+    return reactionEmoji(ctx, raw).emoji;
+  } catch {
+    return raw.match(/^:([A-Za-z0-9_-]+):$/)?.[1] ?? raw; // nothing is stored under an invalid name
+  }
 }
 
 /** The status reacted to: a reblog's reactions go to the reblogged status, as the family's do. */
@@ -68,9 +87,9 @@ export const addReaction = operation({
   authorize: requireAccount,
   async run(ctx, input): Promise<Status> {
     const me = requireAccount(ctx);
-    const emoji = normalizeEmoji(input.emoji);
+    const { emoji, emojiUrl } = reactionEmoji(ctx, input.emoji);
     const { shown, target } = await reactionTarget(ctx, input.id);
-    const created = await ctx.db.reaction.createMany({ data: [{ id: newId(), accountId: me.id, statusId: target.id, emoji }], skipDuplicates: true });
+    const created = await ctx.db.reaction.createMany({ data: [{ id: newId(), accountId: me.id, statusId: target.id, emoji, emojiUrl }], skipDuplicates: true });
     if (created.count > 0) await notify(ctx, [{ accountId: target.accountId, type: "emoji_reaction", fromAccountId: me.id, statusId: target.id, emoji }]);
     // federation: an EmojiReact goes out here
     return shown;
@@ -86,10 +105,7 @@ export const removeReaction = operation({
     const me = requireAccount(ctx);
     const { shown, target } = await reactionTarget(ctx, input.id);
     // a name that does not normalize may still be stored (by an earlier rule, or from elsewhere)
-    let emoji = input.emoji;
-    try {
-      emoji = normalizeEmoji(input.emoji);
-    } catch {}
+    const emoji = storedName(ctx, input.emoji);
     const removed = await ctx.db.reaction.deleteMany({ where: { accountId: me.id, statusId: target.id, emoji } });
     if (removed.count === 0) throw Invalid("Could not remove reaction emoji");
     await ctx.db.notification.deleteMany({ where: { type: "emoji_reaction", fromAccountId: me.id, statusId: target.id, emoji } });
@@ -103,6 +119,8 @@ export interface ReactionGroupWithAccounts {
   count: number;
   me: boolean;
   accounts: Account[];
+  /** the image of a custom emoji */
+  url?: string;
 }
 
 /**
@@ -116,14 +134,8 @@ export const listReactions = operation({
   input: z.object({ id: z.string(), emoji: z.string().optional(), with_muted: bool().optional() }),
   async run(ctx, input): Promise<ReactionGroupWithAccounts[]> {
     const { target } = await reactionTarget(ctx, input.id);
-    let emoji: string | undefined;
-    if (input.emoji !== undefined) {
-      try {
-        emoji = normalizeEmoji(input.emoji);
-      } catch {
-        emoji = input.emoji; // nothing is stored under an invalid name: an empty list, not an error
-      }
-    }
+    // an invalid name matches nothing: an empty list, not an error
+    const emoji = input.emoji !== undefined ? storedName(ctx, input.emoji) : undefined;
     const rows = await ctx.db.reaction.findMany({
       where: { statusId: target.id, ...(emoji !== undefined ? { emoji } : {}), account: { deactivated: false } },
       include: { account: true },
@@ -148,7 +160,7 @@ export const listReactions = operation({
     for (const r of rows) {
       if (hidden.has(r.accountId)) continue;
       let g = groups.get(r.emoji);
-      if (!g) groups.set(r.emoji, (g = { name: r.emoji, count: 0, me: false, accounts: [] }));
+      if (!g) groups.set(r.emoji, (g = { name: r.emoji, count: 0, me: false, accounts: [], ...(r.emojiUrl ? { url: r.emojiUrl } : {}) }));
       g.count++;
       g.accounts.push(r.account);
       if (r.accountId === viewerId) g.me = true;

@@ -2,8 +2,9 @@
 // always holds the current version; each edit first copies the version it replaces into StatusEdit.
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
-import type { Account, MediaAttachment, Poll, Status } from "../../generated/prisma/client.ts";
+import type { Account, MediaAttachment, Poll, Prisma, Status } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
+import { customEmojiIn } from "../emoji/emojify.ts";
 import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { attachableMedia } from "../media/media.ops.ts";
@@ -106,7 +107,8 @@ export const editStatus = operation({
       if (tags.length) await tx.statusTag.createMany({ data: tags.map((t) => ({ statusId: status.id, tagId: t.id })) });
       await tx.mediaAttachment.updateMany({ where: { statusId: status.id, id: { notIn: mediaIds } }, data: { statusId: null } });
       if (mediaIds.length) await tx.mediaAttachment.updateMany({ where: { id: { in: mediaIds } }, data: { statusId: status.id } });
-      return tx.status.update({ where: { id: status.id }, data: { ...next, recipientIds: [...status.recipientIds, ...newlyAddressed], editedAt: now } });
+      const emojis = customEmojiIn(ctx, next.source, next.spoilerText) as unknown as Prisma.InputJsonValue;
+      return tx.status.update({ where: { id: status.id }, data: { ...next, emojis, recipientIds: [...status.recipientIds, ...newlyAddressed], editedAt: now } });
     });
 
     const rebloggers = await ctx.db.status.findMany({ where: { reblogOfId: status.id }, select: { accountId: true }, distinct: ["accountId"] });

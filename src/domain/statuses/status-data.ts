@@ -10,6 +10,8 @@ export interface ReactionGroup {
   count: number;
   me: boolean;
   accountIds: string[];
+  /** the image of a custom emoji */
+  url?: string;
 }
 
 export interface PollData {
@@ -103,7 +105,7 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
     const groups: ReactionGroup[] = [];
     for (const r of rows) {
       let g = groups.find((x) => x.name === r.emoji);
-      if (!g) groups.push((g = { name: r.emoji, count: 0, me: false, accountIds: [] }));
+      if (!g) groups.push((g = { name: r.emoji, count: 0, me: false, accountIds: [], ...(r.emojiUrl ? { url: r.emojiUrl } : {}) }));
       g.count++;
       g.accountIds.push(r.accountId);
       if (r.accountId === viewerId) g.me = true;

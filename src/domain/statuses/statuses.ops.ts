@@ -7,9 +7,10 @@ import type { Ctx } from "../context.ts";
 import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { conversationReplyTarget, recordDirectStatus } from "../conversations/conversations.ops.ts";
+import { customEmojiIn } from "../emoji/emojify.ts";
 import { listMemberIds } from "../lists/lists.ops.ts";
 import { attachableMedia } from "../media/media.ops.ts";
-import { notify } from "../notifications/notify.ts";
+import { notify, notifySubscribers } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { formatStatus } from "./formatter.ts";
 import { CLOSE_POLL_JOB, EXPIRE_STATUS_JOB, PUBLISH_SCHEDULED_JOB } from "./statuses.job-names.ts";
@@ -131,6 +132,7 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
     source: text,
     contentType,
     spoilerText: input.spoiler_text ?? "",
+    emojis: customEmojiIn(ctx, text, input.spoiler_text) as unknown as Prisma.JsonValue,
     sensitive: input.sensitive ?? false,
     visibility,
     listId,
@@ -175,6 +177,7 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
     const created = await tx.status.create({
       data: {
         ...d.status,
+        emojis: d.status.emojis as Prisma.InputJsonValue,
         mentions: { create: d.mentions.map((a) => ({ accountId: a.id })) },
         tags: { create: tags.map((t) => ({ tagId: t.id })) },
         ...(d.poll ? { poll: { create: d.poll } } : {}),
@@ -191,6 +194,7 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
     ctx,
     d.mentions.map((a) => ({ accountId: a.id, type: "mention" as const, fromAccountId: me.id, statusId: status.id })),
   );
+  await notifySubscribers(ctx, status, d.mentions.map((a) => a.id)); // also when a scheduled status is published
   // federation: a Create goes out here for visibilities other than local
   return status;
 }

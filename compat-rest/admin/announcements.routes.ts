@@ -1,0 +1,74 @@
+// Admin API: announcements, every one whether active or not (privilege announcements_manage_announcements).
+import { z } from "zod";
+import {
+  createAnnouncement,
+  deleteAnnouncement,
+  getAnnouncement,
+  listAllAnnouncements,
+  updateAnnouncement,
+} from "../../src/domain/announcements/announcements.ops.ts";
+import { route } from "../route.ts";
+import { renderAnnouncement, renderAnnouncements } from "../views/announcement.ts";
+import { admin } from "./paths.ts";
+
+const read = { scopes: ["admin:read"], privilege: "announcements_manage_announcements" } as const;
+const write = { scopes: ["admin:write"], privilege: "announcements_manage_announcements" } as const;
+const tags = ["Admin: announcements"];
+const idParam = z.object({ id: z.string() });
+
+export const adminAnnouncementRoutes = [
+  route({
+    method: "GET",
+    path: admin("/announcements"),
+    summary: "Every announcement, oldest first",
+    tags,
+    auth: read,
+    query: listAllAnnouncements.input,
+    response: { description: "array of Announcement (with `<ns>.raw_content`); `limit` defaults to 20, `limit` < 1 or `offset` < 0 answer 400" },
+    handler: async (ctx, { query }) => renderAnnouncements(ctx, await listAllAnnouncements(ctx, query), { admin: true }),
+  }),
+  route({
+    method: "GET",
+    path: admin("/announcements/:id"),
+    summary: "One announcement",
+    tags,
+    auth: read,
+    params: idParam,
+    response: { description: "Announcement; 404 `{error: \"Not found\"}`" },
+    handler: async (ctx, { params }) => renderAnnouncement(ctx, await getAnnouncement(ctx, params), { admin: true }),
+  }),
+  route({
+    method: "POST",
+    path: admin("/announcements"),
+    summary: "Create an announcement",
+    tags,
+    auth: write,
+    body: createAnnouncement.input,
+    response: { description: "Announcement; `starts_at`/`ends_at` default to null (active at once, until deleted), `all_day` to false" },
+    handler: async (ctx, { body }) => renderAnnouncement(ctx, await createAnnouncement(ctx, body), { admin: true }),
+  }),
+  route({
+    method: "PATCH",
+    path: admin("/announcements/:id"),
+    summary: "Change an announcement; missing parameters keep their values",
+    tags,
+    auth: write,
+    params: idParam,
+    body: updateAnnouncement.input.omit({ id: true }),
+    response: { description: "Announcement; 404 `{error: \"Not found\"}`" },
+    handler: async (ctx, { params, body }) => renderAnnouncement(ctx, await updateAnnouncement(ctx, { ...body, id: params.id }), { admin: true }),
+  }),
+  route({
+    method: "DELETE",
+    path: admin("/announcements/:id"),
+    summary: "Delete an announcement",
+    tags,
+    auth: write,
+    params: idParam,
+    response: { description: "`{}`; 404 `{error: \"Not found\"}`" },
+    async handler(ctx, { params }) {
+      await deleteAnnouncement(ctx, params);
+      return {};
+    },
+  }),
+];

@@ -1,0 +1,53 @@
+// Admin API: runtime configuration stored in the database, its descriptions, and the restart signal.
+import { z } from "zod";
+import { describeConfig, getConfig, needReboot, restart, updateConfig } from "../../src/domain/config/config.ops.ts";
+import { route } from "../route.ts";
+import { admin } from "./paths.ts";
+
+const tags = ["Admin: configuration"];
+
+export const adminConfigRoutes = [
+  route({
+    method: "GET",
+    path: admin("/config"),
+    summary: "Settings stored in the database, merged with the defaults unless only_db is true",
+    tags,
+    auth: { scopes: ["admin:read"], role: "admin" },
+    query: getConfig.input,
+    handler: (ctx, { query }) => getConfig(ctx, query),
+  }),
+  route({
+    method: "POST",
+    path: admin("/config"),
+    summary: "Stores, merges or deletes settings (the family's conversion rules); they apply at once",
+    tags,
+    auth: { scopes: ["admin:write"], role: "admin" },
+    body: updateConfig.input,
+    handler: (ctx, { body }) => updateConfig(ctx, body),
+  }),
+  route({
+    method: "GET",
+    path: admin("/config/descriptions"),
+    summary: "Descriptions of every setting the server reads",
+    tags,
+    auth: { scopes: ["admin:read"], role: "admin" },
+    handler: (ctx) => describeConfig(ctx, {}),
+  }),
+  route({
+    method: "GET",
+    path: admin("/need_reboot"),
+    summary: "Whether a setting the family applies only at start-up changed since the last restart",
+    tags,
+    auth: { scopes: ["admin:read"], role: "admin" },
+    response: { description: "{need_reboot}", schema: z.object({ need_reboot: z.boolean() }) },
+    handler: (ctx) => needReboot(ctx, {}),
+  }),
+  route({
+    method: "GET",
+    path: admin("/restart"),
+    summary: "Reloads the configuration in every process and clears need_reboot",
+    tags,
+    auth: { scopes: ["admin:write"], role: "admin" },
+    handler: (ctx) => restart(ctx, {}),
+  }),
+];

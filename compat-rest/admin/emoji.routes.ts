@@ -1,0 +1,18 @@
+// The admin's rescan of the emoji packs on disk.
+import { reloadEmoji } from "../../src/domain/emoji/emoji.ops.ts";
+import { route, type RouteDef } from "../route.ts";
+import { admin } from "./paths.ts";
+
+export const adminEmojiRoutes: RouteDef[] = [
+  route({
+    method: "POST",
+    path: admin("/reload_emoji"),
+    summary: "Reload the custom emoji from the packs on disk; answers \"ok\"",
+    tags: ["Admin: emoji"],
+    auth: { scopes: ["admin:write"], role: "admin" },
+    async handler(ctx) {
+      await reloadEmoji(ctx, {});
+      return "ok";
+    },
+  }),
+];

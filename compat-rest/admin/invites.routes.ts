@@ -1,0 +1,70 @@
+// Admin API: registration invites (privilege users_manage_invites). These fixed /users/<word> paths
+// must be listed before the users helper's GET /users/:nickname_or_id.
+import { createInvite, emailInvite, listInvites, revokeInvite } from "../../src/domain/admin/invites.ops.ts";
+import type { Invite } from "../../src/generated/prisma/client.ts";
+import { route } from "../route.ts";
+import { admin } from "./paths.ts";
+
+const read = { scopes: ["admin:read:invites"], privilege: "users_manage_invites" } as const;
+const write = { scopes: ["admin:write:invites"], privilege: "users_manage_invites" } as const;
+const tags = ["Admin: invites"];
+
+export function renderInvite(invite: Invite) {
+  return {
+    id: invite.id,
+    token: invite.token,
+    used: invite.used,
+    expires_at: invite.expiresAt ? invite.expiresAt.toISOString().slice(0, 10) : null,
+    uses: invite.uses,
+    max_use: invite.maxUse,
+    invite_type: invite.inviteType,
+  };
+}
+
+export const adminInviteRoutes = [
+  route({
+    method: "POST",
+    path: admin("/users/invite_token"),
+    summary: "Create a registration invite; its type follows from max_use and expires_at",
+    tags,
+    auth: write,
+    body: createInvite.input,
+    response: { description: "Invite: `one_time` without limits, `reusable` with max_use, `date_limited` with expires_at (a date), `reusable_date_limited` with both" },
+    handler: async (ctx, { body }) => renderInvite(await createInvite(ctx, body)),
+  }),
+  route({
+    method: "GET",
+    path: admin("/users/invites"),
+    summary: "Every invite, oldest first",
+    tags,
+    auth: read,
+    response: { description: "`{invites: [Invite]}`" },
+    handler: async (ctx) => ({ invites: (await listInvites(ctx, {})).map(renderInvite) }),
+  }),
+  route({
+    method: "POST",
+    path: admin("/users/revoke_invite"),
+    summary: "Revoke an invite (it is marked used)",
+    tags,
+    auth: write,
+    body: revokeInvite.input,
+    response: { description: "Invite; 404 `{error: \"Not found\"}` for an unknown token" },
+    handler: async (ctx, { body }) => renderInvite(await revokeInvite(ctx, body)),
+  }),
+  route({
+    method: "POST",
+    path: admin("/users/email_invite"),
+    summary: "Mail a one-time invite's registration link",
+    tags,
+    auth: write,
+    body: emailInvite.input,
+    status: 204,
+    response: { description: "204 empty; 400 `[{error}]` when registrations are open or invites disabled (or the mail fails)" },
+    // the spec's failure body: an array of {error}
+    errors: (e) => (e.kind === "invalid" ? { status: 400, body: [{ error: e.message }] } : undefined),
+    async handler(ctx, { body }) {
+      await emailInvite(ctx, body);
+      return undefined;
+    },
+  }),
+];

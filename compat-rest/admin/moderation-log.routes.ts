@@ -1,0 +1,25 @@
+// Admin API: the moderation log, in the later variant's `{items, total}` shape that the admin UI reads.
+import type { ModerationLogEntry } from "../../src/generated/prisma/client.ts";
+import { listModerationLog } from "../../src/domain/moderation-log/moderation-log.ops.ts";
+import { route } from "../route.ts";
+import { admin } from "./paths.ts";
+
+export function renderLogEntry(e: ModerationLogEntry) {
+  return { id: e.id, data: e.data, time: Math.floor(e.createdAt.getTime() / 1000), message: e.message };
+}
+
+export const adminModerationLogRoutes = [
+  route({
+    method: "GET",
+    path: admin("/moderation_log"),
+    summary: "Moderation log entries, newest first",
+    tags: ["Admin: moderation log"],
+    auth: { scopes: ["admin:read"], privilege: "moderation_log_read" },
+    query: listModerationLog.input.omit({ offset: true }),
+    response: { description: "`{items: [{id, data, time, message}], total}`; `page_size` defaults to 50; `search` matches the message (case-insensitive)" },
+    async handler(ctx, { query }) {
+      const { total, items } = await listModerationLog(ctx, query);
+      return { items: items.map(renderLogEntry), total };
+    },
+  }),
+];

@@ -1,0 +1,41 @@
+// Admin API: relay subscriptions (admins only). Stored now; federation makes them follow for real.
+import { followRelay, listRelays, RelayFailure, unfollowRelay } from "../../src/domain/admin/relays.ops.ts";
+import type { Relay } from "../../src/generated/prisma/client.ts";
+import { route } from "../route.ts";
+import { admin } from "./paths.ts";
+
+const tags = ["Admin: relays"];
+const renderRelay = (r: Relay) => ({ actor: r.actor, followed_back: r.followedBack });
+
+export const adminRelayRoutes = [
+  route({
+    method: "GET",
+    path: admin("/relay"),
+    summary: "Followed relays",
+    tags,
+    auth: { scopes: ["admin:read"], role: "admin" },
+    response: { description: "array of `{actor, followed_back}` (the spec's shape; the family's servers wrap it in `{relays}`)" },
+    handler: async (ctx) => (await listRelays(ctx, {})).map(renderRelay),
+  }),
+  route({
+    method: "POST",
+    path: admin("/relay"),
+    summary: "Follow a relay",
+    tags,
+    auth: { scopes: ["admin:write:follows"], role: "admin" },
+    body: followRelay.input,
+    response: { description: "`{actor, followed_back}`; following it again answers the same" },
+    handler: async (ctx, { body }) => renderRelay(await followRelay(ctx, body)),
+  }),
+  route({
+    method: "DELETE",
+    path: admin("/relay"),
+    summary: "Unfollow a relay",
+    tags,
+    auth: { scopes: ["admin:write:follows"], role: "admin" },
+    body: unfollowRelay.input,
+    response: { description: "the relay URL; an unknown relay (without `force`) answers 500 with the URL, as the family does" },
+    errors: (e) => (e instanceof RelayFailure ? { status: 500, body: e.relayUrl } : undefined),
+    handler: (ctx, { body }) => unfollowRelay(ctx, body),
+  }),
+];

@@ -1,0 +1,20 @@
+// Admin API: status counts by visibility, from the counters the database keeps.
+import { z } from "zod";
+import { statusStats } from "../../src/domain/admin/stats.ops.ts";
+import { route } from "../route.ts";
+import { admin } from "./paths.ts";
+
+export const adminStatsRoutes = [
+  route({
+    method: "GET",
+    path: admin("/stats"),
+    summary: "Status counts by visibility, for every instance or one host (this server's host: local statuses)",
+    tags: ["Admin: statistics"],
+    auth: { scopes: ["admin:read"], privilege: "statistics_read" },
+    query: z.object({ instance: z.string().optional() }),
+    response: { description: "`{status_visibility: {public, unlisted, private, direct}}`" },
+    async handler(ctx, { query }) {
+      return { status_visibility: await statusStats(ctx, query) };
+    },
+  }),
+];

@@ -1,0 +1,78 @@
+// Admin API: status moderation (read with `messages_read`, change and delete with `messages_delete`).
+// The 404 and 400 bodies are the spec's bare strings.
+import { z } from "zod";
+import { adminDeleteStatus, adminListStatuses, adminShowStatus, adminUpdateStatus } from "../../src/domain/admin/statuses.ops.ts";
+import type { DomainError } from "../../src/domain/errors.ts";
+import { route } from "../route.ts";
+import { renderAdminStatuses } from "../views/admin-report.ts";
+import { admin } from "./paths.ts";
+
+const read = { scopes: ["admin:read:statuses"], privilege: "messages_read" } as const;
+const write = { scopes: ["admin:write:statuses"], privilege: "messages_delete" } as const;
+const tags = ["Admin: statuses"];
+const id = z.object({ id: z.string() });
+
+/** 404 with the given string; 400 with the refusal's message as a string ("Unsupported visibility"). */
+const stringErrors = (notFound: string) => (e: DomainError) => {
+  if (e.kind === "not_found") return { status: 404, body: notFound };
+  if (e.kind === "invalid") return { status: 400, body: e.message };
+  return undefined;
+};
+
+export const adminStatusRoutes = [
+  route({
+    method: "GET",
+    path: admin("/statuses"),
+    summary: "List statuses, newest first (public and unlisted unless godmode; no reblogs unless with_reblogs)",
+    tags,
+    auth: read,
+    query: adminListStatuses.input.omit({ offset: true, with_total: true }),
+    response: { description: "array of Status; `page_size` defaults to 20" },
+    async handler(ctx, { query }) {
+      const { items } = await adminListStatuses(ctx, query);
+      return renderAdminStatuses(ctx, items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: admin("/statuses/:id"),
+    summary: "One status, whatever its visibility",
+    tags,
+    auth: read,
+    params: id,
+    errors: stringErrors("Not Found"),
+    response: { description: 'Status; 404 `"Not Found"`' },
+    async handler(ctx, { params }) {
+      return (await renderAdminStatuses(ctx, [await adminShowStatus(ctx, params)]))[0];
+    },
+  }),
+  route({
+    method: "PUT",
+    path: admin("/statuses/:id"),
+    summary: "Change a status's sensitive flag or visibility (public, private, unlisted)",
+    tags,
+    auth: write,
+    params: id,
+    body: adminUpdateStatus.input.omit({ id: true }),
+    errors: stringErrors("Not found"),
+    response: { description: 'Status; 400 `"Unsupported visibility"`; 404 `"Not found"`' },
+    async handler(ctx, { params, body }) {
+      const status = await adminUpdateStatus(ctx, { ...body, id: params.id });
+      return (await renderAdminStatuses(ctx, [status]))[0];
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: admin("/statuses/:id"),
+    summary: "Delete a status",
+    tags,
+    auth: write,
+    params: id,
+    errors: stringErrors("Not found"),
+    response: { description: '`{}`; 404 `"Not found"`' },
+    async handler(ctx, { params }) {
+      await adminDeleteStatus(ctx, params);
+      return {};
+    },
+  }),
+];

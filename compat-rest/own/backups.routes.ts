@@ -1,0 +1,68 @@
+// Own API: account backups, their download, and the admin's request for a user's backup.
+import { z } from "zod";
+import type { Backup } from "../../src/generated/prisma/client.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import { adminCreateBackup, backupArchive, createBackup, listBackups } from "../../src/domain/backups/backups.ops.ts";
+import { admin } from "../admin/paths.ts";
+import { route } from "../route.ts";
+
+/** The family's Backup entity (both variants: `state` and `processed_number` are the later one's). */
+export function renderBackup(ctx: Ctx, b: Backup) {
+  return {
+    id: b.id,
+    content_type: b.contentType,
+    file_name: b.fileName,
+    file_size: b.fileSize,
+    inserted_at: b.createdAt.toISOString(),
+    processed: b.processed,
+    processed_number: b.processedNumber,
+    state: b.state,
+    url: `${ctx.settings.baseUrl}/api/v1/${ctx.settings.namespace}/backups/${b.id}/archive`,
+  };
+}
+
+export const backupRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/backups",
+    summary: "The signed-in account's backups, newest first (anonymous: none)",
+    tags: ["Backups"],
+    auth: { scopes: ["read:backups"], optional: true },
+    async handler(ctx) {
+      if (!ctx.viewer.account) return [];
+      return (await listBackups(ctx, {})).map((b) => renderBackup(ctx, b));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/$ns/backups",
+    summary: "Asks for a backup of the account (built in the background); answers every backup",
+    tags: ["Backups"],
+    auth: { scopes: ["read:backups"] },
+    handler: async (ctx) => (await createBackup(ctx, {})).map((b) => renderBackup(ctx, b)),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/backups/:id/archive",
+    summary: "Downloads a finished backup (its owner only)",
+    tags: ["Backups"],
+    auth: { scopes: ["read:backups"] },
+    params: z.object({ id: z.string() }),
+    async handler(ctx, { params, res }) {
+      const { backup, file } = await backupArchive(ctx, params);
+      await new Promise<void>((resolve, reject) => res.download(file, backup.fileName, (err) => (err ? reject(err) : resolve())));
+    },
+  }),
+  route({
+    method: "POST",
+    path: admin("/backups"),
+    summary: "Asks for a backup of a user's account",
+    tags: ["Admin: users"],
+    auth: { scopes: ["admin:read:accounts"], role: "admin" },
+    body: adminCreateBackup.input,
+    async handler(ctx, { body }) {
+      await adminCreateBackup(ctx, body);
+      return "";
+    },
+  }),
+];

@@ -1,0 +1,148 @@
+// The family's chats: the earlier unpaged list (`/api/v1/<ns>/chats`) beside the later paged one
+// (`/api/v2/<ns>/chats`), a chat's messages newest first, posting (with `Idempotency-Key`), read
+// marking and deletion. Error bodies are the family's: 404 `Record not found`, and on posting or
+// deleting its error atoms (`no_content`, `content_too_long`, `not_found`, `could_not_delete`).
+import { z } from "zod";
+import {
+  deleteChatMessage,
+  listAllChats,
+  listChatMessages,
+  listChats,
+  listChatsInput,
+  markChatMessageRead,
+  markChatRead,
+  openChat,
+  postChatMessage,
+  showChat,
+} from "../../src/domain/chats/chats.ops.ts";
+import type { DomainError } from "../../src/domain/errors.ts";
+import { bool } from "../../src/domain/inputs.ts";
+import { pageInput } from "../../src/domain/pagination.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderChat, renderChatMessage, renderChatMessages, renderChats } from "../views/chat.ts";
+
+const tags = ["Chats"];
+const read = { scopes: ["read:chats"] };
+const write = { scopes: ["write:chats"] };
+const idParam = z.object({ id: z.string() });
+const messageParams = z.object({ id: z.string(), message_id: z.string() });
+
+/** On posting, the family answers a missing chat with 400 `not_found` (its error atom), not a 404. */
+const postErrors = (e: DomainError) => (e.kind === "not_found" ? { status: 400, body: { error: "not_found" } } : undefined);
+/** Deleting answers every failure with 400 `could_not_delete`. */
+const deleteErrors = (e: DomainError) => (e.kind === "not_found" ? { status: 400, body: { error: "could_not_delete" } } : undefined);
+
+export const chatRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/$ns/chats/by-account-id/:id",
+    summary: "The viewer's chat with that account, created when missing",
+    tags,
+    auth: write,
+    params: idParam,
+    async handler(ctx, { params }) {
+      return renderChat(ctx, await openChat(ctx, { account_id: params.id }));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/chats",
+    summary: "Every chat of the viewer, newest update first, unpaged (the earlier variant); muted accounts' chats only with_muted",
+    tags,
+    auth: read,
+    query: z.object({ with_muted: bool().optional() }),
+    async handler(ctx, { query }) {
+      return renderChats(ctx, await listAllChats(ctx, query));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/$ns/chats",
+    summary: "The viewer's chats, newest update first, paged with max_id / min_id / since_id / limit (the later variant)",
+    tags,
+    auth: read,
+    query: listChatsInput,
+    async handler(ctx, input) {
+      const page = await listChats(ctx, input.query);
+      setLinkHeader(input.req, input.res, ctx.settings.baseUrl, page);
+      return renderChats(ctx, page.items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/chats/:id",
+    summary: "One chat of the viewer",
+    tags,
+    auth: read,
+    params: idParam,
+    async handler(ctx, { params }) {
+      return renderChat(ctx, await showChat(ctx, params));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/chats/:id/messages",
+    summary: "Messages of a chat, newest first",
+    tags,
+    auth: read,
+    params: idParam,
+    query: pageInput,
+    async handler(ctx, input) {
+      const page = await listChatMessages(ctx, { ...input.query, id: input.params.id });
+      setLinkHeader(input.req, input.res, ctx.settings.baseUrl, page);
+      return renderChatMessages(ctx, page.items);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/$ns/chats/:id/messages",
+    summary: "Post a message: `content` (escaped, line breaks and custom emoji only) and/or `media_id`; an `Idempotency-Key` header repeated within two minutes answers the same message",
+    tags,
+    auth: write,
+    params: idParam,
+    body: z.object({ content: z.string().optional(), media_id: z.string().optional() }),
+    errors: postErrors,
+    response: { description: "ChatMessage; 400 `{error: no_content | content_too_long | forbidden | not_found}`; 422 `{error}` when the recipient refuses" },
+    async handler(ctx, { params, body, req }) {
+      const key = req.get("idempotency-key");
+      return renderChatMessage(ctx, await postChatMessage(ctx, { ...body, id: params.id, idempotency_key: key }));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/$ns/chats/:id/read",
+    summary: "Mark the chat's messages read up to `last_read_id`; answers the chat without `last_message`",
+    tags,
+    auth: write,
+    params: idParam,
+    body: z.object({ last_read_id: z.string() }),
+    async handler(ctx, { params, body }) {
+      return renderChat(ctx, await markChatRead(ctx, { id: params.id, last_read_id: body.last_read_id }), { withoutLastMessage: true });
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/$ns/chats/:id/messages/:message_id/read",
+    summary: "Mark one message read",
+    tags,
+    auth: write,
+    params: messageParams,
+    async handler(ctx, { params }) {
+      return renderChatMessage(ctx, await markChatMessageRead(ctx, params));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/$ns/chats/:id/messages/:message_id",
+    summary: "Delete the viewer's own message for both sides, or remove the other side's message from the viewer's chat",
+    tags,
+    auth: write,
+    params: messageParams,
+    errors: deleteErrors,
+    response: { description: "the deleted ChatMessage; 400 `{error: could_not_delete}`" },
+    async handler(ctx, { params }) {
+      return renderChatMessage(ctx, await deleteChatMessage(ctx, params));
+    },
+  }),
+];

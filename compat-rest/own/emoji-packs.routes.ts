@@ -1,0 +1,193 @@
+// The family's custom emoji API: the emoji map, and emoji packs (reading is public; writing, imports,
+// remote listing and downloads need an admin). Codes are the family's: 400 bad input, 403 archive
+// not shared, 404 missing pack, 409 existing pack or shortcode, 422 empty values, 500 failures of
+// delete, download and remote calls. Every path also answers under /api/<ns>/, as pleroma-fe calls some there.
+import { z } from "zod";
+import { listCustomEmoji } from "../../src/domain/emoji/emoji.ops.ts";
+import { addPackFile, deletePackFile, updatePackFile } from "../../src/domain/emoji/files.ops.ts";
+import { createPack, deletePack, getPackArchive, importPacks, listPacks, PackFailure, showPack, updatePackMetadata } from "../../src/domain/emoji/packs.ops.ts";
+import { downloadPack, listRemotePacks } from "../../src/domain/emoji/remote.ops.ts";
+import { Invalid, type DomainError } from "../../src/domain/errors.ts";
+import { GuardedFetchError } from "../../src/net/guarded-fetch.ts";
+import { route, type ErrorShape, type RouteAuth, type RouteDef } from "../route.ts";
+
+const paths = (p: string) => [`/api/v1/$ns${p}`, `/api/$ns${p}`];
+const admin: RouteAuth = { scopes: ["admin:write"], role: "admin" };
+const tags = ["Emoji packs"];
+
+/** Failures the family answers with 500 (the guarded fetcher's refusals included: the remote could not be used). */
+function packErrors(error: DomainError): ErrorShape | undefined {
+  if (error instanceof PackFailure || error instanceof GuardedFetchError) return { status: 500, body: { error: error.message } };
+  return undefined;
+}
+
+const nameParam = z.object({ name: z.string() });
+
+export const emojiPackRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: ["/api/v1/$ns/emoji", "/api/$ns/emoji", "/api/$ns/emoji.json"],
+    summary: "The custom emoji map: {shortcode: {image_url, tags}}; image_url is a path under the base URL, tags hold `pack:<name>`",
+    tags,
+    auth: "public",
+    async handler(ctx) {
+      const all = await listCustomEmoji(ctx, {});
+      return Object.fromEntries(all.map((e) => [e.shortcode, { image_url: e.path, tags: e.tags }]));
+    },
+  }),
+  route({
+    method: "GET",
+    path: paths("/emoji/packs"),
+    summary: "The packs of this instance, {packs: {name: pack}, count}, in name order (page default 1, page_size 50)",
+    tags,
+    auth: "public",
+    query: listPacks.input,
+    errors: packErrors,
+    async handler(ctx, { query }) {
+      return listPacks(ctx, query);
+    },
+  }),
+  route({
+    method: "GET",
+    path: paths("/emoji/pack"),
+    summary: "One pack {files, files_count, pack} with a page of its files in shortcode order (page default 1, page_size 30); 404 when missing",
+    tags,
+    auth: "public",
+    query: showPack.input,
+    errors: packErrors,
+    async handler(ctx, { query }) {
+      return showPack(ctx, query);
+    },
+  }),
+  route({
+    method: "POST",
+    path: paths("/emoji/pack"),
+    summary: "Create an empty pack; 409 when it exists, 400 for an empty or unsafe name",
+    tags,
+    auth: admin,
+    body: nameParam,
+    errors: packErrors,
+    async handler(ctx, { body }) {
+      await createPack(ctx, body);
+      return "ok";
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: paths("/emoji/pack"),
+    summary: "Update a pack's metadata (license, homepage, description, fallback-src, fallback-src-sha256, share-files; null removes a key); answers the metadata. A new fallback-src is fetched and must hold every file (400 otherwise)",
+    tags,
+    auth: admin,
+    body: updatePackMetadata.input,
+    errors: packErrors,
+    async handler(ctx, { body }) {
+      return updatePackMetadata(ctx, body);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: paths("/emoji/pack"),
+    summary: "Delete a pack and its files; 404 when missing, 500 when the files cannot be removed",
+    tags,
+    auth: admin,
+    body: nameParam,
+    errors: packErrors,
+    async handler(ctx, { body }) {
+      await deletePack(ctx, body);
+      return "ok";
+    },
+  }),
+  route({
+    method: "GET",
+    path: paths("/emoji/packs/import"),
+    summary: "Write a pack.json for each pack folder copied onto the disk without one (from its emoji.txt or its image files); answers their names",
+    tags,
+    auth: admin,
+    errors: packErrors,
+    async handler(ctx) {
+      return importPacks(ctx, {});
+    },
+  }),
+  route({
+    method: "GET",
+    path: paths("/emoji/packs/remote"),
+    summary: "Another instance's packs, as it lists them (page default 1, page_size 50); 500 when it does not share packs or cannot be reached",
+    tags,
+    auth: admin,
+    query: listRemotePacks.input,
+    errors: packErrors,
+    async handler(ctx, { query }) {
+      return listRemotePacks(ctx, query);
+    },
+  }),
+  route({
+    method: "POST",
+    path: paths("/emoji/packs/download"),
+    summary: "Copy another instance's pack `name` here (as `as`): its shared archive, or its fallback-src, checked against the advertised sha256; 409 when the local name exists, 500 on failure",
+    tags,
+    auth: admin,
+    body: downloadPack.input,
+    errors: packErrors,
+    async handler(ctx, { body }) {
+      await downloadPack(ctx, body);
+      return "ok";
+    },
+  }),
+  route({
+    method: "POST",
+    path: paths("/emoji/packs/files"),
+    summary: "Add an image (`file`: an upload, a zip of images, or a URL) as `shortcode` (default: the file name without extension) under `filename`; answers the file map. 409 for a used shortcode, 422 for empty values, 404 for a missing pack",
+    tags,
+    auth: admin,
+    files: ["file"],
+    body: z.object({ name: z.string(), file: z.string().optional(), shortcode: z.string().optional(), filename: z.string().optional() }),
+    errors: packErrors,
+    async handler(ctx, { body, files }) {
+      const file = files.file?.[0] ?? body.file;
+      if (!file) throw Invalid("Missing field: file.", { file: "Missing field: file." });
+      return addPackFile(ctx, { ...body, file });
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: paths("/emoji/packs/files"),
+    summary: "Rename an emoji (`new_shortcode`) and/or its file (`new_filename`); `force` overwrites a used shortcode or file; answers the file map. 400 for an unknown emoji, 409 for a used name, 422 for empty values",
+    tags,
+    auth: admin,
+    body: updatePackFile.input,
+    errors: packErrors,
+    async handler(ctx, { body }) {
+      return updatePackFile(ctx, body);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: paths("/emoji/packs/files"),
+    summary: "Remove an emoji and its file; answers the file map. 400 for an unknown emoji, 404 for a missing pack",
+    tags,
+    auth: admin,
+    body: deletePackFile.input,
+    errors: packErrors,
+    async handler(ctx, { body }) {
+      return deletePackFile(ctx, body);
+    },
+  }),
+  route({
+    method: "GET",
+    path: paths("/emoji/packs/archive"),
+    summary: "The zip of a shared pack (pack.json and its files); 403 when not shared, 404 when missing",
+    tags,
+    auth: "public",
+    query: nameParam,
+    response: { description: "application/zip" },
+    errors: packErrors,
+    async handler(ctx, { query, res }) {
+      const { filename, zip } = await getPackArchive(ctx, query);
+      res
+        .status(200)
+        .set({ "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${encodeURIComponent(filename)}"` })
+        .send(Buffer.from(zip));
+      return undefined;
+    },
+  }),
+];

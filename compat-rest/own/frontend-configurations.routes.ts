@@ -1,0 +1,13 @@
+// Own API: the frontends' configuration, a runtime setting passed through as it is.
+import { route } from "../route.ts";
+
+export const frontendConfigurationRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/frontend_configurations",
+    summary: "Settings for the frontends, keyed by frontend",
+    tags: ["Instance"],
+    auth: "public",
+    handler: async (ctx) => ctx.config.group("frontend_configurations"),
+  }),
+];

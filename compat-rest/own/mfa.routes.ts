@@ -1,0 +1,80 @@
+// The user's multi-factor settings, at the family's paths (/api/<ns>/accounts/mfa…, no /v1):
+// status, TOTP setup and confirmation, disabling, backup codes. Failures are 422 `{error}`.
+import { z } from "zod";
+import { confirmTotp, disableTotp, generateBackupCodes, mfaStatus, setupTotp } from "../../src/domain/auth/mfa.ops.ts";
+import { Invalid } from "../../src/domain/errors.ts";
+import { route } from "../route.ts";
+
+const tags = ["Multi-factor authentication"];
+const base = "/api/$ns/accounts/mfa";
+const method = z.object({ method: z.string() });
+
+/** TOTP is the one method; other names are 400 with the family's words. */
+const requireMethod = (name: string, allowed: string[], message = "undefined mfa method") => {
+  if (!allowed.includes(name)) throw Invalid(message);
+};
+
+export const ownMfaRoutes = [
+  route({
+    method: "GET",
+    path: base,
+    summary: "The signed-in user's multi-factor settings: {settings: {enabled, totp}}",
+    tags,
+    auth: { scopes: ["read:security"] },
+    async handler(ctx) {
+      return { settings: await mfaStatus(ctx, {}) };
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${base}/backup_codes`,
+    summary: "New single-use backup codes (replacing the previous ones), shown this once",
+    tags,
+    auth: { scopes: ["write:security"] },
+    async handler(ctx) {
+      return { codes: await generateBackupCodes(ctx, {}) };
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${base}/setup/:method`,
+    summary: "Start TOTP setup: a new key and its otpauth:// URI, pending until confirmed",
+    tags,
+    auth: { scopes: ["write:security"] },
+    params: method,
+    async handler(ctx, { params }) {
+      requireMethod(params.method, ["totp"], "undefined method");
+      const { key, provisioningUri } = await setupTotp(ctx, {});
+      return { key, provisioning_uri: provisioningUri };
+    },
+  }),
+  route({
+    method: "POST",
+    path: `${base}/confirm/:method`,
+    summary: "Enable TOTP with the current password and a code from the authenticator",
+    tags,
+    auth: { scopes: ["write:security"] },
+    params: method,
+    body: confirmTotp.input,
+    async handler(ctx, { params, body }) {
+      requireMethod(params.method, ["totp"]);
+      await confirmTotp(ctx, body);
+      return {};
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: `${base}/:method`,
+    summary: "Disable multi-factor sign-in with the current password (forgets the key and backup codes)",
+    tags,
+    auth: { scopes: ["write:security"] },
+    params: method,
+    body: disableTotp.input,
+    async handler(ctx, { params, body }) {
+      // "mfa" names the whole switch, as in the family; with one method both mean the same
+      requireMethod(params.method, ["totp", "mfa"]);
+      await disableTotp(ctx, body);
+      return {};
+    },
+  }),
+];

@@ -1,0 +1,67 @@
+// Reference API: the active announcements, dismissing them and reacting to them.
+import { z } from "zod";
+import {
+  activeAnnouncements,
+  addAnnouncementReaction,
+  dismissAnnouncement,
+  removeAnnouncementReaction,
+} from "../../src/domain/announcements/announcements.ops.ts";
+import { route } from "../route.ts";
+import { renderAnnouncements } from "../views/announcement.ts";
+
+const tags = ["Announcements"];
+const reactionParams = z.object({ id: z.string(), name: z.string() });
+/** an emoji that cannot be a reaction: the reference API's validation status */
+const unprocessable = (e: { kind: string; message: string }) => (e.kind === "invalid" ? { status: 422, body: { error: e.message } } : undefined);
+
+export const announcementRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/announcements",
+    summary: "Announcements active now, with whether the viewer read them",
+    tags,
+    auth: { scopes: "any" },
+    response: { description: "array of Announcement" },
+    handler: async (ctx) => renderAnnouncements(ctx, await activeAnnouncements(ctx, {})),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/announcements/:id/dismiss",
+    summary: "Mark an announcement read",
+    tags,
+    auth: { scopes: ["write:accounts"] },
+    params: z.object({ id: z.string() }),
+    response: { description: "`{}`; 404 `{error: \"Record not found\"}`" },
+    async handler(ctx, { params }) {
+      await dismissAnnouncement(ctx, params);
+      return {};
+    },
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/announcements/:id/reactions/:name",
+    summary: "React to an announcement with a unicode emoji",
+    tags,
+    auth: { scopes: ["write:favourites"] },
+    params: reactionParams,
+    response: { description: "`{}`; 404 `{error: \"Record not found\"}`, 422 for a name that is not an emoji" },
+    errors: unprocessable,
+    async handler(ctx, { params }) {
+      await addAnnouncementReaction(ctx, params);
+      return {};
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/announcements/:id/reactions/:name",
+    summary: "Remove the viewer's reaction",
+    tags,
+    auth: { scopes: ["write:favourites"] },
+    params: reactionParams,
+    response: { description: "`{}`; 404 `{error: \"Record not found\"}`" },
+    async handler(ctx, { params }) {
+      await removeAnnouncementReaction(ctx, params);
+      return {};
+    },
+  }),
+];

@@ -1,0 +1,17 @@
+// The reference API's list of custom emoji, for emoji pickers.
+import { listCustomEmoji } from "../../src/domain/emoji/emoji.ops.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderCustomEmoji } from "../views/emoji.ts";
+
+export const customEmojiRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v1/custom_emojis",
+    summary: "The instance's custom emoji: shortcode, url, static_url, visible_in_picker, category (the pack)",
+    tags: ["Instance"],
+    auth: "public",
+    async handler(ctx) {
+      return (await listCustomEmoji(ctx, {})).map((e) => renderCustomEmoji(ctx, e));
+    },
+  }),
+];

@@ -1,0 +1,77 @@
+// Reference API: the Web Push subscription of the calling access token.
+import { z } from "zod";
+import { PUSH_POLICIES } from "../../src/domain/push/alerts.ts";
+import { deletePush, showPush, subscribePush, updatePush } from "../../src/domain/push/push.ops.ts";
+import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import type { PushSubscription } from "../../src/generated/prisma/client.ts";
+import { bool } from "../inputs.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderPushSubscription } from "../views/push-subscription.ts";
+
+const PATH = "/api/v1/push/subscription";
+const auth = { scopes: ["push"] } as const;
+const policy = z.enum(PUSH_POLICIES);
+/** `data[alerts][mention]=true`, `data[policy]=followed`; the policy also arrives top-level (masto.js sends it so) */
+const data = z.object({ alerts: z.record(z.string(), bool()).optional(), policy: policy.optional() });
+const entity = "The WebPushSubscription entity `{id, endpoint, alerts, server_key, policy}`";
+
+async function render(ctx: Ctx, sub: PushSubscription) {
+  return renderPushSubscription(ctx.settings.namespace, sub, await vapidPublicKey(ctx));
+}
+
+export const pushRoutes: RouteDef[] = [
+  route({
+    method: "POST",
+    path: PATH,
+    summary: "Subscribe this access token to Web Push (replaces its existing subscription)",
+    tags: ["Push"],
+    auth,
+    body: z.object({
+      subscription: z.object({ endpoint: z.string(), keys: z.object({ p256dh: z.string(), auth: z.string() }) }),
+      data: data.optional(),
+      policy: policy.optional(),
+    }),
+    response: { description: entity },
+    async handler(ctx, { body }) {
+      const { endpoint, keys } = body.subscription;
+      const sub = await subscribePush(ctx, { endpoint, ...keys, alerts: body.data?.alerts, policy: body.data?.policy ?? body.policy });
+      return render(ctx, sub);
+    },
+  }),
+  route({
+    method: "GET",
+    path: PATH,
+    summary: "The Web Push subscription of this access token",
+    tags: ["Push"],
+    auth,
+    response: { description: `${entity}; 404 \`{error: "Record not found"}\` when there is none` },
+    async handler(ctx) {
+      return render(ctx, await showPush(ctx, {}));
+    },
+  }),
+  route({
+    method: "PUT",
+    path: PATH,
+    summary: "Change the alerts (the given set replaces the stored one) or the policy of this token's subscription",
+    tags: ["Push"],
+    auth,
+    body: z.object({ data: data.optional(), policy: policy.optional() }),
+    response: { description: `${entity}; 404 \`{error: "Record not found"}\` when there is none` },
+    async handler(ctx, { body }) {
+      return render(ctx, await updatePush(ctx, { alerts: body.data?.alerts, policy: body.data?.policy ?? body.policy }));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: PATH,
+    summary: "Remove this access token's Web Push subscription",
+    tags: ["Push"],
+    auth,
+    response: { description: "`{}`, also when there was none" },
+    async handler(ctx) {
+      await deletePush(ctx, {});
+      return {};
+    },
+  }),
+];

@@ -1,0 +1,37 @@
+// Removing a remote instance (admin API `DELETE /instances/:instance`): the request queues a durable
+// job; the job deletes every account of that host with its statuses, in batches that survive a crash.
+import { z } from "zod";
+import { requirePrivilege } from "../auth/policy.ts";
+import type { Ctx } from "../context.ts";
+import { operation } from "../operation.ts";
+
+export const PURGE_INSTANCE_JOB = "admin.instances.purge";
+const BATCH = 100;
+
+export const purgeInstance = operation({
+  name: "admin.instances.purge",
+  input: z.object({ instance: z.string().trim().min(1) }),
+  authorize: (ctx) => requirePrivilege(ctx, "instances_delete"),
+  async run(ctx, input): Promise<string> {
+    await ctx.jobs.enqueue(PURGE_INSTANCE_JOB, { host: input.instance.toLowerCase() });
+    return input.instance;
+  },
+});
+
+/**
+ * The job's work. Remote accounts are deleted outright, as the family deletes remote users (local
+ * accounts have no `domain`, so this server's own host matches nothing). Statuses go first, while
+ * their authors exist: the status counters' trigger reads the author's host. Everything else of the
+ * accounts (follows, notifications, reactions, media, reports) goes with them by cascade.
+ */
+export async function purgeInstanceAccounts(ctx: Pick<Ctx, "db">, host: string): Promise<number> {
+  const { db } = ctx;
+  let removed = 0;
+  for (;;) {
+    const batch = await db.account.findMany({ where: { local: false, domain: { equals: host, mode: "insensitive" } }, select: { id: true }, take: BATCH });
+    if (batch.length === 0) return removed;
+    const ids = batch.map((a) => a.id);
+    await db.$transaction([db.status.deleteMany({ where: { accountId: { in: ids } } }), db.account.deleteMany({ where: { id: { in: ids } } })]);
+    removed += ids.length;
+  }
+}

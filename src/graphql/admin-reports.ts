@@ -1,0 +1,190 @@
+// Admin reports over GraphQL: the operations of the admin REST routes, guarded like them (the route's
+// OAuth scope and its privilege; the admin token passes), and a live `reportFiled` subscription.
+import DataLoader from "dataloader";
+import { resolveOffsetConnection } from "@pothos/plugin-relay";
+import type { Privilege } from "../config/runtime.ts";
+import {
+  addReportNote,
+  deleteReportNote,
+  findReport,
+  listReports,
+  REPORT_STATES,
+  showReport,
+  updateReportStates,
+  type ReportRow,
+} from "../domain/admin/reports.ops.ts";
+import { requirePrivilege, requireScopes } from "../domain/auth/policy.ts";
+import type { Ctx } from "../domain/context.ts";
+import { Invalid, NotFound } from "../domain/errors.ts";
+import type { Account, ReportNote, Status } from "../generated/prisma/client.ts";
+import { builder } from "./builder.ts";
+import { AccountType, opt, StatusType } from "./paging.ts";
+import "./accounts.ts";
+import "./statuses.ts";
+
+/** The REST route's guard: staff holding `privilege` with one of `scopes` (the admin token passes). */
+export const guarded = (privilege: Privilege, ...scopes: string[]) => ({
+  authScopes: (_parent: unknown, _args: unknown, ctx: Ctx) => (ctx.viewer.via === "admin_token" ? true : { $all: { privilege, scopes } }),
+});
+
+/** The same guard for a subscription, checked when it starts (field auth runs per event only). */
+export function guardSubscription(ctx: Ctx, privilege: Privilege, ...scopes: string[]) {
+  requirePrivilege(ctx, privilege);
+  requireScopes(ctx.viewer, scopes);
+}
+
+/** Offset pages as Relay connections, with the list's total. */
+export async function offsetConnection<T>(args: { first?: number | null; last?: number | null; before?: string | null; after?: string | null }, fetch: (offset: number, limit: number) => Promise<{ total: number; items: T[] }>) {
+  let totalCount = 0;
+  const connection = await resolveOffsetConnection({ args }, async ({ offset, limit }) => {
+    const page = await fetch(offset, limit);
+    totalCount = page.total;
+    return page.items;
+  });
+  return { ...connection, totalCount };
+}
+
+export const totalCountField = {
+  fields: (c: any) => ({ totalCount: c.int({ resolve: (conn: { totalCount: number }) => conn.totalCount }) }),
+};
+
+const ReportStateEnum = builder.enumType("ReportState", { values: REPORT_STATES });
+
+/** Live reported statuses, batched per request. */
+const statusLoaders = new WeakMap<Ctx, DataLoader<string, Status | null>>();
+function statusLoader(ctx: Ctx) {
+  let loader = statusLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids) => {
+      const rows = await ctx.db.status.findMany({ where: { id: { in: [...ids] } } });
+      const byId = new Map(rows.map((s) => [s.id, s]));
+      return ids.map((id) => byId.get(id) ?? null);
+    });
+    statusLoaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+interface Snapshot {
+  id: string;
+  content?: string;
+  spoiler_text?: string;
+  sensitive?: boolean;
+  visibility?: string;
+  created_at?: string;
+  url?: string;
+}
+
+const StatusSnapshot = builder.objectRef<Snapshot>("ReportedStatusSnapshot").implement({
+  description: "A reported status as it was when the report was filed (shown once the status is deleted)",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    content: t.string({ resolve: (s) => s.content ?? "" }),
+    spoilerText: t.string({ resolve: (s) => s.spoiler_text ?? "" }),
+    sensitive: t.boolean({ resolve: (s) => !!s.sensitive }),
+    visibility: t.string({ resolve: (s) => s.visibility ?? "public" }),
+    createdAt: t.string({ nullable: true, resolve: (s) => s.created_at ?? null }),
+    url: t.string({ nullable: true, resolve: (s) => s.url ?? null }),
+  }),
+});
+
+const ReportNoteRef = builder.objectRef<ReportNote & { author: Account | null }>("ReportNote").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    content: t.exposeString("content"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    author: t.field({ type: AccountType, nullable: true, description: "null when written with the admin token", resolve: (n) => n.author }),
+  }),
+});
+
+export const ReportRef = builder.objectRef<ReportRow>("Report").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    state: t.field({ type: ReportStateEnum, resolve: (r) => r.state }),
+    content: t.string({ description: "the reporter's comment", resolve: (r) => r.comment }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    account: t.field({ type: AccountType, description: "the reported account", resolve: (r) => r.target }),
+    actor: t.field({ type: AccountType, description: "the reporting account", resolve: (r) => r.reporter }),
+    statusIds: t.idList({ resolve: (r) => r.statusIds }),
+    statuses: t.field({
+      type: [StatusType],
+      description: "the reported statuses that still exist",
+      resolve: async (r, _a, ctx) => (await statusLoader(ctx).loadMany(r.statusIds)).filter((s): s is Status => !!s && !(s instanceof Error)),
+    }),
+    removedStatuses: t.field({
+      type: [StatusSnapshot],
+      description: "the reported statuses deleted since, as they were when reported",
+      resolve: async (r, _a, ctx) => {
+        const live = new Set((await statusLoader(ctx).loadMany(r.statusIds)).flatMap((s) => (s && !(s instanceof Error) ? [s.id] : [])));
+        return ((r.statusSnapshots as unknown as Snapshot[]) ?? []).filter((s) => s?.id && !live.has(s.id));
+      },
+    }),
+    notes: t.field({ type: [ReportNoteRef], resolve: (r) => r.notes }),
+  }),
+});
+
+const READ = ["admin:read:reports"];
+const WRITE = ["admin:write:reports"];
+
+builder.queryFields((t) => ({
+  adminReports: t.connection(
+    {
+      ...guarded("reports_manage_reports", ...READ),
+      type: ReportRef,
+      description: "Reports, newest first",
+      args: { state: t.arg({ type: ReportStateEnum }) },
+      resolve: (_root, args, ctx) =>
+        offsetConnection(args, async (offset, limit) => {
+          const { total, reports } = await listReports(ctx, { state: opt(args.state), offset, page_size: limit });
+          return { total, items: reports };
+        }),
+    },
+    { name: "ReportConnection", ...totalCountField },
+  ),
+  adminReport: t.field({
+    ...guarded("reports_manage_reports", ...READ),
+    type: ReportRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => showReport(ctx, { id: String(args.id) }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateReportState: t.field({
+    ...guarded("reports_manage_reports", ...WRITE),
+    type: ReportRef,
+    args: { id: t.arg.id({ required: true }), state: t.arg({ type: ReportStateEnum, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { updated, errors } = await updateReportStates(ctx, { reports: [{ id: String(args.id), state: args.state }] });
+      if (errors[0]?.error === "not_found") throw NotFound("Not found");
+      if (errors[0]) throw Invalid(errors[0].error, { state: errors[0].error });
+      return updated[0];
+    },
+  }),
+  addReportNote: t.field({
+    ...guarded("reports_manage_reports", ...WRITE),
+    type: ReportRef,
+    args: { reportId: t.arg.id({ required: true }), content: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => addReportNote(ctx, { id: String(args.reportId), content: args.content }),
+  }),
+  deleteReportNote: t.field({
+    ...guarded("reports_manage_reports", ...WRITE),
+    type: ReportRef,
+    args: { reportId: t.arg.id({ required: true }), noteId: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => deleteReportNote(ctx, { report_id: String(args.reportId), id: String(args.noteId) }),
+  }),
+}));
+
+builder.subscriptionField("reportFiled", (t) =>
+  t.field({
+    ...guarded("reports_manage_reports", ...READ),
+    type: ReportRef,
+    description: "Each report as it is filed (staff holding reports_manage_reports)",
+    subscribe: (_root, _args, ctx) => {
+      guardSubscription(ctx, "reports_manage_reports", ...READ);
+      return ctx.bus.subscribe("report");
+    },
+    resolve: (event: { reportId: string }, _args, ctx) => findReport(ctx, event.reportId),
+  }),
+);

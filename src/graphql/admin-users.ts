@@ -1,0 +1,268 @@
+// Admin users over GraphQL: the same operations as the admin REST routes, guarded like them — the
+// route's OAuth scope together with its privilege (or the admin role), both required.
+import { resolveOffsetConnection } from "@pothos/plugin-relay";
+import type { Privilege } from "../config/runtime.ts";
+import type { Ctx } from "../domain/context.ts";
+import { disableMfa, passwordResetToken, updateCredentials } from "../domain/admin/users-credentials.ops.ts";
+import {
+  activateUsers,
+  approveUsers,
+  confirmUsersEmail,
+  createUsers,
+  deactivateUsers,
+  deleteUsers,
+  forceFollow,
+  forcePasswordReset,
+  forceUnfollow,
+  grantPermission,
+  resendConfirmationEmail,
+  revokePermission,
+  suggestUsers,
+  tagUsers,
+  toggleActivation,
+  unsuggestUsers,
+  untagUsers,
+} from "../domain/admin/users.ops.ts";
+import { listUsers, showUser, userStatuses } from "../domain/admin/users.read.ts";
+import type { Account } from "../generated/prisma/client.ts";
+import { avatarUrl } from "../media/defaults.ts";
+import { builder } from "./builder.ts";
+import { opt, StatusType } from "./paging.ts";
+import "./statuses.ts";
+
+// The admin token acts as an admin and skips scope checks, as on REST.
+/** the route's scope and privilege, both */
+const privileged = (privilege: Privilege, ...scopes: string[]) => ({
+  authScopes: (_parent: unknown, _args: unknown, ctx: Ctx) => (ctx.viewer.via === "admin_token" ? true : { $all: { privilege, scopes } }),
+});
+/** the route's scope, for admins only */
+const adminOnly = (...scopes: string[]) => ({
+  authScopes: (_parent: unknown, _args: unknown, ctx: Ctx) => (ctx.viewer.via === "admin_token" ? true : { $all: { admin: true, scopes } }),
+});
+
+const AdminUser = builder.objectRef<Account>("AdminUser").implement({
+  description: "A user as the admin API shows it",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    nickname: t.exposeString("nickname"),
+    email: t.exposeString("email", { nullable: true }),
+    displayName: t.string({ resolve: (a) => a.displayName || a.nickname }),
+    avatar: t.string({ resolve: (a, _args, ctx) => avatarUrl(ctx, a) }),
+    url: t.exposeString("apId"),
+    local: t.exposeBoolean("local"),
+    deactivated: t.exposeBoolean("deactivated"),
+    isAdmin: t.exposeBoolean("isAdmin"),
+    isModerator: t.exposeBoolean("isModerator"),
+    tags: t.exposeStringList("tags"),
+    confirmationPending: t.exposeBoolean("confirmationPending"),
+    approvalPending: t.exposeBoolean("approvalPending"),
+    passwordResetPending: t.exposeBoolean("passwordResetPending"),
+    mfaEnabled: t.exposeBoolean("mfaEnabled"),
+    isSuggested: t.exposeBoolean("isSuggested"),
+    registrationReason: t.exposeString("registrationReason", { nullable: true }),
+    actorType: t.exposeString("actorType"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+const PasswordReset = builder.objectRef<{ token: string; link: string }>("AdminPasswordReset").implement({
+  fields: (t) => ({ token: t.exposeString("token"), link: t.exposeString("link") }),
+});
+
+builder.queryFields((t) => ({
+  adminUsers: t.connection(
+    {
+      ...privileged("users_read", "admin:read:accounts"),
+      type: AdminUser,
+      description: "Users ordered by nickname, filtered as GET /users filters them",
+      args: {
+        query: t.arg.string({ description: "nickname, domain, display name or e-mail" }),
+        filters: t.arg.stringList({ description: "local, external, active, need_approval, unconfirmed, deactivated, is_admin, is_moderator (combined)" }),
+        tags: t.arg.stringList(),
+        actorTypes: t.arg.stringList(),
+        name: t.arg.string({ description: "display name" }),
+        email: t.arg.string(),
+      },
+      resolve: async (_root, args, ctx) => {
+        let totalCount = 0;
+        const connection = await resolveOffsetConnection({ args }, async ({ offset, limit }) => {
+          const page = await listUsers(ctx, {
+            query: opt(args.query),
+            filters: opt(args.filters),
+            tags: opt(args.tags),
+            actor_types: opt(args.actorTypes),
+            name: opt(args.name),
+            email: opt(args.email),
+            offset,
+            page_size: limit,
+          });
+          totalCount = page.count;
+          return page.users;
+        });
+        return { ...connection, totalCount };
+      },
+    },
+    { name: "AdminUserConnection", fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as unknown as { totalCount: number }).totalCount }) }) },
+  ),
+  adminUser: t.field({
+    ...privileged("users_read", "admin:read:accounts"),
+    type: AdminUser,
+    args: { nicknameOrId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => showUser(ctx, { nickname_or_id: args.nicknameOrId }),
+  }),
+  adminUserStatuses: t.connection(
+    {
+      ...privileged("messages_read", "admin:read:statuses"),
+      type: StatusType,
+      description: "A user's statuses, newest first; godmode adds private and direct ones",
+      args: { nicknameOrId: t.arg.string({ required: true }), godmode: t.arg.boolean(), withReblogs: t.arg.boolean() },
+      resolve: (_root, args, ctx) =>
+        resolveOffsetConnection({ args }, async ({ offset, limit }) => {
+          const input = { nickname_or_id: args.nicknameOrId, godmode: opt(args.godmode), with_reblogs: opt(args.withReblogs), offset, page_size: limit };
+          return (await userStatuses(ctx, input)).statuses;
+        }),
+    },
+    { name: "AdminUserStatusConnection" },
+  ),
+}));
+
+const NewUser = builder.inputType("AdminNewUserInput", {
+  fields: (t) => ({ nickname: t.string({ required: true }), email: t.string({ required: true }), password: t.string({ required: true }) }),
+});
+
+const CredentialsInput = builder.inputType("AdminCredentialsInput", {
+  fields: (t) => ({
+    email: t.string(),
+    password: t.string(),
+    name: t.string(),
+    bio: t.string(),
+    avatar: t.string(),
+    banner: t.string(),
+    background: t.string(),
+    locked: t.boolean(),
+    noRichText: t.boolean(),
+    defaultScope: t.string(),
+    hideFollows: t.boolean(),
+    hideFollowers: t.boolean(),
+    hideFollowersCount: t.boolean(),
+    hideFollowsCount: t.boolean(),
+    hideFavorites: t.boolean(),
+    allowFollowingMove: t.boolean(),
+    showRole: t.boolean(),
+    skipThreadContainment: t.boolean(),
+    isDiscoverable: t.boolean(),
+    actorType: t.string(),
+    fields: t.field({ type: [builder.inputType("AdminProfileFieldInput", { fields: (f) => ({ name: f.string({ required: true }), value: f.string({ required: true }) }) })] }),
+  }),
+});
+
+const PermissionGroup = builder.enumType("AdminPermissionGroup", { values: ["admin", "moderator"] as const });
+
+builder.mutationFields((t) => {
+  const nicknames = { nicknames: t.arg.stringList({ required: true }) };
+  /** a batch action on users named, answering them as they are now */
+  const batch = (guard: ReturnType<typeof privileged> | ReturnType<typeof adminOnly>, op: typeof activateUsers) =>
+    t.field({ ...guard, type: [AdminUser], args: nicknames, resolve: (_root, args, ctx) => op(ctx, { nicknames: args.nicknames }) });
+  const writeAccounts = (privilege: Privilege) => privileged(privilege, "admin:write:accounts");
+
+  return {
+    adminActivateUsers: batch(writeAccounts("users_manage_activation_state"), activateUsers),
+    adminDeactivateUsers: batch(writeAccounts("users_manage_activation_state"), deactivateUsers),
+    adminApproveUsers: batch(writeAccounts("users_manage_invites"), approveUsers),
+    adminSuggestUsers: batch(adminOnly("admin:write:accounts"), suggestUsers),
+    adminUnsuggestUsers: batch(adminOnly("admin:write:accounts"), unsuggestUsers),
+    adminConfirmEmail: batch(privileged("users_manage_credentials", "admin:write"), confirmUsersEmail),
+    adminResendConfirmationEmail: batch(privileged("users_manage_credentials", "admin:write"), resendConfirmationEmail),
+    adminForcePasswordReset: batch(writeAccounts("users_manage_credentials"), forcePasswordReset),
+    adminDeleteUsers: batch(writeAccounts("users_delete"), deleteUsers),
+    adminToggleActivation: t.field({
+      ...writeAccounts("users_manage_activation_state"),
+      type: AdminUser,
+      args: { nickname: t.arg.string({ required: true }) },
+      resolve: (_root, args, ctx) => toggleActivation(ctx, args),
+    }),
+    adminTagUsers: t.field({
+      ...writeAccounts("users_manage_tags"),
+      type: [AdminUser],
+      args: { ...nicknames, tags: t.arg.stringList({ required: true }) },
+      resolve: (_root, args, ctx) => tagUsers(ctx, args),
+    }),
+    adminUntagUsers: t.field({
+      ...writeAccounts("users_manage_tags"),
+      type: [AdminUser],
+      args: { ...nicknames, tags: t.arg.stringList({ required: true }) },
+      resolve: (_root, args, ctx) => untagUsers(ctx, args),
+    }),
+    adminGrantPermission: t.field({
+      ...adminOnly("admin:write:accounts"),
+      type: [AdminUser],
+      args: { ...nicknames, group: t.arg({ type: PermissionGroup, required: true }) },
+      resolve: (_root, args, ctx) => grantPermission(ctx, { nicknames: args.nicknames, permission_group: args.group }),
+    }),
+    adminRevokePermission: t.field({
+      ...adminOnly("admin:write:accounts"),
+      type: [AdminUser],
+      args: { ...nicknames, group: t.arg({ type: PermissionGroup, required: true }) },
+      resolve: (_root, args, ctx) => revokePermission(ctx, { nicknames: args.nicknames, permission_group: args.group }),
+    }),
+    adminFollow: t.boolean({
+      ...adminOnly("admin:write:follows"),
+      args: { follower: t.arg.string({ required: true }), followed: t.arg.string({ required: true }) },
+      resolve: async (_root, args, ctx) => (await forceFollow(ctx, args), true),
+    }),
+    adminUnfollow: t.boolean({
+      ...adminOnly("admin:write:follows"),
+      args: { follower: t.arg.string({ required: true }), followed: t.arg.string({ required: true }) },
+      resolve: async (_root, args, ctx) => (await forceUnfollow(ctx, args), true),
+    }),
+    adminCreateUsers: t.field({
+      ...adminOnly("admin:write:accounts"),
+      type: [AdminUser],
+      description: "All or none: a taken nickname or e-mail fails the whole batch (CONFLICT)",
+      args: { users: t.arg({ type: [NewUser], required: true }) },
+      resolve: (_root, args, ctx) => createUsers(ctx, { users: args.users }),
+    }),
+    adminDisableMfa: t.string({
+      ...writeAccounts("users_manage_credentials"),
+      args: { nickname: t.arg.string({ required: true }) },
+      resolve: (_root, args, ctx) => disableMfa(ctx, args),
+    }),
+    adminPasswordReset: t.field({
+      ...writeAccounts("users_manage_credentials"),
+      type: PasswordReset,
+      description: "A password reset token and link for a local user",
+      args: { nickname: t.arg.string({ required: true }) },
+      resolve: (_root, args, ctx) => passwordResetToken(ctx, args),
+    }),
+    adminUpdateCredentials: t.field({
+      ...writeAccounts("users_manage_credentials"),
+      type: AdminUser,
+      args: { nickname: t.arg.string({ required: true }), input: t.arg({ type: CredentialsInput, required: true }) },
+      resolve: (_root, { nickname, input }, ctx) =>
+        updateCredentials(ctx, {
+          nickname,
+          email: opt(input.email),
+          password: opt(input.password),
+          name: opt(input.name),
+          bio: opt(input.bio),
+          avatar: opt(input.avatar),
+          banner: opt(input.banner),
+          background: opt(input.background),
+          locked: opt(input.locked),
+          no_rich_text: opt(input.noRichText),
+          default_scope: opt(input.defaultScope),
+          hide_follows: opt(input.hideFollows),
+          hide_followers: opt(input.hideFollowers),
+          hide_followers_count: opt(input.hideFollowersCount),
+          hide_follows_count: opt(input.hideFollowsCount),
+          hide_favorites: opt(input.hideFavorites),
+          allow_following_move: opt(input.allowFollowingMove),
+          show_role: opt(input.showRole),
+          skip_thread_containment: opt(input.skipThreadContainment),
+          is_discoverable: opt(input.isDiscoverable),
+          actor_type: opt(input.actorType),
+          fields: opt(input.fields),
+        }),
+    }),
+  };
+});

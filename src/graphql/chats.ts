@@ -1,0 +1,153 @@
+// Chats over GraphQL through the operations REST calls: the viewer's chats and a chat's messages as
+// Relay connections, sending (with an idempotency key) and read marking, and a subscription that
+// delivers the viewer's chat each time a message arrives in it (the bus's `chat_update`).
+import type { ObjectRef } from "@pothos/core";
+import { getRefFromModel } from "@pothos/plugin-prisma";
+import { filter, pipe } from "graphql-yoga";
+import { requireAccount, requireScopes } from "../domain/auth/policy.ts";
+import {
+  deleteChatMessage,
+  listChatMessages,
+  listChats,
+  markChatMessageRead,
+  markChatRead,
+  openChat,
+  postChatMessage,
+  showChat,
+} from "../domain/chats/chats.ops.ts";
+import { chatCursor, withinIdempotencyWindow, type ChatView, type MessageRef } from "../domain/chats/chats.read.ts";
+import { makeCtx } from "../domain/context.ts";
+import { storedEmojis } from "../domain/emoji/emojify.ts";
+import type { MediaAttachment } from "../generated/prisma/client.ts";
+import { builder } from "./builder.ts";
+import { AccountType, opt, relayConnection } from "./paging.ts";
+import "./accounts.ts";
+import "./statuses.ts";
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+const MediaAttachmentType = getRefFromModel("MediaAttachment", builder) as unknown as ObjectRef<Types, MediaAttachment>;
+
+const ChatEmoji = builder.objectRef<{ shortcode: string; url: string }>("ChatEmoji").implement({
+  description: "A custom emoji used in a chat message",
+  fields: (t) => ({ shortcode: t.exposeString("shortcode"), url: t.exposeString("url") }),
+});
+
+const ChatMessage = builder.objectRef<MessageRef>("ChatMessage").implement({
+  description: "A message as one side of the chat sees it (`id` is that side's message id, as in REST)",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    chatId: t.exposeID("chatId"),
+    accountId: t.id({ resolve: (r) => r.message.accountId }),
+    account: t.field({ type: AccountType, nullable: true, resolve: (r, _a, ctx) => ctx.loaders.account.load(r.message.accountId) }),
+    content: t.string({ nullable: true, description: "escaped HTML; null for a media-only message", resolve: (r) => r.message.content || null }),
+    createdAt: t.field({ type: "DateTime", resolve: (r) => r.message.createdAt }),
+    unread: t.exposeBoolean("unread"),
+    emojis: t.field({ type: [ChatEmoji], resolve: (r) => storedEmojis(r.message.emojis) }),
+    attachment: t.field({ type: MediaAttachmentType, nullable: true, resolve: (r) => r.message.media }),
+    idempotencyKey: t.string({
+      nullable: true,
+      description: "the sender's idempotency key, during the first minutes only",
+      resolve: (r, _a, ctx) => (r.message.idempotencyKey && withinIdempotencyWindow(r.message.createdAt, ctx.clock()) ? r.message.idempotencyKey : null),
+    }),
+  }),
+});
+
+const Chat = builder.objectRef<ChatView>("Chat").implement({
+  fields: (t) => ({
+    id: t.id({ resolve: (v) => v.chat.id }),
+    account: t.field({ type: AccountType, description: "the other side", resolve: (v) => v.chat.recipient }),
+    unread: t.int({ description: "the viewer's unread messages", resolve: (v) => v.unread }),
+    lastMessage: t.field({ type: ChatMessage, nullable: true, resolve: (v) => v.lastMessage }),
+    updatedAt: t.field({ type: "DateTime", resolve: (v) => v.chat.updatedAt }),
+  }),
+});
+
+const ChatConnection = builder.connectionObject({ type: Chat, name: "ChatConnection" });
+const ChatMessageConnection = builder.connectionObject({ type: ChatMessage, name: "ChatMessageConnection" });
+
+const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
+
+builder.queryFields((t) => ({
+  chats: t.connection(
+    {
+      ...allowed("read:chats"),
+      type: Chat,
+      description: "The viewer's chats, newest update first; chats with muted accounts only withMuted, blocked ones never",
+      args: { withMuted: t.arg.boolean() },
+      resolve: (_r, a, ctx) => relayConnection(a, (p) => listChats(ctx, { ...p, with_muted: opt(a.withMuted) }), { cursorOf: (v) => chatCursor(v.chat), floor: "0_0" }),
+    },
+    ChatConnection,
+  ),
+  chat: t.field({
+    ...allowed("read:chats"),
+    type: Chat,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => showChat(ctx, { id: String(a.id) }),
+  }),
+  chatMessages: t.connection(
+    {
+      ...allowed("read:chats"),
+      type: ChatMessage,
+      description: "Messages of one of the viewer's chats, newest first",
+      args: { chatId: t.arg.id({ required: true }) },
+      resolve: (_r, a, ctx) => relayConnection(a, (p) => listChatMessages(ctx, { ...p, id: String(a.chatId) }), { cursorOf: (r) => r.id, floor: "0" }),
+    },
+    ChatMessageConnection,
+  ),
+}));
+
+builder.mutationFields((t) => ({
+  openChat: t.field({
+    ...allowed("write:chats"),
+    type: Chat,
+    description: "The viewer's chat with that account, created when missing",
+    args: { accountId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => openChat(ctx, { account_id: String(a.accountId) }),
+  }),
+  sendChatMessage: t.field({
+    ...allowed("write:chats"),
+    type: ChatMessage,
+    description: "Posts `content` and/or `mediaId`; the same `idempotencyKey` within two minutes answers the same message",
+    args: { chatId: t.arg.id({ required: true }), content: t.arg.string(), mediaId: t.arg.id(), idempotencyKey: t.arg.string() },
+    resolve: (_r, a, ctx) =>
+      postChatMessage(ctx, { id: String(a.chatId), content: opt(a.content), media_id: a.mediaId ? String(a.mediaId) : undefined, idempotency_key: opt(a.idempotencyKey) }),
+  }),
+  markChatRead: t.field({
+    ...allowed("write:chats"),
+    type: Chat,
+    description: "Marks the chat's messages read up to lastReadId",
+    args: { chatId: t.arg.id({ required: true }), lastReadId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => markChatRead(ctx, { id: String(a.chatId), last_read_id: String(a.lastReadId) }),
+  }),
+  markChatMessageRead: t.field({
+    ...allowed("write:chats"),
+    type: ChatMessage,
+    args: { chatId: t.arg.id({ required: true }), messageId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => markChatMessageRead(ctx, { id: String(a.chatId), message_id: String(a.messageId) }),
+  }),
+  deleteChatMessage: t.field({
+    ...allowed("write:chats"),
+    type: ChatMessage,
+    description: "Deletes the viewer's own message for both sides, or removes the other side's from the viewer's chat",
+    args: { chatId: t.arg.id({ required: true }), messageId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => deleteChatMessage(ctx, { id: String(a.chatId), message_id: String(a.messageId) }),
+  }),
+}));
+
+builder.subscriptionField("chatMessageReceived", (t) =>
+  t.field({
+    ...allowed("read:chats"),
+    type: Chat,
+    description: "The viewer's chat, with the new message as lastMessage, each time a message is posted in it (either side)",
+    subscribe: (_r, _a, ctx) => {
+      const me = requireAccount(ctx);
+      requireScopes(ctx.viewer, ["read:chats"]);
+      return pipe(
+        ctx.bus.subscribe("chat_update"),
+        filter((e) => e.accountId === me.id && e.change === "message"),
+      );
+    },
+    // a fresh context per event: the subscription's own loaders would keep stale rows
+    resolve: (event, _a, ctx) => showChat(makeCtx(ctx, ctx.viewer), { id: event.chatId }),
+  }),
+);

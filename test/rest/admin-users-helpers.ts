@@ -1,0 +1,66 @@
+// Shared set-up of the admin users tests: a server with an ADMIN_TOKEN, staff and plain users holding
+// admin-scoped tokens, and small request helpers (test helper, not a test).
+import { newId } from "../../src/db/ids.ts";
+import type { DbKind } from "../support/databases.ts";
+import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+
+export const BASE = "http://localhost:4000";
+export const ADMIN_TOKEN = "admin-token-for-tests";
+/** the two prefixes of the admin API */
+export const V1 = "/api/v1/ext/admin";
+export const LEGACY = "/api/ext/admin";
+export const STAFF_SCOPES = "read write follow push admin";
+
+export interface AdminFixture {
+  server: TestServer;
+  db: TestServer["services"]["db"];
+  tokens: { admin: string; moderator: string; plain: string };
+  adminId: string;
+  /** a request to the admin API: `body` goes as JSON, `token` as Bearer (null = anonymous) */
+  call(method: string, path: string, opts?: { body?: unknown; token?: string | null; headers?: Record<string, string>; prefix?: string }): Promise<Response>;
+  /** the newest moderation-log messages, newest first */
+  messages(n?: number): Promise<string[]>;
+  remoteUser(nickname: string, host?: string): Promise<{ id: string; nickname: string }>;
+}
+
+export async function adminFixture(kind: DbKind): Promise<AdminFixture> {
+  const server = await startTestServer(kind, { ADMIN_TOKEN });
+  const db = server.services.db;
+  const admin = await server.createUser("root", { admin: true });
+  await server.createUser("mod", { moderator: true });
+  await server.createUser("plain");
+  const tokens = {
+    admin: (await passwordToken(server, "root", STAFF_SCOPES)).access_token,
+    moderator: (await passwordToken(server, "mod", STAFF_SCOPES)).access_token,
+    plain: (await passwordToken(server, "plain", STAFF_SCOPES)).access_token,
+  };
+  return {
+    server,
+    db,
+    tokens,
+    adminId: admin.id,
+    call(method, path, opts = {}) {
+      const token = opts.token === undefined ? tokens.admin : opts.token;
+      const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...opts.headers };
+      return server.fetch((opts.prefix ?? V1) + path, { method, headers, ...(opts.body !== undefined ? { json: opts.body } : {}) });
+    },
+    async messages(n = 1) {
+      const rows = await db.moderationLogEntry.findMany({ orderBy: { id: "desc" }, take: n });
+      return rows.map((r) => r.message);
+    },
+    async remoteUser(nickname, host = "remote.example") {
+      return db.account.create({ data: { id: newId(), nickname: `${nickname}@${host}`, domain: host, local: false, apId: `https://${host}/users/${nickname}` } });
+    },
+  };
+}
+
+/** Waits for the account-deletion job of `accountId` to finish (the queue runs in the test server). */
+export async function waitForDeleteJob(db: TestServer["services"]["db"], accountId: string) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const job = await db.job.findFirst({ where: { name: "accounts.delete", payload: { equals: { accountId } } } });
+    if (job && (job.state === "done" || job.state === "failed")) return job;
+    if (Date.now() > deadline) throw new Error(`accounts.delete job did not finish: ${JSON.stringify(job)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
