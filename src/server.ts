@@ -14,6 +14,7 @@ import { allRoutes } from "../compat-rest/index.ts";
 import { credentialsOf, sessionCookie, sessionCookieName } from "../compat-rest/credentials.ts";
 import { mountRoutes, sendError } from "../compat-rest/mount.ts";
 import { openApiDocument } from "../compat-rest/openapi.ts";
+import { createStreamingServer } from "../compat-rest/streaming/index.ts";
 import type { Settings } from "./config/env.ts";
 import { followConfigChanges, loadRuntimeConfig } from "./config/runtime.ts";
 import { openDatabase, type Database } from "./db/client.ts";
@@ -21,16 +22,17 @@ import { authenticate, type Credentials } from "./domain/auth/authenticate.ts";
 import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
 import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts";
 import { packsDir } from "./domain/emoji/pack-store.ts";
-import { loadEmojiRegistry } from "./domain/emoji/registry.ts";
+import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
 import { DomainError, Invalid } from "./domain/errors.ts";
 import { schema } from "./graphql/schema.ts";
 import { allJobs } from "./jobs/all.ts";
-import { createJobQueue } from "./jobs/index.ts";
+import { createJobQueue, jobsPrefix } from "./jobs/index.ts";
 import { registerJobs } from "./jobs/registry.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { uploadsDir } from "./media/storage.ts";
 import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
+import { closeStreamHub } from "./realtime/streams.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
 export interface RunningServer {
@@ -126,17 +128,26 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const applied = await database.migrate();
   if (applied.length) log(settings, `applied migrations: ${applied.join(", ")}`);
 
-  const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl });
+  const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl, redis: { prefix: jobsPrefix(settings) } });
   const config = await loadRuntimeConfig(database.prisma, settings);
   loadEmojiRegistry(settings);
   const services: Services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(settings.redisUrl ? { url: settings.redisUrl, prefix: channelPrefix(settings) } : undefined), clock: () => new Date() };
   registerJobs(jobs, services, allJobs);
   const stopFollowingConfig = followConfigChanges(services.bus, config);
+  const stopFollowingEmoji = followEmojiChanges(services.bus, settings);
   const ctlSecret = newSecret(32);
   const { app } = buildApp(services, ctlSecret);
 
   const server = http.createServer(app);
-  const wss = new WebSocketServer({ server, path: "/graphql" });
+  // two path-bound WebSocketServers on one HTTP server abort each other's upgrades: route by path
+  const wss = new WebSocketServer({ noServer: true });
+  const streaming = createStreamingServer(services);
+  server.on("upgrade", (req, socket, head) => {
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (pathname === "/graphql") return wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+    if (streaming.handles(pathname)) return streaming.handleUpgrade(req, socket, head);
+    socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+  });
   const gqlWs = useServer<Record<string, unknown>>(
     {
       schema,
@@ -179,6 +190,9 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
         /* already gone */
       }
       await stopFollowingConfig();
+      await stopFollowingEmoji();
+      await streaming.close();
+      await closeStreamHub(services);
       await gqlWs.dispose();
       wss.close();
       server.closeAllConnections();

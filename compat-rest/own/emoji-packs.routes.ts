@@ -12,7 +12,7 @@ import { GuardedFetchError } from "../../src/net/guarded-fetch.ts";
 import { route, type ErrorShape, type RouteAuth, type RouteDef } from "../route.ts";
 
 const paths = (p: string) => [`/api/v1/$ns${p}`, `/api/$ns${p}`];
-const admin: RouteAuth = { scopes: ["admin:write"], role: "admin" };
+const admin: RouteAuth = { scopes: ["admin:write"], privilege: "emoji_manage_emoji" };
 const tags = ["Emoji packs"];
 
 /** Failures the family answers with 500 (the guarded fetcher's refusals included: the remote could not be used). */

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { createApp, verifyAppCredentials } from "../../src/domain/oauth-apps/apps.ops.ts";
 import { scopeList } from "../inputs.ts";
+import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
 import { route } from "../route.ts";
 import { renderApp } from "../views/app.ts";
 
@@ -19,7 +20,7 @@ export const appRoutes = [
       website: z.string().optional().nullable(),
     }),
     async handler(ctx, { body }) {
-      return renderApp(await createApp(ctx, body), true);
+      return renderApp(await createApp(ctx, body), true, await vapidPublicKey(ctx));
     },
   }),
   route({
@@ -29,7 +30,7 @@ export const appRoutes = [
     tags: ["Apps"],
     auth: { scopes: "any", appToken: true },
     async handler(ctx) {
-      return renderApp(await verifyAppCredentials(ctx, {}), false);
+      return renderApp(await verifyAppCredentials(ctx, {}), false, await vapidPublicKey(ctx));
     },
   }),
 ];

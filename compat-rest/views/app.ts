@@ -2,7 +2,8 @@
 import type { OAuthApp, OAuthToken } from "../../src/generated/prisma/client.ts";
 import type { IssuedToken } from "../../src/domain/auth/tokens.ops.ts";
 
-export function renderApp(app: OAuthApp, withSecret: boolean) {
+/** `vapidKey`: the server's web-push key, which the reference and the family put on every app. */
+export function renderApp(app: OAuthApp, withSecret: boolean, vapidKey: string | null = null) {
   const uris = app.redirectUris.split("\n");
   return {
     id: String(app.id),
@@ -11,7 +12,7 @@ export function renderApp(app: OAuthApp, withSecret: boolean) {
     scopes: app.scopes,
     redirect_uri: uris.join("\n"),
     redirect_uris: uris,
-    vapid_key: null as string | null,
+    vapid_key: vapidKey,
     ...(withSecret ? { client_id: app.clientId, client_secret: app.clientSecret } : {}),
   };
 }

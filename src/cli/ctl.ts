@@ -46,16 +46,19 @@ async function remoteBackend(settings: Settings): Promise<Backend | null> {
 
 async function localBackend(settings: Settings): Promise<Backend> {
   const { openDatabase } = await import("../db/client.ts");
-  const { createJobQueue } = await import("../jobs/index.ts");
+  const { createJobQueue, jobsPrefix } = await import("../jobs/index.ts");
   const { createBus } = await import("../realtime/bus.ts");
+  const { channelPrefix } = await import("../realtime/redis-bus.ts");
   const { loadRuntimeConfig } = await import("../config/runtime.ts");
   const { createMailer } = await import("../mail/mailer.ts");
   fs.mkdirSync(settings.dataDir, { recursive: true });
   const database = await openDatabase(settings.databaseUrl);
   await database.migrate();
-  const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl }); // enqueue only, never started
+  const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl, redis: { prefix: jobsPrefix(settings) } }); // enqueue only, never started
   const config = await loadRuntimeConfig(database.prisma, settings);
-  const ctx = systemCtx({ db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(), clock: () => new Date() });
+  // with Redis, what ctl publishes reaches the running servers as their own events do
+  const bus = createBus(settings.redisUrl ? { url: settings.redisUrl, prefix: channelPrefix(settings) } : undefined);
+  const ctx = systemCtx({ db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus, clock: () => new Date() });
   return {
     via: `database ${database.kind}`,
     userNew: (input) => createLocalAccount(ctx, input),
@@ -63,6 +66,7 @@ async function localBackend(settings: Settings): Promise<Backend> {
     resetPassword: (input) => resetPassword(ctx, input),
     close: async () => {
       await jobs.stop();
+      await bus.close();
       await database.close();
     },
   };

@@ -2,13 +2,10 @@
 // (the route's OAuth scope too; the admin token passes). Family values are arbitrary JSON terms, so they
 // travel JSON-encoded, as the moderation log's `dataJson` does.
 import { describeConfig, getConfig, needReboot, restart, updateConfig, type ConfigList, type ConfigObject } from "../domain/config/config.ops.ts";
-import type { Ctx } from "../domain/context.ts";
 import { Invalid } from "../domain/errors.ts";
+import { adminOnly } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
 
-const adminOnly = (...scopes: string[]) => ({
-  authScopes: (_parent: unknown, _args: unknown, ctx: Ctx) => (ctx.viewer.via === "admin_token" ? true : { $all: { admin: true, scopes } }),
-});
 
 const ConfigSettingType = builder.objectRef<ConfigObject>("ConfigSetting").implement({
   description: "One stored (or default) setting in the family's form: `:pleroma` / `:instance` / keyword value",

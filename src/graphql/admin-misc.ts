@@ -16,15 +16,12 @@ import {
 } from "../domain/announcements/announcements.ops.ts";
 import { announcementDetails, type AnnouncementDetails } from "../domain/announcements/announcements.read.ts";
 import type { Announcement, Invite, OAuthApp, Relay } from "../generated/prisma/client.ts";
-import { guarded, offsetConnection, totalCountField } from "./admin-reports.ts";
+import { adminOnly, privileged } from "./admin-auth.ts";
+import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
 import "./accounts.ts";
 
-/** Admins only, with one of `scopes` (the REST route's guard). */
-const adminOnly = (...scopes: string[]) => ({
-  authScopes: (_parent: unknown, _args: unknown, ctx: Ctx) => (ctx.viewer.via === "admin_token" ? true : { $all: { admin: true, scopes } }),
-});
 
 // ---- invites
 
@@ -115,7 +112,7 @@ const dateArg = (d: Date | null | undefined) => (d === undefined ? undefined : d
 
 builder.queryFields((t) => ({
   adminInvites: t.field({
-    ...guarded(invites, "admin:read:invites"),
+    ...privileged(invites, "admin:read:invites"),
     type: [InviteRef],
     description: "Every invite, oldest first",
     resolve: (_root, _args, ctx) => listInvites(ctx, {}),
@@ -141,7 +138,7 @@ builder.queryFields((t) => ({
   ),
   adminAnnouncements: t.connection(
     {
-      ...guarded(announcements, "admin:read"),
+      ...privileged(announcements, "admin:read"),
       type: AnnouncementRef,
       description: "Every announcement, active or not, oldest first",
       resolve: (_root, args, ctx) =>
@@ -153,7 +150,7 @@ builder.queryFields((t) => ({
     { name: "AnnouncementConnection", ...totalCountField },
   ),
   adminAnnouncement: t.field({
-    ...guarded(announcements, "admin:read"),
+    ...privileged(announcements, "admin:read"),
     type: AnnouncementRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => getAnnouncement(ctx, { id: String(args.id) }),
@@ -176,19 +173,19 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createInvite: t.field({
-    ...guarded(invites, "admin:write:invites"),
+    ...privileged(invites, "admin:write:invites"),
     type: InviteRef,
     args: { maxUse: t.arg.int(), expiresAt: t.arg.string({ description: "a date, YYYY-MM-DD" }) },
     resolve: (_root, args, ctx) => createInvite(ctx, { max_use: opt(args.maxUse), expires_at: opt(args.expiresAt) }),
   }),
   revokeInvite: t.field({
-    ...guarded(invites, "admin:write:invites"),
+    ...privileged(invites, "admin:write:invites"),
     type: InviteRef,
     args: { token: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => revokeInvite(ctx, { token: args.token }),
   }),
   emailInvite: t.field({
-    ...guarded(invites, "admin:write:invites"),
+    ...privileged(invites, "admin:write:invites"),
     type: InviteRef,
     description: "Mails a new one-time invite (only while registrations are closed and invites enabled)",
     args: { email: t.arg.string({ required: true }), name: t.arg.string() },
@@ -243,13 +240,13 @@ builder.mutationFields((t) => ({
     },
   }),
   createAnnouncement: t.field({
-    ...guarded(announcements, "admin:write"),
+    ...privileged(announcements, "admin:write"),
     type: AnnouncementRef,
     args: { content: t.arg.string({ required: true }), startsAt: t.arg({ type: "DateTime" }), endsAt: t.arg({ type: "DateTime" }), allDay: t.arg.boolean() },
     resolve: (_root, a, ctx) => createAnnouncement(ctx, { content: a.content, starts_at: dateArg(a.startsAt), ends_at: dateArg(a.endsAt), all_day: opt(a.allDay) }),
   }),
   updateAnnouncement: t.field({
-    ...guarded(announcements, "admin:write"),
+    ...privileged(announcements, "admin:write"),
     type: AnnouncementRef,
     description: "Changes what is given; an explicit null clears a date",
     args: { id: t.arg.id({ required: true }), content: t.arg.string(), startsAt: t.arg({ type: "DateTime" }), endsAt: t.arg({ type: "DateTime" }), allDay: t.arg.boolean() },
@@ -257,7 +254,7 @@ builder.mutationFields((t) => ({
       updateAnnouncement(ctx, { id: String(a.id), content: opt(a.content), starts_at: dateArg(a.startsAt), ends_at: dateArg(a.endsAt), all_day: opt(a.allDay) }),
   }),
   deleteAnnouncement: t.field({
-    ...guarded(announcements, "admin:write"),
+    ...privileged(announcements, "admin:write"),
     type: "ID",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, a, ctx) => {

@@ -6,7 +6,8 @@ import { adminDeleteStatus, adminInstanceStatuses, adminListStatuses, adminShowS
 import type { Ctx } from "../domain/context.ts";
 import { findLogEntry, listModerationLog } from "../domain/moderation-log/moderation-log.ops.ts";
 import type { ModerationLogEntry } from "../generated/prisma/client.ts";
-import { guarded, guardSubscription, offsetConnection, totalCountField } from "./admin-reports.ts";
+import { guardSubscription, privileged } from "./admin-auth.ts";
+import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
 import "./accounts.ts";
@@ -34,7 +35,7 @@ const WRITE_STATUSES = ["admin:write:statuses"];
 builder.queryFields((t) => ({
   adminStatuses: t.connection(
     {
-      ...guarded("messages_read", ...READ_STATUSES),
+      ...privileged("messages_read", ...READ_STATUSES),
       type: StatusType,
       description: "Statuses newest first: public and unlisted unless godmode, without reblogs unless withReblogs",
       args: { localOnly: t.arg.boolean(), godmode: t.arg.boolean(), withReblogs: t.arg.boolean() },
@@ -49,7 +50,7 @@ builder.queryFields((t) => ({
   ),
   adminInstanceStatuses: t.connection(
     {
-      ...guarded("messages_read", ...READ_STATUSES),
+      ...privileged("messages_read", ...READ_STATUSES),
       type: StatusType,
       description: "Statuses of one host's accounts (this server's host: local statuses)",
       args: { instance: t.arg.string({ required: true }), godmode: t.arg.boolean(), withReblogs: t.arg.boolean() },
@@ -62,7 +63,7 @@ builder.queryFields((t) => ({
     { name: "AdminInstanceStatusConnection", ...totalCountField },
   ),
   adminStatus: t.field({
-    ...guarded("messages_read", ...READ_STATUSES),
+    ...privileged("messages_read", ...READ_STATUSES),
     type: StatusType,
     description: "One status, whatever its visibility",
     args: { id: t.arg.id({ required: true }) },
@@ -70,7 +71,7 @@ builder.queryFields((t) => ({
   }),
   moderationLog: t.connection(
     {
-      ...guarded("moderation_log_read", "admin:read"),
+      ...privileged("moderation_log_read", "admin:read"),
       type: LogEntry,
       description: "Moderation-log entries, newest first",
       args: {
@@ -94,7 +95,7 @@ builder.queryFields((t) => ({
     { name: "ModerationLogConnection", ...totalCountField },
   ),
   stats: t.field({
-    ...guarded("statistics_read", "admin:read"),
+    ...privileged("statistics_read", "admin:read"),
     type: VisibilityCounts,
     description: "Status counts by visibility, for every instance or one host (this server's host: local statuses)",
     args: { instance: t.arg.string() },
@@ -104,20 +105,20 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   adminUpdateStatus: t.field({
-    ...guarded("messages_delete", ...WRITE_STATUSES),
+    ...privileged("messages_delete", ...WRITE_STATUSES),
     type: StatusType,
     args: { id: t.arg.id({ required: true }), sensitive: t.arg.boolean(), visibility: t.arg.string({ description: "public, private or unlisted" }) },
     resolve: (_root, args, ctx) => adminUpdateStatus(ctx, { id: String(args.id), sensitive: opt(args.sensitive), visibility: opt(args.visibility) }),
   }),
   adminDeleteStatus: t.field({
-    ...guarded("messages_delete", ...WRITE_STATUSES),
+    ...privileged("messages_delete", ...WRITE_STATUSES),
     type: "ID",
     description: "Deletes a status; answers its id",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await adminDeleteStatus(ctx, { id: String(args.id) })).id,
   }),
   purgeInstance: t.field({
-    ...guarded("instances_delete", "admin:write:accounts", "admin:write:statuses"),
+    ...privileged("instances_delete", "admin:write:accounts", "admin:write:statuses"),
     type: "String",
     description: "Queues the removal of every account of a remote host and their content; answers the host",
     args: { instance: t.arg.string({ required: true }) },
@@ -137,7 +138,7 @@ async function announcedEntry(ctx: Ctx, id: number): Promise<ModerationLogEntry>
 
 builder.subscriptionField("moderationLogEntryAdded", (t) =>
   t.field({
-    ...guarded("moderation_log_read", "admin:read"),
+    ...privileged("moderation_log_read", "admin:read"),
     type: LogEntry,
     description: "Each moderation-log entry as it is written (staff holding moderation_log_read)",
     subscribe: (_root, _args, ctx) => {

@@ -1,8 +1,6 @@
 // Admin reports over GraphQL: the operations of the admin REST routes, guarded like them (the route's
 // OAuth scope and its privilege; the admin token passes), and a live `reportFiled` subscription.
 import DataLoader from "dataloader";
-import { resolveOffsetConnection } from "@pothos/plugin-relay";
-import type { Privilege } from "../config/runtime.ts";
 import {
   addReportNote,
   deleteReportNote,
@@ -13,40 +11,15 @@ import {
   updateReportStates,
   type ReportRow,
 } from "../domain/admin/reports.ops.ts";
-import { requirePrivilege, requireScopes } from "../domain/auth/policy.ts";
 import type { Ctx } from "../domain/context.ts";
 import { Invalid, NotFound } from "../domain/errors.ts";
 import type { Account, ReportNote, Status } from "../generated/prisma/client.ts";
+import { guardSubscription, privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
+import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
 import "./accounts.ts";
 import "./statuses.ts";
-
-/** The REST route's guard: staff holding `privilege` with one of `scopes` (the admin token passes). */
-export const guarded = (privilege: Privilege, ...scopes: string[]) => ({
-  authScopes: (_parent: unknown, _args: unknown, ctx: Ctx) => (ctx.viewer.via === "admin_token" ? true : { $all: { privilege, scopes } }),
-});
-
-/** The same guard for a subscription, checked when it starts (field auth runs per event only). */
-export function guardSubscription(ctx: Ctx, privilege: Privilege, ...scopes: string[]) {
-  requirePrivilege(ctx, privilege);
-  requireScopes(ctx.viewer, scopes);
-}
-
-/** Offset pages as Relay connections, with the list's total. */
-export async function offsetConnection<T>(args: { first?: number | null; last?: number | null; before?: string | null; after?: string | null }, fetch: (offset: number, limit: number) => Promise<{ total: number; items: T[] }>) {
-  let totalCount = 0;
-  const connection = await resolveOffsetConnection({ args }, async ({ offset, limit }) => {
-    const page = await fetch(offset, limit);
-    totalCount = page.total;
-    return page.items;
-  });
-  return { ...connection, totalCount };
-}
-
-export const totalCountField = {
-  fields: (c: any) => ({ totalCount: c.int({ resolve: (conn: { totalCount: number }) => conn.totalCount }) }),
-};
 
 const ReportStateEnum = builder.enumType("ReportState", { values: REPORT_STATES });
 
@@ -130,7 +103,7 @@ const WRITE = ["admin:write:reports"];
 builder.queryFields((t) => ({
   adminReports: t.connection(
     {
-      ...guarded("reports_manage_reports", ...READ),
+      ...privileged("reports_manage_reports", ...READ),
       type: ReportRef,
       description: "Reports, newest first",
       args: { state: t.arg({ type: ReportStateEnum }) },
@@ -143,7 +116,7 @@ builder.queryFields((t) => ({
     { name: "ReportConnection", ...totalCountField },
   ),
   adminReport: t.field({
-    ...guarded("reports_manage_reports", ...READ),
+    ...privileged("reports_manage_reports", ...READ),
     type: ReportRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => showReport(ctx, { id: String(args.id) }),
@@ -152,7 +125,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   updateReportState: t.field({
-    ...guarded("reports_manage_reports", ...WRITE),
+    ...privileged("reports_manage_reports", ...WRITE),
     type: ReportRef,
     args: { id: t.arg.id({ required: true }), state: t.arg({ type: ReportStateEnum, required: true }) },
     resolve: async (_root, args, ctx) => {
@@ -163,13 +136,13 @@ builder.mutationFields((t) => ({
     },
   }),
   addReportNote: t.field({
-    ...guarded("reports_manage_reports", ...WRITE),
+    ...privileged("reports_manage_reports", ...WRITE),
     type: ReportRef,
     args: { reportId: t.arg.id({ required: true }), content: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => addReportNote(ctx, { id: String(args.reportId), content: args.content }),
   }),
   deleteReportNote: t.field({
-    ...guarded("reports_manage_reports", ...WRITE),
+    ...privileged("reports_manage_reports", ...WRITE),
     type: ReportRef,
     args: { reportId: t.arg.id({ required: true }), noteId: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => deleteReportNote(ctx, { report_id: String(args.reportId), id: String(args.noteId) }),
@@ -178,7 +151,7 @@ builder.mutationFields((t) => ({
 
 builder.subscriptionField("reportFiled", (t) =>
   t.field({
-    ...guarded("reports_manage_reports", ...READ),
+    ...privileged("reports_manage_reports", ...READ),
     type: ReportRef,
     description: "Each report as it is filed (staff holding reports_manage_reports)",
     subscribe: (_root, _args, ctx) => {

@@ -2,7 +2,6 @@
 // route's OAuth scope together with its privilege (or the admin role), both required.
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
 import type { Privilege } from "../config/runtime.ts";
-import type { Ctx } from "../domain/context.ts";
 import { disableMfa, passwordResetToken, updateCredentials } from "../domain/admin/users-credentials.ops.ts";
 import {
   activateUsers,
@@ -26,19 +25,12 @@ import {
 import { listUsers, showUser, userStatuses } from "../domain/admin/users.read.ts";
 import type { Account } from "../generated/prisma/client.ts";
 import { avatarUrl } from "../media/defaults.ts";
+import { adminOnly, privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
 import { opt, StatusType } from "./paging.ts";
 import "./statuses.ts";
 
 // The admin token acts as an admin and skips scope checks, as on REST.
-/** the route's scope and privilege, both */
-const privileged = (privilege: Privilege, ...scopes: string[]) => ({
-  authScopes: (_parent: unknown, _args: unknown, ctx: Ctx) => (ctx.viewer.via === "admin_token" ? true : { $all: { privilege, scopes } }),
-});
-/** the route's scope, for admins only */
-const adminOnly = (...scopes: string[]) => ({
-  authScopes: (_parent: unknown, _args: unknown, ctx: Ctx) => (ctx.viewer.via === "admin_token" ? true : { $all: { admin: true, scopes } }),
-});
 
 const AdminUser = builder.objectRef<Account>("AdminUser").implement({
   description: "A user as the admin API shows it",

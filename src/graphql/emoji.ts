@@ -3,6 +3,7 @@
 import { listCustomEmoji, reloadEmoji } from "../domain/emoji/emoji.ops.ts";
 import { createPack, deletePack, listPacks, packView, showPack, updatePackMetadata, type PackView } from "../domain/emoji/packs.ops.ts";
 import { emojiUrl, type CustomEmoji } from "../domain/emoji/registry.ts";
+import { privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
 
 const CustomEmojiRef = builder.objectRef<CustomEmoji>("CustomEmoji").implement({
@@ -74,7 +75,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const adminWrite = { authScopes: { $all: { admin: true, scopes: ["admin:write"] } } } as const;
+const adminWrite = privileged("emoji_manage_emoji", "admin:write");
 
 builder.mutationFields((t) => ({
   createEmojiPack: t.field({

@@ -29,7 +29,7 @@ const NotificationReport = builder.objectRef<ReportRow>("NotificationReport").im
   }),
 });
 
-const Notification = builder.objectRef<NotificationRow>("Notification").implement({
+export const Notification = builder.objectRef<NotificationRow>("Notification").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
     type: t.string({ description: "the REST type name (`mention`, `<ns>:emoji_reaction`, …)", resolve: (n, _a, ctx) => wireType(ctx, n.type) }),

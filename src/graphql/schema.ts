@@ -2,6 +2,7 @@
 import { lexicographicSortSchema, printSchema } from "graphql";
 import "./accounts.ts";
 import "./admin-config.ts";
+import "./admin-instance.ts";
 import "./admin-misc.ts";
 import "./admin-moderation.ts";
 import "./admin-reports.ts";
@@ -14,6 +15,7 @@ import "./mfa.ts";
 import "./notifications.ts";
 import "./oauth-apps.ts";
 import "./statuses.ts";
+import "./subscriptions.ts";
 import "./system.ts";
 import "./timelines.ts";
 import { builder } from "./builder.ts";

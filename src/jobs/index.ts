@@ -1,4 +1,6 @@
 // Picks the job engine: BullMQ when a Redis URL is configured, else the database the server already has.
+import type { Settings } from "../config/env.ts";
+import { instanceKey } from "../config/instance-key.ts";
 import type { PrismaClient } from "../generated/prisma/client.ts";
 import { createDatabaseQueue, type DatabaseQueueOptions } from "./db-queue.ts";
 import { createRedisQueue, type RedisQueueOptions } from "./redis-queue.ts";
@@ -15,6 +17,11 @@ export interface JobQueueConfig {
   redisUrl?: string;
   database?: DatabaseQueueOptions;
   redis?: RedisQueueOptions;
+}
+
+/** BullMQ's key prefix for one instance, so instances (and test runs) sharing a Redis never take each other's jobs. */
+export function jobsPrefix(settings: Pick<Settings, "domain" | "databaseUrl">): string {
+  return `bull:${instanceKey(settings)}`;
 }
 
 export function createJobQueue(config: JobQueueConfig): JobQueue {

@@ -26,11 +26,39 @@ export type BusEvents = {
   report: [payload: { reportId: string }];
   /** the runtime configuration changed in the database: every process reloads it */
   config_changed: [payload: {}];
+  /** custom emoji packs changed on disk (shared by the processes): every process rescans them */
+  emoji_changed: [payload: {}];
   /** an announcement was created, changed or deleted (the streaming API tells users of active ones) */
   announcement: [payload: { id: string; change: "created" | "updated" | "deleted" }];
   /** one side's chat changed: a new message (the `user:<ns>_chat` stream's `<ns>:chat_update`), or messages read */
   chat_update: [payload: { accountId: string; chatId: string; change: "message" | "read" }];
+  /** a status was stored (posted, published from a schedule, reblogged): the streams' `update` */
+  status_created: [payload: { statusId: string }];
+  /** a status was edited: the streams' `status.update` */
+  status_updated: [payload: { statusId: string }];
+  /** a status was deleted (also each reblog deleted with it): the streams' `delete`, routed without the row */
+  status_deleted: [payload: DeletedStatus];
+  /** a direct status bumped one participant's conversation: that account's `direct` stream */
+  conversation: [payload: { accountId: string; conversationId: string }];
+  /** an account's keyword filters changed: its `user` stream's `filters_changed` */
+  filters_changed: [payload: { accountId: string }];
 };
+
+/** A deleted status as the streams route its `delete` (inclusion.ts `deletedStatuses` builds it). */
+export interface DeletedStatus {
+  statusId: string;
+  accountId: string;
+  visibility: string;
+  recipientIds: string[];
+  reblogOfId: string | null;
+  local: boolean;
+  /** the author's domain (null when local) */
+  domain: string | null;
+  tags: string[];
+  hasMedia: boolean;
+  context: string;
+  inReplyToAccountId: string | null;
+}
 
 export type Bus = PubSub<BusEvents> & {
   /** the Redis channel of each topic is `<redisPrefix><topic>`; undefined when in-process */

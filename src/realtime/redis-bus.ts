@@ -7,6 +7,7 @@
 // connection, so local subscribers see each event exactly once.
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { Redis } from "ioredis";
+import { instanceKey } from "../config/instance-key.ts";
 import type { Settings } from "../config/env.ts";
 
 export interface RedisEventTargetOptions {
@@ -30,29 +31,23 @@ export interface TopicEventTarget {
  * PGlite gets a prefix of its own.
  */
 export function channelPrefix(settings: Pick<Settings, "domain" | "databaseUrl">): string {
-  const url = settings.databaseUrl;
-  let database: string;
-  if (url.startsWith("pglite:")) {
-    const dir = url.slice("pglite:".length);
-    database = dir.startsWith("memory:") ? `memory-${process.pid}-${Math.random().toString(36).slice(2, 10)}` : dir;
-  } else {
-    // the database name, not the whole URL: processes may reach the same database through different hosts
-    database = decodeURIComponent(new URL(url).pathname.replace(/^\//, "")) || "postgres";
-  }
-  return `ext-bus:${settings.domain}:${database}:`;
+  return `ext-bus:${instanceKey(settings)}:`;
 }
 
 export function createRedisTopicTarget(options: RedisEventTargetOptions): { target: TopicEventTarget; close(): Promise<void> } {
   const log = options.log ?? ((message: string) => console.error(`[bus] ${message}`));
-  // two connections: one in subscriber mode cannot publish
+  // two connections: one in subscriber mode cannot publish. A SUBSCRIBE waits for Redis however long it
+  // is away (a rejected one would leave its listener deaf for good); a PUBLISH gives up after ioredis's
+  // default retries, so events are dropped rather than piling up during an outage.
   const publishClient = new Redis(options.url);
-  const subscribeClient = new Redis(options.url);
+  const subscribeClient = new Redis(options.url, { maxRetriesPerRequest: null });
   for (const client of [publishClient, subscribeClient]) {
     client.on("error", (error: Error) => log(`redis: ${error.message}`));
     logRejections(client, log);
   }
   const inner = createRedisEventTarget({ publishClient, subscribeClient });
   const channel = (topic: string) => options.prefix + topic;
+  let closed = false;
 
   const target: TopicEventTarget = {
     // after close() the connections are gone: subscriptions ending during shutdown need no UNSUBSCRIBE
@@ -64,14 +59,15 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
     },
   };
 
-  let closed = false;
   return {
     target,
     async close() {
       if (closed) return;
       closed = true;
-      // quit lets pending publishes go out first; when Redis is unreachable it fails and we just drop the socket
-      await Promise.all([publishClient, subscribeClient].map((client) => client.quit().catch(() => client.disconnect())));
+      subscribeClient.disconnect(); // closing the socket ends its subscriptions
+      // quit lets pending publishes go out first; when Redis is away there is nothing to wait for
+      if (publishClient.status === "ready") await publishClient.quit().catch(() => publishClient.disconnect());
+      else publishClient.disconnect();
     },
   };
 }

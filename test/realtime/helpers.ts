@@ -58,6 +58,26 @@ export function gqlSubscribe<T>(baseUrl: string, token: string, query: string): 
   return { events, errors, client, dispose: () => client.dispose() as Promise<void> };
 }
 
+export interface StreamMessage {
+  event: string;
+  /** the rendered entity as a JSON string (or an id for `delete`) */
+  payload: string;
+  stream: string[];
+}
+
+/** A streaming API client (`/api/v1/streaming?…`); resolves once the server answered the upgrade. */
+export async function openStream(baseUrl: string, query: string): Promise<{ messages: StreamMessage[]; close(): void }> {
+  const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/api/v1/streaming?${query}`);
+  const messages: StreamMessage[] = [];
+  ws.on("message", (data) => messages.push(JSON.parse(String(data))));
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("unexpected-response", (_req, res) => reject(new Error(`streaming upgrade refused: ${res.statusCode}`)));
+    ws.once("error", reject);
+  });
+  return { messages, close: () => ws.close() };
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 40_000 });
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const ADMIN_SCOPES = "read write follow push admin";

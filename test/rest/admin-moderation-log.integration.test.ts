@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 40_000 });
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const ADMIN_TOKEN = "admin-token-for-log-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];

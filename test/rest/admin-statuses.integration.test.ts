@@ -6,7 +6,7 @@ import { newId } from "../../src/db/ids.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 40_000 });
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const ADMIN_TOKEN = "admin-token-for-status-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];

@@ -249,7 +249,8 @@ describe.each(DB_KINDS)("admin users on %s", (kind) => {
       expect(await f.db.account.findUniqueOrThrow({ where: { id: victim.id } })).toMatchObject({ deactivated: true, displayName: "", note: "", email: null, passwordHash: null });
       expect(await f.db.follow.count({ where: { followerId: victim.id } })).toBe(0);
       expect(await f.db.oAuthToken.count({ where: { accountId: victim.id } })).toBe(0);
-      // its statuses are no longer shown
+      // its content is gone from the database, not just hidden
+      expect(await f.db.status.count({ where: { accountId: victim.id } })).toBe(0);
       const shown = await f.server.fetch(`/api/v1/accounts/${victim.id}/statuses`);
       expect(await json(shown)).toEqual({ status: 200, body: [] });
     });

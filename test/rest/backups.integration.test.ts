@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 40_000 });
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 const PNG = fs.readFileSync("src/media/assets/avi.png");
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { registerApp, startTestServer, type TestServer } from "../support/server.ts";
 
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 40_000 });
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 describe.each(DB_KINDS)("captcha on %s", (kind) => {
   let server: TestServer;

@@ -147,6 +147,9 @@ describe.each(DB_KINDS)("multi-factor sign-in on %s", (kind) => {
     // the mfa_token is single use
     expect((await challenge(mfaToken, "totp", codeFor(key))).status).toBe(400);
     expect(await db.mfaToken.count({ where: { tokenHash: digest(mfaToken) } })).toBe(0);
+    // and so is the code: a fresh sign-in cannot replay it within its 30 seconds
+    const replay = await challenge(await mfaTokenOf(await grant()), "totp", codeFor(key));
+    expect([replay.status, await replay.json()]).toEqual([400, { error: "Invalid code" }]);
   });
 
   test("one mfa_token allows only a handful of attempts", async () => {
@@ -172,6 +175,8 @@ describe.each(DB_KINDS)("multi-factor sign-in on %s", (kind) => {
   });
 
   test("the sign-in page asks for the code after the password and only then redirects with ?code=", async () => {
+    // an earlier test used this period's code, which passes only once: start as in a new period
+    await db.account.updateMany({ data: { mfaTotpLastCounter: null } });
     const web = await server.fetch("/api/v1/apps", { json: { client_name: "web", redirect_uris: REDIRECT, scopes: "read write" } }).then((r) => r.json());
     const verifier = "a-long-enough-pkce-code-verifier-of-forty-three-chars";
     const challengeS256 = createHash("sha256").update(verifier).digest("base64url");
@@ -224,6 +229,8 @@ describe.each(DB_KINDS)("multi-factor sign-in on %s", (kind) => {
   });
 
   test("Basic credentials and the tRPC session sign-in need the second factor too", async () => {
+    // an earlier test used this period's code, which passes only once: start as in a new period
+    await db.account.updateMany({ data: { mfaTotpLastCounter: null } });
     const basic = await server.fetch("/api/v1/accounts/verify_credentials", { headers: { authorization: `Basic ${Buffer.from(`mia:${PASSWORD}`).toString("base64")}` } });
     expect(basic.status).toBe(401);
     expect(await basic.json()).toEqual({ error: "mfa_required" });

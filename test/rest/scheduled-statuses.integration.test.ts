@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from "../../src/server.ts";
 import { DB_KINDS, freshDatabase } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-vi.setConfig({ testTimeout: 40_000, hookTimeout: 40_000 });
+vi.setConfig({ testTimeout: 40_000, hookTimeout: 120_000 });
 
 const HOUR = 60 * 60 * 1000;
 const inFuture = (ms: number) => new Date(Date.now() + ms).toISOString();

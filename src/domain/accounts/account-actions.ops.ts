@@ -8,6 +8,7 @@ import { passwordResetMail } from "../../mail/templates.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
+import { deletedStatusesWhere } from "../timelines/inclusion.ts";
 import { Forbidden, Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { operation } from "../operation.ts";
 import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";
@@ -90,11 +91,12 @@ export const deleteOwnAccount = operation({
 });
 
 /** The job's work; safe to run again after a crash half-way. */
-export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings">, accountId: string) {
+export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings" | "bus">, accountId: string) {
   const { db } = ctx;
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) return;
   const media = await db.mediaAttachment.findMany({ where: { accountId }, select: { url: true } });
+  const gone = await deletedStatusesWhere(ctx, { accountId });
   await db.$transaction([
     // the account's content: statuses (their mentions, tags, reblogs, favourites… cascade), its
     // actions on other statuses, its notifications both ways and its private collections
@@ -149,6 +151,7 @@ export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings">, accountId:
       },
     }),
   ]);
+  for (const d of gone) ctx.bus.publish("status_deleted", d);
   for (const url of [...media.map((m) => m.url), account.avatar, account.header, account.background]) await removeStored(ctx, url);
 }
 

@@ -2,6 +2,7 @@
 // job; the job deletes every account of that host with its statuses, in batches that survive a crash.
 import { z } from "zod";
 import { requirePrivilege } from "../auth/policy.ts";
+import { deletedStatusesWhere } from "../timelines/inclusion.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
 
@@ -24,14 +25,17 @@ export const purgeInstance = operation({
  * their authors exist: the status counters' trigger reads the author's host. Everything else of the
  * accounts (follows, notifications, reactions, media, reports) goes with them by cascade.
  */
-export async function purgeInstanceAccounts(ctx: Pick<Ctx, "db">, host: string): Promise<number> {
+export async function purgeInstanceAccounts(ctx: Pick<Ctx, "db" | "bus">, host: string): Promise<number> {
   const { db } = ctx;
   let removed = 0;
   for (;;) {
     const batch = await db.account.findMany({ where: { local: false, domain: { equals: host, mode: "insensitive" } }, select: { id: true }, take: BATCH });
     if (batch.length === 0) return removed;
     const ids = batch.map((a) => a.id);
+    const gone = await deletedStatusesWhere(ctx, { accountId: { in: ids } });
     await db.$transaction([db.status.deleteMany({ where: { accountId: { in: ids } } }), db.account.deleteMany({ where: { id: { in: ids } } })]);
+    // open streams drop them too
+    for (const d of gone) ctx.bus.publish("status_deleted", d);
     removed += ids.length;
   }
 }

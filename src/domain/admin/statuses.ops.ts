@@ -101,12 +101,14 @@ export const adminUpdateStatus = operation({
     if (visibility !== undefined && !SETTABLE_VISIBILITIES.includes(visibility as never)) throw Invalid("Unsupported visibility", { visibility: "is not supported" });
     const status = await findStatus(ctx, input.id);
     if (visibility === undefined && sensitive === undefined) return status;
-    return ctx.db.$transaction(async (tx) => {
+    const updated = await ctx.db.$transaction(async (tx) => {
       // the counters' trigger follows a visibility change
-      const updated = await tx.status.update({ where: { id: status.id }, data: { sensitive, visibility: visibility as (typeof SETTABLE_VISIBILITIES)[number] | undefined } });
+      const row = await tx.status.update({ where: { id: status.id }, data: { sensitive, visibility: visibility as (typeof SETTABLE_VISIBILITIES)[number] | undefined } });
       await logAction(ctx, { action: "status_update", subject: { id: status.id }, sensitive, visibility }, tx);
-      return updated;
+      return row;
     });
+    ctx.bus.publish("status_updated", { statusId: updated.id });
+    return updated;
   },
 });
 

@@ -5,7 +5,7 @@ import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { Unauthorized } from "../errors.ts";
 import { digest } from "./secrets.ts";
-import { verifyTotp } from "./totp.ts";
+import { matchTotp } from "./totp.ts";
 
 export type ChallengeType = "totp" | "recovery";
 
@@ -34,8 +34,18 @@ async function consumeBackupCode(ctx: Ctx, accountId: string, code: string): Pro
 /** True when the code passes for an account with MFA on; a backup code is used up by passing. */
 export async function verifySecondFactor(ctx: Ctx, account: Account, type: ChallengeType, code: string): Promise<boolean> {
   if (!account.mfaEnabled) return false;
-  if (type === "totp") return !!account.mfaTotpSecret && verifyTotp(account.mfaTotpSecret, code, ctx.clock());
+  if (type === "totp") return consumeTotp(ctx, account, code);
   return consumeBackupCode(ctx, account.id, code);
+}
+
+/** A TOTP code passes once: its period must be later than the last accepted one (set in the same statement). */
+async function consumeTotp(ctx: Ctx, account: Account, code: string): Promise<boolean> {
+  const counter = account.mfaTotpSecret ? matchTotp(account.mfaTotpSecret, code, ctx.clock()) : null;
+  if (counter === null) return false;
+  const updated = await ctx.db.$executeRaw`
+    UPDATE accounts SET mfa_totp_last_counter = ${counter}
+    WHERE id = ${account.id} AND (mfa_totp_last_counter IS NULL OR mfa_totp_last_counter < ${counter})`;
+  return updated === 1;
 }
 
 /**

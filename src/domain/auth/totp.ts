@@ -19,14 +19,16 @@ export function totpKeyUri(key: string, issuer: string, accountName: string): st
   return createTOTPKeyURI(issuer, accountName, decodeBase32IgnorePadding(key), PERIOD_SECONDS, DIGITS);
 }
 
-/** True when `code` is the key's code for the period of `now` or a neighbouring one. */
-export function verifyTotp(key: string, code: string, now: Date): boolean {
+/** The period (counter) whose code `code` is, for the period of `now` or a neighbouring one; null when none. */
+export function matchTotp(key: string, code: string, now: Date): number | null {
   const otp = code.replace(/\s+/g, "");
-  if (!/^\d+$/.test(otp)) return false;
+  if (!/^\d+$/.test(otp)) return null;
   const secret = decodeBase32IgnorePadding(key);
   const current = Math.floor(now.getTime() / 1000 / PERIOD_SECONDS);
   for (let counter = current - DRIFT_PERIODS; counter <= current + DRIFT_PERIODS; counter++) {
-    if (verifyHOTP(secret, BigInt(counter), DIGITS, otp)) return true;
+    if (verifyHOTP(secret, BigInt(counter), DIGITS, otp)) return counter;
   }
-  return false;
+  return null;
 }
+
+export const verifyTotp = (key: string, code: string, now: Date): boolean => matchTotp(key, code, now) !== null;

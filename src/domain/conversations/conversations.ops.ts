@@ -51,7 +51,9 @@ export async function recordDirectStatus(ctx: Ctx, status: Status): Promise<Stat
       });
     }),
   );
-  return ctx.db.status.update({ where: { id: status.id }, data: { directConversationId: conversationId } });
+  const updated = await ctx.db.status.update({ where: { id: status.id }, data: { directConversationId: conversationId } });
+  for (const accountId of participants) if (!silent.has(accountId)) ctx.bus.publish("conversation", { accountId, conversationId });
+  return updated;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The instance's custom emoji as clients list them, and the admin's rescan of the packs.
 import { z } from "zod";
-import { requireAdmin } from "../auth/policy.ts";
+import { requirePrivilege } from "../auth/policy.ts";
 import { operation } from "../operation.ts";
 import { reloadRegistry } from "./packs.ops.ts";
 import { emojiRegistry, type CustomEmoji } from "./registry.ts";
@@ -18,7 +18,7 @@ export const listCustomEmoji = operation({
 export const reloadEmoji = operation({
   name: "emoji.reload",
   input: z.object({}),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx): Promise<void> {
     reloadRegistry(ctx);
   },

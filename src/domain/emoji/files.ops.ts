@@ -6,7 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { detectImageType, type Upload } from "../../media/storage.ts";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
-import { requireAdmin } from "../auth/policy.ts";
+import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Conflict, Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { bool } from "../inputs.ts";
@@ -70,7 +70,7 @@ export const addPackFile = operation({
     shortcode: z.string().optional(),
     filename: z.string().optional(),
   }),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Record<string, string>> {
     const maxBytes = ctx.config.get("instance", "upload_limit");
     packOrNotFound(ctx, input.name);
@@ -117,7 +117,7 @@ export const updatePackFile = operation({
     new_filename: z.string().optional(),
     force: bool().optional(),
   }),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Record<string, string>> {
     return withPackLock(ctx.settings, async () => {
       const pack = packOrNotFound(ctx, input.name);
@@ -149,7 +149,7 @@ export const updatePackFile = operation({
 export const deletePackFile = operation({
   name: "emoji.deleteFile",
   input: z.object({ name: z.string(), shortcode: z.string() }),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Record<string, string>> {
     return withPackLock(ctx.settings, async () => {
       if (!input.name.trim() || !input.shortcode) throw Unprocessable("pack name or shortcode cannot be empty");

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
-import { requireAdmin } from "../auth/policy.ts";
+import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { int } from "../inputs.ts";
@@ -50,8 +50,10 @@ function readOrFail(ctx: Ctx, name: string): Pack | null {
   }
 }
 
+/** Rescans the packs here, and tells the other processes to do the same. */
 export function reloadRegistry(ctx: Ctx) {
   loadEmojiRegistry(ctx.settings);
+  ctx.bus.publish("emoji_changed", {});
 }
 
 const paging = (pageSize: number) => ({ page: int().pipe(z.number().min(1)).default(1), page_size: int().pipe(z.number().min(1)).default(pageSize) });
@@ -104,7 +106,7 @@ export const getPackArchive = operation({
 export const createPack = operation({
   name: "emoji.createPack",
   input: z.object({ name: z.string() }),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Pack> {
     const name = checkPackName(input.name);
     const dir = packDir(ctx.settings, name);
@@ -151,7 +153,7 @@ function mergeMeta(current: PackMeta, changes: Record<string, unknown>): PackMet
 export const updatePackMetadata = operation({
   name: "emoji.updatePackMetadata",
   input: z.object({ name: z.string(), metadata: metadataInput }),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<PackMeta> {
     const current = loadPack(ctx, input.name);
     const next = mergeMeta(current.pack, input.metadata);
@@ -176,7 +178,7 @@ export const updatePackMetadata = operation({
 export const deletePack = operation({
   name: "emoji.deletePack",
   input: z.object({ name: z.string() }),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<void> {
     const name = checkPackName(input.name);
     const dir = packDir(ctx.settings, name);
@@ -224,7 +226,7 @@ function filesOnDisk(dir: string): Record<string, string> {
 export const importPacks = operation({
   name: "emoji.importPacks",
   input: z.object({}),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx): Promise<string[]> {
     return withPackLock(ctx.settings, async () => {
       const imported: string[] = [];

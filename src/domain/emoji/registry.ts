@@ -2,6 +2,7 @@
 // servers in one process). Loaded from the packs on disk at start-up, on first use by a context built
 // elsewhere, and again after every pack change or an admin's reload.
 import fs from "node:fs";
+import type { Bus } from "../../realtime/bus.ts";
 import type { Settings } from "../../config/env.ts";
 import { inside, isValidFileName, packNames, readPack, SHORTCODE } from "./pack-store.ts";
 
@@ -55,4 +56,19 @@ export function emojiRegistry(ctx: { settings: Pick<Settings, "dataDir"> }): Rea
 /** The absolute URL of an emoji's image. */
 export function emojiUrl(ctx: { settings: Pick<Settings, "baseUrl"> }, emoji: Pick<CustomEmoji, "path">): string {
   return ctx.settings.baseUrl + emoji.path;
+}
+
+/** Rescans the packs whenever a process changed them (its own changes come back too: a harmless second scan). */
+export function followEmojiChanges(bus: Bus, settings: Pick<Settings, "dataDir">): () => Promise<void> {
+  const changes = bus.subscribe("emoji_changed");
+  void (async () => {
+    for await (const _ of changes) {
+      try {
+        loadEmojiRegistry(settings);
+      } catch (error) {
+        console.error("custom emoji reload failed:", error);
+      }
+    }
+  })();
+  return async () => void (await changes.return());
 }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { guardedFetch, type GuardedResponse } from "../../net/guarded-fetch.ts";
 import { detectImageType } from "../../media/storage.ts";
-import { requireAdmin } from "../auth/policy.ts";
+import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Conflict, DomainError } from "../errors.ts";
 import { int } from "../inputs.ts";
@@ -57,7 +57,7 @@ const pagingInput = { page: int().pipe(z.number().min(1)).default(1), page_size:
 export const listRemotePacks = operation({
   name: "emoji.listRemotePacks",
   input: z.object({ url: z.string(), ...pagingInput }),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<unknown> {
     const base = baseOf(input.url);
     const rns = await remoteNamespace(ctx, base);
@@ -99,7 +99,7 @@ function remoteMeta(pack: Record<string, unknown> = {}): PackMeta {
 export const downloadPack = operation({
   name: "emoji.downloadPack",
   input: z.object({ url: z.string(), name: z.string(), as: z.string().optional().nullable() }),
-  authorize: requireAdmin,
+  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Pack> {
     const localName = checkPackName(input.as || input.name);
     const dir = packDir(ctx.settings, localName);

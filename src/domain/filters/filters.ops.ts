@@ -105,7 +105,7 @@ export const createFilter = operation({
   authorize: requireAccount,
   async run(ctx, input): Promise<Filter> {
     const me = requireAccount(ctx);
-    return ctx.db.filter.create({
+    const created = await ctx.db.filter.create({
       data: {
         id: newId(),
         accountId: me.id,
@@ -116,6 +116,8 @@ export const createFilter = operation({
         expiresAt: expiry(ctx, input.expires_in) ?? null,
       },
     });
+    ctx.bus.publish("filters_changed", { accountId: me.id });
+    return created;
   },
 });
 
@@ -128,7 +130,7 @@ export const updateFilter = operation({
   async run(ctx, input): Promise<Filter> {
     const filter = await ownFilter(ctx, input.id);
     const expiresAt = expiry(ctx, input.expires_in);
-    return ctx.db.filter.update({
+    const updated = await ctx.db.filter.update({
       where: { id: filter.id },
       data: {
         ...(input.phrase !== undefined ? { phrase: input.phrase } : {}),
@@ -138,6 +140,8 @@ export const updateFilter = operation({
         ...(expiresAt !== undefined ? { expiresAt } : {}),
       },
     });
+    ctx.bus.publish("filters_changed", { accountId: filter.accountId });
+    return updated;
   },
 });
 
@@ -148,5 +152,6 @@ export const deleteFilter = operation({
   async run(ctx, input): Promise<void> {
     const filter = await ownFilter(ctx, input.id);
     await ctx.db.filter.delete({ where: { id: filter.id } });
+    ctx.bus.publish("filters_changed", { accountId: filter.accountId });
   },
 });

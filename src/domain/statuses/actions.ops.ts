@@ -9,6 +9,7 @@ import type { Ctx } from "../context.ts";
 import { Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { int } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
+import { deletedStatuses } from "../timelines/inclusion.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { getVisibleStatus } from "./statuses.read.ts";
@@ -108,6 +109,7 @@ export const reblogStatus = operation({
       // a concurrent reblog of the same status won: answer that one (one reblog per account and status)
       .catch(async (error) => ((error as { code?: string }).code === "P2002" ? (await existing()) ?? Promise.reject(error) : Promise.reject(error)));
     if (reblog.id !== id) return reblog;
+    ctx.bus.publish("status_created", { statusId: reblog.id });
     await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
     await notify(ctx, [{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
     // federation: an Announce goes out here
@@ -117,8 +119,11 @@ export const reblogStatus = operation({
 
 /** Removes the viewer's reblog of a status; answers the original. */
 export const unreblogStatus = statusAction("statuses.unreblog", idInput, async (ctx, me, status) => {
+  const reblog = await ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: status.id } } });
+  const gone = reblog ? await deletedStatuses(ctx, reblog) : [];
   const { count } = await ctx.db.status.deleteMany({ where: { accountId: me.id, reblogOfId: status.id } });
   if (count) await ctx.db.notification.deleteMany({ where: { type: "reblog", fromAccountId: me.id, statusId: status.id } });
+  if (count) for (const d of gone) ctx.bus.publish("status_deleted", d);
 });
 
 export const bookmarkStatus = statusAction("statuses.bookmark", idInput, async (ctx, me, status) => {

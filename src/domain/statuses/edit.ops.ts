@@ -111,6 +111,7 @@ export const editStatus = operation({
       return tx.status.update({ where: { id: status.id }, data: { ...next, emojis, recipientIds: [...status.recipientIds, ...newlyAddressed], editedAt: now } });
     });
 
+    ctx.bus.publish("status_updated", { statusId: status.id });
     const rebloggers = await ctx.db.status.findMany({ where: { reblogOfId: status.id }, select: { accountId: true }, distinct: ["accountId"] });
     await notify(ctx, [
       ...newlyAddressed.map((accountId) => ({ accountId, type: "mention" as const, fromAccountId: me.id, statusId: status.id })),

@@ -11,6 +11,7 @@ import { customEmojiIn } from "../emoji/emojify.ts";
 import { listMemberIds } from "../lists/lists.ops.ts";
 import { attachableMedia } from "../media/media.ops.ts";
 import { notify, notifySubscribers } from "../notifications/notify.ts";
+import { deletedStatuses } from "../timelines/inclusion.ts";
 import { operation } from "../operation.ts";
 import { formatStatus } from "./formatter.ts";
 import { CLOSE_POLL_JOB, EXPIRE_STATUS_JOB, PUBLISH_SCHEDULED_JOB } from "./statuses.job-names.ts";
@@ -187,6 +188,7 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
     return created;
   });
   const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
+  ctx.bus.publish("status_created", { statusId: status.id });
   await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: status.createdAt } });
   if (status.expiresAt) await ctx.jobs.enqueue(EXPIRE_STATUS_JOB, { statusId: status.id }, { runAt: status.expiresAt });
   if (d.poll?.expiresAt) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: d.poll.id }, { runAt: d.poll.expiresAt as Date });
@@ -245,7 +247,9 @@ export const deleteStatus = operation({
     const me = ctx.viewer.account;
     if (!status) throw NotFound("Record not found");
     if (ctx.viewer.via !== "admin_token" && status.accountId !== me?.id) throw Forbidden("You can't delete this status");
+    const gone = await deletedStatuses(ctx, status); // with its reblogs, which go with it
     await ctx.db.status.delete({ where: { id: status.id } });
+    for (const d of gone) ctx.bus.publish("status_deleted", d);
     // federation: a Delete goes out here (also when an expiring status is removed)
     return status;
   },

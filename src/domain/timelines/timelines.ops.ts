@@ -3,6 +3,7 @@
 // timeline's own conditions AND the viewer's filters (mutes, muted threads, domain blocks,
 // visibilities, replies), ordered by id — plus, for a signed-in viewer, one query each for their
 // domain blocks, muted threads and keyword filters, whatever the page's length.
+// inclusion.ts states the same rules for one status in memory (the streams): change both together.
 import { z } from "zod";
 import type { Prisma, Status } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
@@ -14,6 +15,7 @@ import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { visibleWhere } from "../statuses/visibility.ts";
+import { openVisibilities } from "./inclusion.ts";
 
 const VISIBILITIES = ["public", "unlisted", "private", "direct", "local", "list"] as const;
 
@@ -114,9 +116,9 @@ export async function runTimeline(ctx: Ctx, input: CommonInput & Partial<FeedInp
   return { ...page, items: await rejectFiltered(ctx, irreversible, page.items) };
 }
 
-/** Public-ish timelines show public statuses, and local-only ones to signed-in (local) users. */
+/** Public-ish timelines show public statuses, and local-only ones to signed-in (local) users (inclusion.ts: the same rule for streams). */
 function openVisibility(ctx: Ctx): Prisma.StatusWhereInput {
-  return { visibility: { in: ctx.viewer.account ? ["public", "local"] : ["public"] } };
+  return { visibility: { in: openVisibilities(!!ctx.viewer.account) } };
 }
 
 export const homeTimeline = operation({

@@ -1,0 +1,159 @@
+// The wire form of stream deliveries: the reference envelope `{stream, event, payload}`, the payload a
+// JSON string rendered for the receiving subscriber (`delete` and `announcement.delete` carry the bare
+// id, `filters_changed` none). A status renders ONCE per event, as an anonymous reader sees it; each
+// subscriber gets that rendering with its own flags patched in (favourited, reblogged, bookmarked, poll
+// votes, reactions' `me`, parent_visible), and subscribers with equal flags share one serialised
+// envelope. The status's authors get a rendering of their own (their account shows them what it hides
+// from others). The flags cost four queries per event for all subscribers, and only when they can be
+// set (edits and reblogs: nobody has acted on a status that was just posted).
+import { makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
+import { parentVisible } from "../../src/domain/timelines/inclusion.ts";
+import type { Delivery, EventScope } from "../../src/realtime/streams.ts";
+import { renderConversations } from "../reference/conversations.routes.ts";
+import { renderAnnouncement } from "../views/announcement.ts";
+import { renderChat } from "../views/chat.ts";
+import { renderNotification } from "../views/notification.ts";
+import { renderStatuses } from "../views/status.ts";
+
+type StatusDelivery = Extract<Delivery, { event: "update" | "status.update" }>;
+type Json = Record<string, any>;
+
+/** The envelope for one subscriber, as bytes shared by every subscriber that gets the same (ws sends a Buffer without copying it). */
+export async function renderEnvelope(d: Delivery, viewer: Viewer, scope: EventScope): Promise<Buffer> {
+  const ns = scope.services.settings.namespace;
+  const { key, payload } = await payloadOf(d, viewer, scope);
+  const event = d.event === "follow_relationships_update" || d.event === "chat_update" ? `${ns}:${d.event}` : d.event;
+  return scope.memo(`envelope\u0000${event}\u0000${d.stream.wire.join("\u0000")}\u0000${key}`, () => Buffer.from(JSON.stringify({ stream: d.stream.wire, event, payload })));
+}
+
+/** The `<ns>:respond` answer to a client's subscribe / unsubscribe / authenticate (the family's). */
+export function respondEnvelope(ns: string, type: string, result: "success" | "ignored" | "error", error?: string): string {
+  // an empty `stream` lets clients that route by stream (masto.js) skip it instead of failing on it
+  return JSON.stringify({ stream: [], event: `${ns}:respond`, payload: JSON.stringify({ type, result, ...(error ? { error } : {}) }) });
+}
+
+async function payloadOf(d: Delivery, viewer: Viewer, scope: EventScope): Promise<{ key: string; payload: string | undefined }> {
+  const services = scope.services;
+  const me = viewer.account?.id ?? "";
+  const asViewer = () => makeCtx(services, viewer);
+  const json = async (k: string, make: () => Promise<unknown>) => ({ key: k, payload: await scope.memo(k, async () => JSON.stringify(await make())) });
+  switch (d.event) {
+    case "update":
+    case "status.update":
+      return statusPayload(d, viewer, scope);
+    case "delete":
+      return { key: "", payload: d.statusId };
+    case "announcement.delete":
+      return { key: "", payload: d.announcementId };
+    case "filters_changed":
+      return { key: "", payload: undefined };
+    case "follow_relationships_update":
+      return { key: "", payload: JSON.stringify(d.update) };
+    // the account events below reach one account's connections: one rendering as that account
+    case "notification":
+      return json(`notification ${me}`, () => renderNotification(asViewer(), d.notification));
+    case "conversation":
+      return json(`conversation ${me}`, async () => (await renderConversations(asViewer(), [d.conversation]))[0]);
+    case "chat_update":
+      return json(`chat ${me}`, () => renderChat(asViewer(), d.chat));
+    case "announcement":
+      // as the reference server publishes it: rendered for nobody in particular (no `read`)
+      return json("announcement", () => renderAnnouncement(makeCtx(services), d.announcement));
+  }
+}
+
+async function statusPayload(d: StatusDelivery, viewer: Viewer, scope: EventScope): Promise<{ key: string; payload: string }> {
+  const services = scope.services;
+  const f = d.facts;
+  const me = viewer.account?.id;
+  const render = async (v?: Viewer) => (await renderStatuses(makeCtx(services, v), [f.status]))[0] as Json;
+  if (me && (f.status.accountId === me || f.reblogOf?.status.accountId === me)) {
+    const k = `own ${me}`;
+    return { key: k, payload: await scope.memo(k, async () => JSON.stringify(await render(viewer))) };
+  }
+  const base = await scope.memo("base", () => render());
+  if (!me) return { key: "anonymous", payload: scope.memo("anonymous", () => JSON.stringify(base)) };
+  const flags = d.event === "status.update" || f.reblogOf ? await scope.memo("flags", () => loadFlags(services, scope.recipients, base)) : undefined;
+  const patch = patchFor(me, base, flags?.get(me), parentVisible(d.view, f.parent));
+  const k = `patch ${JSON.stringify(patch)}`;
+  return { key: k, payload: scope.memo(k, () => JSON.stringify(applyPatch(base, patch, services.settings.namespace))) };
+}
+
+interface Flags {
+  favourited: Set<string>;
+  reblogged: Set<string>;
+  bookmarked: Set<string>;
+  /** poll id → choices */
+  votes: Map<string, number[]>;
+}
+
+/** One subscriber's view of the status: what it did to it (and to the original), and whether it sees the parent. */
+interface Patch {
+  favourited: string[];
+  reblogged: string[];
+  bookmarked: string[];
+  votes: Record<string, number[]>;
+  /** status id → emoji the subscriber reacted with */
+  reacted: Record<string, string[]>;
+  parentVisible: boolean;
+}
+
+const withInner = (s: Json): Json[] => (s.reblog ? [s, s.reblog] : [s]);
+
+/** What every receiving account did to the status and its original: four queries whatever their number. */
+async function loadFlags(services: Services, viewerIds: string[], base: Json): Promise<Map<string, Flags>> {
+  const out = new Map<string, Flags>();
+  if (viewerIds.length === 0) return out;
+  const statusIds = withInner(base).map((s) => s.id as string);
+  const pollIds = withInner(base).flatMap((s) => (s.poll ? [s.poll.id as string] : []));
+  const accounts = { in: viewerIds };
+  const [favs, bookmarks, reblogs, votes] = await Promise.all([
+    services.db.favourite.findMany({ where: { accountId: accounts, statusId: { in: statusIds } }, select: { accountId: true, statusId: true } }),
+    services.db.bookmark.findMany({ where: { accountId: accounts, statusId: { in: statusIds } }, select: { accountId: true, statusId: true } }),
+    services.db.status.findMany({ where: { accountId: accounts, reblogOfId: { in: statusIds } }, select: { accountId: true, reblogOfId: true } }),
+    pollIds.length ? services.db.pollVote.findMany({ where: { accountId: accounts, pollId: { in: pollIds } }, select: { accountId: true, pollId: true, choice: true }, orderBy: { choice: "asc" } }) : Promise.resolve([]),
+  ]);
+  const of = (id: string) => {
+    let f = out.get(id);
+    if (!f) out.set(id, (f = { favourited: new Set(), reblogged: new Set(), bookmarked: new Set(), votes: new Map() }));
+    return f;
+  };
+  for (const r of favs) of(r.accountId).favourited.add(r.statusId);
+  for (const r of bookmarks) of(r.accountId).bookmarked.add(r.statusId);
+  for (const r of reblogs) of(r.accountId).reblogged.add(r.reblogOfId!);
+  for (const r of votes) of(r.accountId).votes.set(r.pollId, [...(of(r.accountId).votes.get(r.pollId) ?? []), r.choice]);
+  return out;
+}
+
+function patchFor(me: string, base: Json, flags: Flags | undefined, seesParent: boolean): Patch {
+  const statuses = withInner(base);
+  const ids = statuses.map((s) => s.id as string);
+  const reacted: Record<string, string[]> = {};
+  for (const s of statuses) {
+    const names = (s.emoji_reactions as Json[]).filter((r) => (r.account_ids as string[]).includes(me)).map((r) => r.name as string);
+    if (names.length) reacted[s.id] = names;
+  }
+  return {
+    favourited: ids.filter((id) => flags?.favourited.has(id)),
+    reblogged: ids.filter((id) => flags?.reblogged.has(id)),
+    bookmarked: ids.filter((id) => flags?.bookmarked.has(id)),
+    votes: Object.fromEntries(flags?.votes ?? []),
+    reacted,
+    parentVisible: seesParent,
+  };
+}
+
+function applyPatch(s: Json, p: Patch, ns: string): Json {
+  const reactions = (s.emoji_reactions as Json[]).map((r) => ({ ...r, me: (p.reacted[s.id] ?? []).includes(r.name) }));
+  const votes = s.poll ? (p.votes[s.poll.id] ?? []) : [];
+  return {
+    ...s,
+    reblog: s.reblog ? applyPatch(s.reblog, p, ns) : null,
+    favourited: p.favourited.includes(s.id),
+    reblogged: p.reblogged.includes(s.id),
+    bookmarked: p.bookmarked.includes(s.id),
+    poll: s.poll ? { ...s.poll, voted: votes.length > 0, own_votes: votes } : null,
+    emoji_reactions: reactions,
+    [ns]: { ...s[ns], emoji_reactions: reactions, parent_visible: s.in_reply_to_id ? p.parentVisible : false },
+  };
+}

@@ -1,0 +1,58 @@
+// Instance documents, frontends and user backups over GraphQL: the operations of the admin REST
+// routes, admin-only like them. Documents travel as HTML text instead of a multipart upload.
+import { deleteDocument, showDocument, updateDocument } from "../domain/admin/documents.ops.ts";
+import { installFrontend, listFrontends } from "../domain/admin/frontends.ops.ts";
+import { adminCreateBackup } from "../domain/backups/backups.ops.ts";
+import { adminOnly } from "./admin-auth.ts";
+import { builder } from "./builder.ts";
+import { opt } from "./paging.ts";
+
+type Frontend = Awaited<ReturnType<typeof listFrontends>>[number];
+
+const FrontendRef = builder.objectRef<Frontend>("Frontend").implement({
+  description: "An installable frontend and the refs installed",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    git: t.exposeString("git"),
+    buildUrl: t.exposeString("build_url"),
+    ref: t.exposeString("ref"),
+    installed: t.exposeBoolean("installed"),
+    installedRefs: t.exposeStringList("installed_refs"),
+  }),
+});
+
+builder.queryFields((t) => ({
+  frontends: t.field({ ...adminOnly("admin:read"), type: [FrontendRef], resolve: (_root, _args, ctx) => listFrontends(ctx, {}) }),
+  instanceDocument: t.string({
+    ...adminOnly("admin:read"),
+    description: "the document's HTML: `instance-panel` or `terms-of-service`",
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => showDocument(ctx, args),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  installFrontend: t.field({
+    ...adminOnly("admin:write"),
+    type: [FrontendRef],
+    args: { name: t.arg.string({ required: true }), ref: t.arg.string(), file: t.arg.string(), buildUrl: t.arg.string(), buildDir: t.arg.string() },
+    resolve: (_root, a, ctx) => installFrontend(ctx, { name: a.name, ref: opt(a.ref), file: opt(a.file), build_url: opt(a.buildUrl), build_dir: opt(a.buildDir) }),
+  }),
+  updateInstanceDocument: t.string({
+    ...adminOnly("admin:write"),
+    description: "replaces the document; answers its URL",
+    args: { name: t.arg.string({ required: true }), html: t.arg.string({ required: true }) },
+    resolve: async (_root, a, ctx) => (await updateDocument(ctx, { name: a.name, content: Buffer.from(a.html) })).url,
+  }),
+  deleteInstanceDocument: t.string({
+    ...adminOnly("admin:write"),
+    description: "back to the default; answers the document's URL",
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_root, a, ctx) => (await deleteDocument(ctx, a)).url,
+  }),
+  requestUserBackup: t.boolean({
+    ...adminOnly("admin:read:accounts"),
+    args: { nickname: t.arg.string({ required: true }) },
+    resolve: async (_root, a, ctx) => !!(await adminCreateBackup(ctx, a)),
+  }),
+}));

@@ -1,0 +1,119 @@
+// Live timelines, notifications and follow-relationship updates over graphql-ws, fed by the stream
+// engine of the streaming API (src/realtime/streams.ts): the same streams, the same authorization and
+// the same per-subscriber inclusion rules (visibility, blocks, mutes, domain blocks, filters). Each
+// event resolves with fresh batch loaders of the subscriber, so viewer-dependent fields are current.
+import { Repeater, SlidingBuffer } from "graphql-yoga";
+import type { Ctx } from "../domain/context.ts";
+import { Forbidden, NotFound } from "../domain/errors.ts";
+import { createLoaders } from "../domain/loaders.ts";
+import type { FollowSide } from "../realtime/bus.ts";
+import { authorizeStream, parseStream, streamHub, type Delivery, type StreamParams } from "../realtime/streams.ts";
+import { builder } from "./builder.ts";
+import { Notification } from "./notifications.ts";
+import { StatusType } from "./paging.ts";
+import "./statuses.ts";
+
+/** events kept for a subscriber that reads slowly; older ones are dropped first */
+const BACKLOG = 100;
+
+type Of<D, E> = D extends { event: infer X } ? (E extends X ? D : never) : never;
+type DeliveryOf<E extends Delivery["event"]> = Of<Delivery, E>;
+
+/** The stream's deliveries of the given events, once the viewer is allowed to read it. */
+async function listen<E extends Delivery["event"]>(ctx: Ctx, params: StreamParams, events: readonly E[]): Promise<AsyncIterable<DeliveryOf<E>>> {
+  const spec = parseStream(ctx.settings.namespace, params);
+  if (!spec) throw NotFound("Unknown stream");
+  const refusal = await authorizeStream(ctx, spec);
+  if (refusal === "unauthorized") throw Forbidden("Invalid credentials.");
+  if (refusal) throw NotFound("Record not found");
+  const hub = streamHub(ctx);
+  return new Repeater<DeliveryOf<E>>(async (push, stop) => {
+    const remove = hub.add({
+      viewer: ctx.viewer,
+      streams: [spec],
+      deliver: (d) => void ((events as readonly string[]).includes(d.event) && push(d as DeliveryOf<E>)),
+    });
+    await stop;
+    remove();
+  }, new SlidingBuffer(BACKLOG));
+}
+
+/** The subscription's context serves every event: start each with empty loaders. */
+function fresh(ctx: Ctx): Ctx {
+  ctx.loaders = createLoaders(ctx);
+  return ctx;
+}
+
+const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
+/** anyone; a signed-in viewer needs the scope REST asks for */
+const optionalRead = { authScopes: (_p: unknown, _a: unknown, ctx: Ctx) => (ctx.viewer.account ? { scopes: ["read:statuses"] } : true) };
+
+const FollowSideRef = builder.objectRef<FollowSide>("FollowRelationshipSide").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    followerCount: t.exposeInt("follower_count"),
+    followingCount: t.exposeInt("following_count"),
+  }),
+});
+
+type FollowUpdate = Extract<Delivery, { event: "follow_relationships_update" }>["update"];
+
+const FollowRelationshipsUpdate = builder.objectRef<FollowUpdate>("FollowRelationshipsUpdate").implement({
+  description: "A follow changed state: `follow_pending`, `follow_accept` or `follow_reject`, with both sides' counts",
+  fields: (t) => ({
+    state: t.exposeString("state"),
+    follower: t.field({ type: FollowSideRef, resolve: (u) => u.follower }),
+    following: t.field({ type: FollowSideRef, resolve: (u) => u.following }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  homeTimelineUpdated: t.field({
+    ...signedIn("read:statuses"),
+    type: StatusType,
+    description: "Each new status of the viewer's home timeline (the streaming API's `user` stream)",
+    subscribe: (_r, _a, ctx) => listen(ctx, { stream: "user" }, ["update"]),
+    resolve: (d, _a, ctx) => (fresh(ctx), d.facts.status),
+  }),
+  publicTimelineUpdated: t.field({
+    ...optionalRead,
+    type: StatusType,
+    description: "Each new status of the public timeline: `local` ones only, or those of one remote `instance`; `onlyMedia` with attachments",
+    args: { local: t.arg.boolean(), onlyMedia: t.arg.boolean(), instance: t.arg.string() },
+    subscribe: (_r, a, ctx) => {
+      const base = a.instance ? "public:remote" : a.local ? "public:local" : "public";
+      return listen(ctx, { stream: a.onlyMedia ? `${base}:media` : base, instance: a.instance ?? undefined }, ["update"]);
+    },
+    resolve: (d, _a, ctx) => (fresh(ctx), d.facts.status),
+  }),
+  hashtagTimelineUpdated: t.field({
+    ...optionalRead,
+    type: StatusType,
+    description: "Each new status with the hashtag (`local`: posted here)",
+    args: { tag: t.arg.string({ required: true }), local: t.arg.boolean() },
+    subscribe: (_r, a, ctx) => listen(ctx, { stream: a.local ? "hashtag:local" : "hashtag", tag: a.tag }, ["update"]),
+    resolve: (d, _a, ctx) => (fresh(ctx), d.facts.status),
+  }),
+  listTimelineUpdated: t.field({
+    ...signedIn("read:lists"),
+    type: StatusType,
+    description: "Each new status of one of the viewer's lists",
+    args: { listId: t.arg.id({ required: true }) },
+    subscribe: (_r, a, ctx) => listen(ctx, { stream: "list", list: String(a.listId) }, ["update"]),
+    resolve: (d, _a, ctx) => (fresh(ctx), d.facts.status),
+  }),
+  notificationReceived: t.field({
+    ...signedIn("read:notifications"),
+    type: Notification,
+    description: "Each new notification of the viewer (not from muted accounts, as the list shows them)",
+    subscribe: (_r, _a, ctx) => listen(ctx, { stream: "user:notification" }, ["notification"]),
+    resolve: (d, _a, ctx) => (fresh(ctx), d.notification),
+  }),
+  followRelationshipsUpdated: t.field({
+    ...signedIn("read:statuses"),
+    type: FollowRelationshipsUpdate,
+    description: "Each change of a follow where the viewer is the follower or the followed account",
+    subscribe: (_r, _a, ctx) => listen(ctx, { stream: "user" }, ["follow_relationships_update"]),
+    resolve: (d) => d.update,
+  }),
+}));

@@ -1,0 +1,405 @@
+// The stream engine behind the streaming API (compat-rest/streaming) and GraphQL subscriptions
+// (src/graphql/subscriptions.ts): which streams exist and who may read them, and for each bus event
+// which subscriptions receive it. One hub per process listens to the bus; for each event it loads what
+// the event needs ONCE (a constant number of queries whatever the number of subscribers) and decides
+// per subscriber in memory with the timelines' rules (src/domain/timelines/inclusion.ts). Listeners
+// render; the hub never writes (with REDIS_URL every process hears every event).
+import type { Announcement } from "../generated/prisma/client.ts";
+import { hasScope } from "../domain/auth/scopes.ts";
+import { showChat } from "../domain/chats/chats.ops.ts";
+import type { ChatView } from "../domain/chats/chats.read.ts";
+import { makeCtx, type Ctx, type Services, type Viewer } from "../domain/context.ts";
+import { showConversation, type ConversationView } from "../domain/conversations/conversations.ops.ts";
+import { DomainError } from "../domain/errors.ts";
+import { getNotification, type NotificationRow } from "../domain/notifications/notifications.ops.ts";
+import { activeRelation } from "../domain/relationships/relationships.read.ts";
+import {
+  deletedFacts,
+  loadAudience,
+  loadStatusFacts,
+  timelineIncludes,
+  type ListFacts,
+  type StatusCore,
+  type StatusFacts,
+  type TimelineKind,
+  type ViewerView,
+} from "../domain/timelines/inclusion.ts";
+import type { Bus, BusEvents } from "./bus.ts";
+
+export type StreamKind =
+  | "user"
+  | "user:notification"
+  | "public"
+  | "public:local"
+  | "public:media"
+  | "public:local:media"
+  | "public:remote"
+  | "public:remote:media"
+  | "hashtag"
+  | "hashtag:local"
+  | "list"
+  | "direct"
+  | "chat";
+
+const PUBLIC_KINDS: readonly StreamKind[] = ["public", "public:local", "public:media", "public:local:media", "public:remote", "public:remote:media", "hashtag", "hashtag:local"];
+/** what a token must hold (any one) for the streams of a signed-in account, as the family asks */
+const SCOPES: Partial<Record<StreamKind, string[]>> = {
+  user: ["read:statuses"],
+  "user:notification": ["read:notifications"],
+  direct: ["read:statuses"],
+  chat: ["read:statuses"],
+  list: ["read:lists"],
+};
+
+export interface StreamSpec {
+  kind: StreamKind;
+  /** the stream as events carry it: `["hashtag", "cats"]`, `["list", "<id>"]`, `["user"]` */
+  wire: string[];
+  /** identity of the subscription within a connection */
+  key: string;
+  tag?: string;
+  listId?: string;
+  instance?: string;
+}
+
+export interface StreamParams {
+  stream?: unknown;
+  tag?: unknown;
+  list?: unknown;
+  instance?: unknown;
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "");
+const tagName = (t: string) => t.replace(/^#/, "").toLowerCase();
+
+/** The stream a client names (`stream` with `tag`, `list` or `instance`), or null for an unknown one. */
+export function parseStream(ns: string, p: StreamParams): StreamSpec | null {
+  const name = text(p.stream);
+  const spec = (kind: StreamKind, extra: Partial<StreamSpec> = {}, arg?: string): StreamSpec => ({
+    kind,
+    wire: arg === undefined ? [name] : [name, arg],
+    key: arg === undefined ? name : `${name}\u0000${kind === "list" ? arg : arg.toLowerCase()}`,
+    ...extra,
+  });
+  switch (name) {
+    case "user":
+    case "user:notification":
+    case "public":
+    case "public:local":
+    case "public:media":
+    case "public:local:media":
+    case "direct":
+      return spec(name);
+    case `user:${ns}_chat`:
+      return spec("chat");
+    case "hashtag":
+    case "hashtag:local": {
+      const tag = text(p.tag);
+      return tagName(tag) ? spec(name, { tag: tagName(tag) }, tag) : null;
+    }
+    case "public:remote":
+    case "public:remote:media": {
+      const instance = text(p.instance);
+      return instance ? spec(name, { instance: instance.toLowerCase() }, instance) : null;
+    }
+    case "list": {
+      const list = text(p.list);
+      return list ? spec("list", { listId: list }, list) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+export type StreamRefusal = "unauthorized" | "bad_topic";
+
+/** Whether the viewer may read the stream: public ones are open, the others need the account, the scope and (lists) ownership. */
+export async function authorizeStream(ctx: Ctx, spec: StreamSpec): Promise<StreamRefusal | null> {
+  if (PUBLIC_KINDS.includes(spec.kind)) return null;
+  const me = ctx.viewer.account;
+  if (!me || !hasScope(ctx.viewer.scopes, SCOPES[spec.kind] ?? [])) return "unauthorized";
+  if (spec.kind === "list" && !(await ctx.db.list.findFirst({ where: { id: spec.listId, accountId: me.id }, select: { id: true } }))) return "bad_topic";
+  return null;
+}
+
+// ---- deliveries ---------------------------------------------------------------------------
+
+type FollowUpdate = BusEvents["follow_relationships_update"][0];
+
+export type Delivery =
+  | { event: "update" | "status.update"; stream: StreamSpec; facts: StatusFacts; view: ViewerView }
+  | { event: "delete"; stream: StreamSpec; statusId: string }
+  | { event: "notification"; stream: StreamSpec; notification: NotificationRow }
+  | { event: "conversation"; stream: StreamSpec; conversation: ConversationView }
+  | { event: "filters_changed"; stream: StreamSpec }
+  | { event: "announcement"; stream: StreamSpec; announcement: Announcement }
+  | { event: "announcement.delete"; stream: StreamSpec; announcementId: string }
+  | { event: "follow_relationships_update"; stream: StreamSpec; update: FollowUpdate }
+  | { event: "chat_update"; stream: StreamSpec; chat: ChatView };
+
+/** What one event shares among its listeners: renderings made once, and who receives it. */
+export class EventScope {
+  private memos = new Map<string, unknown>();
+  /** accounts receiving a status of this event (for batch loads of viewer flags) */
+  recipients: string[] = [];
+  constructor(readonly services: Services) {}
+  memo<T>(key: string, make: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, make());
+    return this.memos.get(key) as T;
+  }
+}
+
+export interface StreamListener {
+  /** the subscriber (account null when anonymous) */
+  readonly viewer: Viewer;
+  /** its current subscriptions */
+  readonly streams: Iterable<StreamSpec>;
+  /** called in event order; the hub awaits it before the next event */
+  deliver(d: Delivery, scope: EventScope): void | Promise<void>;
+}
+
+const STATUS_STREAMS: readonly StreamKind[] = [...PUBLIC_KINDS, "user", "list", "direct"];
+
+function timelineOf(spec: StreamSpec, lists: Map<string, ListFacts>): TimelineKind {
+  switch (spec.kind) {
+    case "user":
+      return { kind: "home" };
+    case "list":
+      return { kind: "list", list: lists.get(spec.listId!) };
+    case "direct":
+      return { kind: "direct" };
+    case "hashtag":
+    case "hashtag:local":
+      return { kind: "tag", tag: spec.tag!, local: spec.kind === "hashtag:local" };
+    default:
+      return {
+        kind: "public",
+        local: spec.kind.startsWith("public:local"),
+        remote: spec.kind.startsWith("public:remote"),
+        instance: spec.instance,
+        onlyMedia: spec.kind.endsWith(":media"),
+      };
+  }
+}
+
+/** A cheap look at the status alone: could this stream list it for anybody? */
+function mayList(spec: StreamSpec, f: StatusFacts<StatusCore>): boolean {
+  const s = f.status;
+  if (spec.kind === "user" || spec.kind === "list") return true;
+  if (spec.kind === "direct") return s.visibility === "direct";
+  if (!PUBLIC_KINDS.includes(spec.kind) || s.reblogOfId || (s.visibility !== "public" && s.visibility !== "local")) return false;
+  return spec.tag === undefined || f.tags.includes(spec.tag);
+}
+
+const TOPICS = ["status_created", "status_updated", "status_deleted", "notification", "conversation", "filters_changed", "announcement", "follow_relationships_update", "chat_update"] as const;
+type Topic = (typeof TOPICS)[number];
+
+export class StreamHub {
+  private listeners = new Set<StreamListener>();
+  private queue: Promise<void> = Promise.resolve();
+  private iterators: AsyncIterator<unknown>[] = [];
+
+  constructor(private readonly services: Services) {
+    for (const topic of TOPICS) void this.pump(topic);
+  }
+
+  /** Registers a listener; answers the function that removes it. */
+  add(listener: StreamListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** listeners and their subscriptions (tests wait on it; operators may log it) */
+  stats(): { listeners: number; subscriptions: number } {
+    let subscriptions = 0;
+    for (const l of this.listeners) for (const _ of l.streams) subscriptions++;
+    return { listeners: this.listeners.size, subscriptions };
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await Promise.all(this.iterators.map((it) => it.return?.()));
+    await this.queue;
+  }
+
+  private async pump(topic: Topic) {
+    const it = this.services.bus.subscribe(topic)[Symbol.asyncIterator]();
+    this.iterators.push(it);
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return;
+      // one queue for every topic: each connection sees events in the order they were published
+      this.queue = this.queue.then(() => this.handle(topic, next.value as never)).catch((error) => console.error(`stream ${topic} event failed:`, error));
+    }
+  }
+
+  private subscriptions(accept: (l: StreamListener, spec: StreamSpec) => boolean): [StreamListener, StreamSpec][] {
+    const out: [StreamListener, StreamSpec][] = [];
+    for (const l of this.listeners) for (const spec of l.streams) if (accept(l, spec)) out.push([l, spec]);
+    return out;
+  }
+
+  private async send(deliveries: [StreamListener, Delivery][], scope: EventScope) {
+    await Promise.all(deliveries.map(([l, d]) => l.deliver(d, scope)));
+  }
+
+  private handle<T extends Topic>(topic: T, payload: BusEvents[T][0]): Promise<void> {
+    const p = payload as never;
+    switch (topic) {
+      case "status_created":
+        return this.onStatus("update", p);
+      case "status_updated":
+        return this.onStatus("status.update", p);
+      case "status_deleted":
+        return this.onDelete(p);
+      case "notification":
+        return this.onNotification(p);
+      case "conversation":
+        return this.onConversation(p);
+      case "filters_changed":
+        return this.onAccountEvent((payload as BusEvents["filters_changed"][0]).accountId, ["user"], async () => ({ event: "filters_changed" }));
+      case "announcement":
+        return this.onAnnouncement(p);
+      case "follow_relationships_update":
+        return this.onFollowUpdate(p);
+      case "chat_update":
+        return this.onChat(p);
+    }
+    return Promise.resolve();
+  }
+
+  /** Who receives a status (or its deletion): candidates by stream, then the audience's relations in one batch. */
+  private async audienceFor(f: StatusFacts<StatusCore>, forDelete: boolean) {
+    const candidates = this.subscriptions((l, spec) => STATUS_STREAMS.includes(spec.kind) && (!!l.viewer.account || PUBLIC_KINDS.includes(spec.kind)) && mayList(spec, f));
+    if (candidates.length === 0) return [];
+    const listIds = [...new Set(candidates.flatMap(([, spec]) => (spec.kind === "list" ? [spec.listId!] : [])))];
+    const [audience, lists] = await Promise.all([
+      loadAudience(this.services, candidates.flatMap(([l]) => (l.viewer.account ? [l.viewer.account.id] : [])), f),
+      this.listsWithAuthor(listIds, f.status),
+    ]);
+    return candidates.flatMap(([l, spec]) => {
+      const view = audience.view(l.viewer.account?.id ?? null);
+      return timelineIncludes(view, f, timelineOf(spec, lists), { forDelete }) ? [{ l, spec, view }] : [];
+    });
+  }
+
+  /** The subscribed lists the author belongs to, with what their replies policy needs: one query. */
+  private async listsWithAuthor(listIds: string[], s: StatusCore): Promise<Map<string, ListFacts>> {
+    if (listIds.length === 0) return new Map();
+    const rows = await this.services.db.list.findMany({
+      where: { id: { in: listIds }, members: { some: { accountId: s.accountId } } },
+      select: { id: true, accountId: true, repliesPolicy: true, members: { where: { accountId: s.inReplyToAccountId ?? "" }, select: { accountId: true } } },
+    });
+    return new Map(rows.map((r) => [r.id, { id: r.id, ownerId: r.accountId, repliesPolicy: r.repliesPolicy, replyTargetIsMember: r.members.length > 0 }]));
+  }
+
+  private async onStatus(event: "update" | "status.update", { statusId }: { statusId: string }) {
+    if (this.listeners.size === 0) return;
+    const facts = await loadStatusFacts(this.services, statusId);
+    if (!facts) return;
+    const receivers = await this.audienceFor(facts, false);
+    const scope = new EventScope(this.services);
+    scope.recipients = [...new Set(receivers.flatMap(({ view }) => (view.id ? [view.id] : [])))];
+    await this.send(
+      receivers.map(({ l, spec, view }) => [l, { event, stream: spec, facts, view }]),
+      scope,
+    );
+  }
+
+  private async onDelete(payload: BusEvents["status_deleted"][0]) {
+    if (this.listeners.size === 0) return;
+    const receivers = await this.audienceFor(deletedFacts(payload), true);
+    await this.send(
+      receivers.map(({ l, spec }) => [l, { event: "delete", stream: spec, statusId: payload.statusId }]),
+      new EventScope(this.services),
+    );
+  }
+
+  /**
+   * An event for one account's streams of the given kinds. `load` runs once (as that account, when
+   * it needs to) and answers the delivery, or null to send nothing.
+   */
+  private async onAccountEvent(accountId: string, kinds: StreamKind[], load: (ctx: Ctx) => Promise<DistributiveOmit<Delivery, "stream"> | null>) {
+    const targets = this.subscriptions((l, spec) => l.viewer.account?.id === accountId && kinds.includes(spec.kind));
+    if (targets.length === 0) return;
+    let item: DistributiveOmit<Delivery, "stream"> | null;
+    try {
+      item = await load(makeCtx(this.services, targets[0]![0].viewer));
+    } catch (error) {
+      if (error instanceof DomainError) return; // gone, or no longer the account's to see
+      throw error;
+    }
+    if (!item) return;
+    const delivery = item;
+    await this.send(
+      targets.map(([l, spec]) => [l, { ...delivery, stream: spec } as Delivery]),
+      new EventScope(this.services),
+    );
+  }
+
+  private onNotification({ accountId, notificationId }: BusEvents["notification"][0]) {
+    return this.onAccountEvent(accountId, ["user", "user:notification"], async (ctx) => {
+      const notification = await getNotification(ctx, { id: notificationId });
+      // as the notification list (without with_muted): nothing from muted accounts
+      const muted = await ctx.db.userRelationship.findFirst({
+        where: { AND: [{ sourceId: accountId, targetId: notification.fromAccountId, type: "mute" }, activeRelation(ctx.clock())] },
+        select: { id: true },
+      });
+      return muted ? null : { event: "notification", notification };
+    });
+  }
+
+  private onConversation({ accountId, conversationId }: BusEvents["conversation"][0]) {
+    return this.onAccountEvent(accountId, ["direct"], async (ctx) => ({ event: "conversation", conversation: await showConversation(ctx, { id: conversationId }) }));
+  }
+
+  private onChat({ accountId, chatId, change }: BusEvents["chat_update"][0]) {
+    if (change !== "message") return Promise.resolve(); // read marks are not streamed (no read receipts)
+    return this.onAccountEvent(accountId, ["user", "chat"], async (ctx) => ({ event: "chat_update", chat: await showChat(ctx, { id: chatId }) }));
+  }
+
+  private async onFollowUpdate(update: FollowUpdate) {
+    // both sides' user streams (the family tells the follower only; the followed account learns of requests too)
+    const ids = new Set([update.follower.id, update.following.id]);
+    const targets = this.subscriptions((l, spec) => !!l.viewer.account && ids.has(l.viewer.account.id) && spec.kind === "user");
+    await this.send(
+      targets.map(([l, spec]) => [l, { event: "follow_relationships_update", stream: spec, update }]),
+      new EventScope(this.services),
+    );
+  }
+
+  /** Active announcements go to every signed-in user stream; deleted or inactive ones are withdrawn. */
+  private async onAnnouncement({ id, change }: BusEvents["announcement"][0]) {
+    const targets = this.subscriptions((l, spec) => !!l.viewer.account && spec.kind === "user");
+    if (targets.length === 0) return;
+    const row = change === "deleted" ? null : await this.services.db.announcement.findUnique({ where: { id } });
+    const now = this.services.clock();
+    const active = !!row && (!row.startsAt || row.startsAt <= now) && (!row.endsAt || row.endsAt > now);
+    await this.send(
+      targets.map(([l, spec]) => [l, active ? { event: "announcement", stream: spec, announcement: row! } : { event: "announcement.delete", stream: spec, announcementId: id }]),
+      new EventScope(this.services),
+    );
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const hubs = new WeakMap<Bus, StreamHub>();
+
+/** The process's hub for these services (created on first use; it listens to the bus until closed). */
+export function streamHub(services: Services): StreamHub {
+  let hub = hubs.get(services.bus);
+  if (!hub) {
+    const { db, database, settings, config, jobs, mailer, bus, clock } = services;
+    hub = new StreamHub({ db, database, settings, config, jobs, mailer, bus, clock });
+    hubs.set(services.bus, hub);
+  }
+  return hub;
+}
+
+/** Stops the hub of these services, if any (server shutdown). */
+export async function closeStreamHub(services: Pick<Services, "bus">): Promise<void> {
+  const hub = hubs.get(services.bus);
+  hubs.delete(services.bus);
+  await hub?.close();
+}
