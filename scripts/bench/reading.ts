@@ -8,7 +8,8 @@
 //   npm run bench -- --write               also rewrites the results section of docs/performance.md
 //   npm run bench -- --keep / --reuse      keep the database afterwards / measure an already seeded one
 // Env: BENCH_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/bench_reading), BENCH_ACCOUNTS, BENCH_STATUSES,
-// BENCH_FOLLOWING, BENCH_NOTIFICATIONS, BENCH_FAVOURITES, BENCH_REQUESTS (200), BENCH_WARMUP (20), BENCH_CONCURRENCY (4),
+// BENCH_FOLLOWING, BENCH_NOTIFICATIONS, BENCH_OTHER_NOTIFICATIONS, BENCH_FAVOURITES, BENCH_EXTRAS (docs/performance.md),
+// BENCH_REQUESTS (200), BENCH_WARMUP (20), BENCH_CONCURRENCY (4),
 // BENCH_BUDGET (60: seconds per phase of a row; slower rows measure fewer requests, the table says how many).
 import fs from "node:fs";
 import os from "node:os";
@@ -30,7 +31,9 @@ const sizes: SeedSizes = {
   following: num("BENCH_FOLLOWING", 1_000),
   followsEach: 20,
   notifications: num("BENCH_NOTIFICATIONS", 50_000),
+  otherNotifications: num("BENCH_OTHER_NOTIFICATIONS", 450_000),
   favourites: num("BENCH_FAVOURITES", 200_000),
+  extras: num("BENCH_EXTRAS", 50_000),
 };
 const REQUESTS = num("BENCH_REQUESTS", 200);
 const WARMUP = num("BENCH_WARMUP", 20);
@@ -277,6 +280,12 @@ async function dataSizes(c: pg.Client) {
     follows: await one("SELECT count(*) n FROM follows"),
     benchFollowing: await one(`SELECT count(*) n FROM follows f JOIN accounts a ON a.id = f.follower_id WHERE a.nickname = '${BENCH_USER}'`),
     notifications: await one("SELECT count(*) n FROM notifications"),
+    benchNotifications: await one(`SELECT count(*) n FROM notifications n JOIN accounts a ON a.id = n.account_id WHERE a.nickname = '${BENCH_USER}'`),
+    bookmarks: await one("SELECT count(*) n FROM bookmarks"),
+    reactions: await one("SELECT count(*) n FROM reactions"),
+    media: await one("SELECT count(*) n FROM media_attachments"),
+    relationships: await one("SELECT count(*) n FROM user_relationships"),
+    tokens: await one("SELECT count(*) n FROM oauth_tokens"),
     favourites: await one("SELECT count(*) n FROM favourites"),
     dbSize: (await c.query("SELECT pg_size_pretty(pg_database_size(current_database())) s")).rows[0].s as string,
   };
@@ -294,7 +303,9 @@ function report(loadBefore: string, results: Result[], explained: Map<string, Ex
   lines.push(
     `Data: ${n(sizesSeen.accounts)} accounts, ${n(sizesSeen.statuses)} statuses (${n(sizesSeen.reblogs)} reblogs, ${n(sizesSeen.replies)} replies; ${sizesSeen.byVisibility}), ` +
       `${n(sizesSeen.statusTags)} hashtag links, ${n(sizesSeen.mentions)} mentions, ${n(sizesSeen.follows)} follows (the benchmark user follows ${n(sizesSeen.benchFollowing)}), ` +
-      `${n(sizesSeen.notifications)} notifications, ${n(sizesSeen.favourites)} favourites; database ${sizesSeen.dbSize}` +
+      `${n(sizesSeen.notifications)} notifications (${n(sizesSeen.benchNotifications)} of the benchmark user), ${n(sizesSeen.favourites)} favourites, ` +
+      `${n(sizesSeen.bookmarks)} bookmarks, ${n(sizesSeen.reactions)} reactions, ${n(sizesSeen.media)} media attachments, ${n(sizesSeen.relationships)} mutes/blocks, ` +
+      `${n(sizesSeen.tokens)} OAuth tokens; database ${sizesSeen.dbSize}` +
       (seedSeconds !== null ? `, seeded in ${f0(seedSeconds)} s.` : "."),
   );
   lines.push("");

@@ -12,7 +12,11 @@ export interface SeedSizes {
   /** follows per ordinary account */
   followsEach: number;
   notifications: number;
+  /** notifications of the other accounts, so the planner sees a table shared by many owners */
+  otherNotifications: number;
   favourites: number;
+  /** bookmarks, reactions, media attachments and mutes/blocks between other accounts (each) */
+  extras: number;
 }
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // src/db/ids.ts
@@ -241,6 +245,20 @@ export async function seed(client: pg.Client, opts: { base: string; benchId: str
     );
   });
 
+  await timed(log, `notifications: ${sizes.otherNotifications} for other accounts`, () => {
+    const K = sizes.otherNotifications;
+    const nStep = Math.max(1, Math.floor((180 * DAY) / Math.max(1, K)));
+    return q(`
+      INSERT INTO notifications (id, account_id, type, from_account_id, status_id, seen, created_at)
+      SELECT pg_temp.bench_id(${now}::bigint - (${K} - g.k) * ${nStep} - 7, 520000000 + g.k), o.id,
+             CASE WHEN g.k % 3 = 0 THEN 'follow' ELSE 'favourite' END, fa.id,
+             CASE WHEN g.k % 3 = 0 THEN NULL ELSE pg_temp.sid(pg_temp.public_original(pg_temp.h(g.k, 26))) END,
+             true, to_timestamp((${now}::bigint - (${K} - g.k) * ${nStep}) / 1000.0) AT TIME ZONE 'UTC'
+      FROM generate_series(1::bigint, ${K}) g(k)
+      JOIN bench_accounts o ON o.n = 1 + pg_temp.h(g.k, 24) % ${N}
+      JOIN bench_accounts fa ON fa.n = 1 + pg_temp.h(g.k, 25) % ${N}`);
+  });
+
   await timed(log, "rebuilding indexes", async () => {
     for (const ix of indexes) await q(ix.indexdef);
   });
@@ -260,6 +278,49 @@ export async function seed(client: pg.Client, opts: { base: string; benchId: str
       ON CONFLICT (account_id, status_id) DO NOTHING`,
       [benchId],
     );
+  });
+
+  await timed(log, `other accounts' activity: ${sizes.extras} each of bookmarks, reactions, media, mutes/blocks; a token per local account`, async () => {
+    const X = sizes.extras;
+    await q(`
+      INSERT INTO bookmarks (id, account_id, status_id, created_at)
+      SELECT pg_temp.bench_id(pg_temp.sms(pg_temp.public_original(pg_temp.h(k, 51))) + 2000, 300000000 + k), a.id,
+             pg_temp.sid(pg_temp.public_original(pg_temp.h(k, 51))), now() AT TIME ZONE 'UTC'
+      FROM generate_series(1, ${X}) k JOIN bench_accounts a ON a.n = CASE WHEN k % 100 = 0 THEN 0 ELSE 1 + pg_temp.h(k, 52) % ${N} END
+      ON CONFLICT (account_id, status_id) DO NOTHING`);
+    await q(`
+      INSERT INTO reactions (id, account_id, status_id, emoji, created_at)
+      SELECT pg_temp.bench_id(pg_temp.sms(pg_temp.public_original(pg_temp.h(k, 53))) + 3000, 310000000 + k), a.id,
+             pg_temp.sid(pg_temp.public_original(pg_temp.h(k, 53))), (ARRAY['👍', '❤️', '😂', '🎉'])[(k % 4 + 1)::int], now() AT TIME ZONE 'UTC'
+      FROM generate_series(1, ${X}) k JOIN bench_accounts a ON a.n = 1 + pg_temp.h(k, 54) % ${N}
+      ON CONFLICT (account_id, status_id, emoji) DO NOTHING`);
+    // an image on one status in twenty (public originals of slot 6)
+    await q(
+      `
+      INSERT INTO media_attachments (id, account_id, status_id, type, mime_type, url, size, description, created_at)
+      SELECT pg_temp.bench_id(pg_temp.sms(i) - 5000, 320000000 + i), a.id, pg_temp.sid(i), 'image', 'image/png',
+             $1 || '/media/bench-' || i || '.png', 12345, 'an image', to_timestamp((pg_temp.sms(i) - 5000) / 1000.0) AT TIME ZONE 'UTC'
+      FROM (SELECT 10 * m + 6 AS i FROM generate_series(3, ${Math.floor(S / 10) - 1}) m WHERE m % 2 = 0 LIMIT ${X}) g
+      JOIN bench_accounts a ON a.n = pg_temp.author(g.i)`,
+      [base],
+    );
+    await q(`
+      INSERT INTO user_relationships (id, source_id, target_id, type, created_at)
+      SELECT pg_temp.bench_id(${now}::bigint - 200000000 + k, 330000000 + k), s.id, t.id,
+             (CASE WHEN k % 2 = 0 THEN 'mute' ELSE 'block' END)::"RelationshipType", now() AT TIME ZONE 'UTC'
+      FROM generate_series(1, ${X}) k
+      JOIN bench_accounts s ON s.n = 1 + pg_temp.h(k, 55) % ${N}
+      JOIN bench_accounts t ON t.n = 1 + pg_temp.h(k, 56) % ${N}
+      WHERE s.n <> t.n
+      ON CONFLICT DO NOTHING`);
+    // what authentication looks up: one app, a token per local account (the benchmark user gets its own through the API)
+    const { rows } = await q(
+      `INSERT INTO oauth_apps (name, client_id, client_secret, redirect_uris, scopes) VALUES ('bench seed', 'bench-seed', 'x', 'urn:ietf:wg:oauth:2.0:oob', '{read}') RETURNING id`,
+    );
+    await q(`
+      INSERT INTO oauth_tokens (token_hash, scopes, app_id, account_id, expires_at)
+      SELECT md5('t' || b.n) || md5('u' || b.n), '{read}', ${rows[0].id}, b.id, now() + interval '30 days'
+      FROM bench_accounts b WHERE b.local AND b.n > 0`);
   });
 
   await timed(log, "VACUUM ANALYZE", () => q("VACUUM ANALYZE"));
