@@ -1,6 +1,8 @@
 // Who may see a status: the one place that decides, for single reads (canSee) and for lists
-// (visibleWhere, a Prisma filter timelines reuse). Admin "godmode" lives in the admin endpoints only.
-import type { Prisma, Status } from "../../generated/prisma/client.ts";
+// (visibleWhere, a Prisma filter; timelines use its two halves, visibleAuthorWhere and
+// visibleStatusWhere, to keep one join of the author; visibleAuthorSql and visibleStatusSql state
+// the same halves in SQL for the hand-written home page statement). Admin "godmode" lives in the admin endpoints only.
+import { Prisma, type Status, type Visibility } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 
 type Seen = Pick<Status, "accountId" | "visibility" | "recipientIds">;
@@ -50,22 +52,76 @@ export function canSee(v: ViewerContext, s: Seen): boolean {
   }
 }
 
-/** The same rule as a Prisma filter, for lists and timelines. */
-export function visibleWhere(ctx: Ctx): Prisma.StatusWhereInput {
+/** What canSee shows any signed-in viewer whatever their relation to the author (the author being visible). */
+const OPEN: Visibility[] = ["public", "unlisted", "local"];
+/** …and what it shows a follower of the author as well. */
+export const FOLLOWER_VISIBILITIES: Visibility[] = [...OPEN, "private"];
+
+/** Accounts the viewer follows (accepted); `extra` narrows the follow (show_reblogs). */
+export function followedBy(viewerId: string, extra: Prisma.FollowWhereInput = {}): Prisma.AccountWhereInput {
+  return { followers: { some: { followerId: viewerId, state: "accept", ...extra } } };
+}
+
+/**
+ * visibleWhere's conditions on the author: active, and no block either way. `hiddenBy` adds other
+ * relations of the viewer to the author that hide it (the timelines' active mutes) to the same
+ * subquery, so that a caller can keep every condition on the author in ONE relation filter:
+ * Prisma joins `accounts` once per relation filter, and planning time grows with the joins.
+ */
+export function visibleAuthorWhere(ctx: Ctx, hiddenBy: Prisma.UserRelationshipWhereInput[] = []): Prisma.AccountWhereInput {
   const viewerId = ctx.viewer.account?.id;
-  if (!viewerId) return { account: { deactivated: false }, visibility: { in: ["public", "unlisted"] } };
-  const open: Prisma.StatusWhereInput = { visibility: { in: ["public", "unlisted", "local"] } };
+  if (!viewerId) return { deactivated: false };
+  const byViewer: Prisma.UserRelationshipWhereInput = hiddenBy.length ? { OR: [{ type: "block" }, ...hiddenBy] } : { type: "block" };
   return {
-    account: {
-      deactivated: false,
-      relationsOut: { none: { targetId: viewerId, type: "block" } },
-      relationsIn: { none: { sourceId: viewerId, type: "block" } },
-    },
+    deactivated: false,
+    relationsOut: { none: { targetId: viewerId, type: "block" } },
+    relationsIn: { none: { sourceId: viewerId, ...byViewer } },
+  };
+}
+
+/** visibleWhere's conditions on the status itself, for an author that passes visibleAuthorWhere. */
+export function visibleStatusWhere(ctx: Ctx): Prisma.StatusWhereInput {
+  const viewerId = ctx.viewer.account?.id;
+  if (!viewerId) return { visibility: { in: ["public", "unlisted"] } };
+  return {
     OR: [
       { accountId: viewerId },
-      open,
+      { visibility: { in: OPEN } },
       { recipientIds: { has: viewerId } },
-      { visibility: "private", account: { followers: { some: { followerId: viewerId, state: "accept" } } } },
+      { visibility: "private", account: followedBy(viewerId) },
     ],
   };
+}
+
+/** The same rule as a Prisma filter, for lists and timelines. */
+export function visibleWhere(ctx: Ctx): Prisma.StatusWhereInput {
+  return { account: visibleAuthorWhere(ctx), ...visibleStatusWhere(ctx) };
+}
+
+// ---- the same rule in SQL, for hand-written statements (the home timeline's page) ----------------
+
+/** A list of values as a SQL array of `type`, for `= ANY (…)` and `<> ALL (…)`. */
+export function sqlArray(values: readonly string[], type: string): Prisma.Sql {
+  return values.length ? Prisma.sql`ARRAY[${Prisma.join(values)}]::${Prisma.raw(type)}[]` : Prisma.sql`ARRAY[]::${Prisma.raw(type)}[]`;
+}
+
+/**
+ * visibleAuthorWhere on the author `a` (joined by the caller) of the status `s`. `hiddenBy` are
+ * conditions on the viewer's relation `r` to the author, as visibleAuthorWhere's.
+ */
+export function visibleAuthorSql(ctx: Ctx, s: Prisma.Sql, a: Prisma.Sql, hiddenBy: Prisma.Sql[] = []): Prisma.Sql {
+  const viewerId = ctx.viewer.account?.id;
+  if (!viewerId) return Prisma.sql`NOT ${a}.deactivated`;
+  return Prisma.sql`NOT ${a}.deactivated
+    AND NOT EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${s}.account_id AND r.target_id = ${viewerId} AND r.type = 'block')
+    AND NOT EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${viewerId} AND r.target_id = ${s}.account_id
+                    AND (${Prisma.join([Prisma.sql`r.type = 'block'`, ...hiddenBy], " OR ")}))`;
+}
+
+/** visibleStatusWhere on the status `s`. */
+export function visibleStatusSql(ctx: Ctx, s: Prisma.Sql): Prisma.Sql {
+  const viewerId = ctx.viewer.account?.id;
+  if (!viewerId) return Prisma.sql`${s}.visibility = ANY (${sqlArray(["public", "unlisted"], '"Visibility"')})`;
+  return Prisma.sql`(${s}.account_id = ${viewerId} OR ${s}.visibility = ANY (${sqlArray(OPEN, '"Visibility"')}) OR ${s}.recipient_ids @> ARRAY[${viewerId}]::text[]
+    OR (${s}.visibility = 'private' AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewerId} AND f.following_id = ${s}.account_id AND f.state = 'accept')))`;
 }

@@ -2,10 +2,17 @@
 // timeline through `runTimeline` too). Each page is ONE Prisma query: visibleWhere(ctx) AND the
 // timeline's own conditions AND the viewer's filters (mutes, muted threads, domain blocks,
 // visibilities, replies), ordered by id — plus, for a signed-in viewer, one query each for their
-// domain blocks, muted threads and keyword filters, whatever the page's length.
+// domain blocks, muted threads and keyword filters, whatever the page's length (the home page:
+// keyword filters, its ids, its rows).
+// Query shape matters more than indexes here (docs/performance.md): Prisma joins `accounts` once per
+// relation filter, and the planner's time grows fast with the joins, so every condition on an author
+// goes into ONE `account` filter per level (the status, and the original of a reblog); hashtags are
+// resolved to ids first so that the planner sees each tag's own statistics. The home timeline's
+// "by someone the viewer follows" still costs Prisma joins that multiply its planning time, so its page
+// ids come from one hand-written statement (sqlPage, the same rules in SQL) and its rows from a second.
 // inclusion.ts states the same rules for one status in memory (the streams): change both together.
 import { z } from "zod";
-import type { Prisma, Status } from "../../generated/prisma/client.ts";
+import { Prisma, type Status } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import { activeFilters, rejectFiltered, type FilterContext } from "../filters/filters.ops.ts";
@@ -14,7 +21,7 @@ import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
-import { visibleWhere } from "../statuses/visibility.ts";
+import { FOLLOWER_VISIBILITIES, sqlArray, visibleAuthorSql, visibleAuthorWhere, visibleStatusSql, visibleStatusWhere, visibleWhere } from "../statuses/visibility.ts";
 import { openVisibilities } from "./inclusion.ts";
 
 const VISIBILITIES = ["public", "unlisted", "private", "direct", "local", "list"] as const;
@@ -38,16 +45,62 @@ type FeedInput = z.output<typeof feedInput>;
 
 const tagName = (t: string) => t.trim().replace(/^#/, "").toLowerCase();
 
-/** Conditions on one status that hold for the status itself and for the original of a reblog. */
-function authorFilters(ctx: Ctx, opts: { withMuted: boolean; blockedDomains: string[]; mutedThreads?: string[] }): Prisma.StatusWhereInput[] {
+/**
+ * The ids of the named hashtags that exist, by name. Filtering `status_tags` by tag id rather than
+ * through a join on the tag's name lets the planner use the tag's own frequency, not the average
+ * (a Seq Scan of `statuses` otherwise).
+ */
+async function tagIds(ctx: Ctx, names: string[]): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const rows = await ctx.db.tag.findMany({ where: { name: { in: names } }, select: { id: true, name: true } });
+  return new Map(rows.map((t) => [t.name, t.id]));
+}
+
+/** The viewer's filters that hold for the status itself and for the original of a reblog. */
+interface AuthorFilters {
+  /** relations of the viewer to the author that hide it (active mutes) */
+  hiddenBy: Prisma.UserRelationshipWhereInput[];
+  /** other conditions on the author (domain blocks) */
+  author: Prisma.AccountWhereInput[];
+  /** conditions on the status (muted threads) */
+  status: Prisma.StatusWhereInput[];
+}
+
+function authorFilters(ctx: Ctx, opts: { withMuted: boolean; blockedDomains: string[]; mutedThreads?: string[] }): AuthorFilters {
   const viewerId = ctx.viewer.account?.id;
-  const and: Prisma.StatusWhereInput[] = [];
-  if (viewerId && !opts.withMuted)
-    and.push({ account: { relationsIn: { none: { sourceId: viewerId, type: "mute", ...activeRelation(ctx.clock()) } } } });
-  if (opts.blockedDomains.length) and.push({ account: { OR: [{ domain: null }, { domain: { notIn: opts.blockedDomains } }] } });
+  const f: AuthorFilters = { hiddenBy: [], author: [], status: [] };
+  if (viewerId && !opts.withMuted) f.hiddenBy.push({ type: "mute", ...activeRelation(ctx.clock()) });
+  if (opts.blockedDomains.length) f.author.push({ OR: [{ domain: null }, { domain: { notIn: opts.blockedDomains } }] });
   // as in the family, a muted thread hides every status in it, the viewer's own included
-  if (opts.mutedThreads?.length) and.push({ context: { notIn: opts.mutedThreads } });
-  return and;
+  if (opts.mutedThreads?.length) f.status.push({ context: { notIn: opts.mutedThreads } });
+  return f;
+}
+
+/**
+ * authorFilters in SQL, on the status `s` and its author `a` (`hiddenBy` on their relation `r`, as
+ * visibleAuthorSql takes it), reading the viewer's domain blocks and thread mutes in subqueries.
+ */
+function authorFiltersSql(ctx: Ctx, s: Prisma.Sql, a: Prisma.Sql, opts: { withMuted: boolean; mutedThreads: boolean }) {
+  const viewerId = ctx.viewer.account?.id;
+  const f = { hiddenBy: [] as Prisma.Sql[], and: [] as Prisma.Sql[] };
+  if (!viewerId) return f;
+  const now = Prisma.sql`(${ctx.clock().toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  if (!opts.withMuted) f.hiddenBy.push(Prisma.sql`(r.type = 'mute' AND (r.expires_at IS NULL OR r.expires_at > ${now}))`);
+  f.and.push(Prisma.sql`(${a}.domain IS NULL OR NOT EXISTS (SELECT 1 FROM domain_blocks d WHERE d.account_id = ${viewerId} AND d.domain = ${a}.domain))`);
+  if (opts.mutedThreads)
+    f.and.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM thread_mutes tm WHERE tm.account_id = ${viewerId} AND tm.context = ${s}.context AND (tm.expires_at IS NULL OR tm.expires_at > ${now}))`);
+  return f;
+}
+
+/**
+ * visibleWhere AND the viewer's filters for one level (the status, or the original of a reblog), with
+ * every condition on the author in one `account` filter. `statusVisibility: false` leaves out
+ * visibleStatusWhere when the timeline's own conditions already imply it.
+ */
+function visibleLevel(ctx: Ctx, f: AuthorFilters, opts: { author?: Prisma.AccountWhereInput[]; statusVisibility: boolean }): Prisma.StatusWhereInput[] {
+  const author = [...f.author, ...(opts.author ?? [])];
+  const account: Prisma.AccountWhereInput = { ...visibleAuthorWhere(ctx, f.hiddenBy), ...(author.length ? { AND: author } : {}) };
+  return [{ account }, ...(opts.statusVisibility ? [visibleStatusWhere(ctx)] : []), ...f.status];
 }
 
 async function blockedDomains(ctx: Ctx): Promise<string[]> {
@@ -69,7 +122,20 @@ export interface Build {
   /** the keyword-filter context whose irreversible filters drop matches */
   filterContext: FilterContext;
   /** the timeline's own conditions */
-  where: Prisma.StatusWhereInput[];
+  where?: Prisma.StatusWhereInput[];
+  /** the timeline's own conditions on the author, merged into the author's one relation filter */
+  author?: Prisma.AccountWhereInput[];
+  /**
+   * …or the timeline's own conditions in SQL, on the status `s` (`a` its author): the page's ids then
+   * come from one hand-written statement, the rows from a second (see the top of this file)
+   */
+  sql?: Prisma.Sql[];
+  /**
+   * the timeline's own conditions admit only statuses that visibleStatusWhere admits too, for an
+   * author that passes visibleAuthorWhere (open visibilities, or the home timeline's rule), so that
+   * part is left out
+   */
+  visibilityImplied?: boolean;
   /** muting does not hide the author's own statuses (account timelines), only the originals of reblogs */
   muteAuthor?: boolean;
   /** statuses in threads the viewer muted are hidden (unless `with_muted`); account timelines keep them */
@@ -77,22 +143,30 @@ export interface Build {
   reblogs?: boolean;
 }
 
-/** Runs one timeline page: the composed `where`, keyset ordering by id. */
-export async function runTimeline(ctx: Ctx, input: CommonInput & Partial<FeedInput>, build: Build): Promise<Page<Status>> {
+type Input = CommonInput & Partial<FeedInput>;
+type Keyset = ReturnType<typeof keyset>;
+
+/** Runs one timeline page: the composed conditions, keyset ordering by id. */
+export async function runTimeline(ctx: Ctx, input: Input, build: Build): Promise<Page<Status>> {
+  const k = keyset(input);
+  const [rows, filters] = await Promise.all([(build.sql ? sqlPage : prismaPage)(ctx, input, build, k), activeFilters(ctx, build.filterContext)]);
+  const page = k.finish(rows, (s) => s.id);
+  const irreversible = filters.filter((f) => f.irreversible);
+  if (irreversible.length === 0) return page;
+  // the cursors stay those of the unfiltered page, so paging never stalls on a filtered page
+  return { ...page, items: await rejectFiltered(ctx, irreversible, page.items) };
+}
+
+/** The page as one Prisma query, after reading the viewer's domain blocks and muted threads. */
+async function prismaPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise<Status[]> {
   const viewerId = ctx.viewer.account?.id;
-  const [domains, threads, filters] = await Promise.all([
-    blockedDomains(ctx),
-    mutedThreads(ctx, build.threadMutes !== false && !input.with_muted),
-    activeFilters(ctx, build.filterContext),
-  ]);
+  const [domains, threads] = await Promise.all([blockedDomains(ctx), mutedThreads(ctx, build.threadMutes !== false && !input.with_muted)]);
   const own = authorFilters(ctx, { withMuted: !!input.with_muted, blockedDomains: domains, mutedThreads: threads });
-  const visible = visibleWhere(ctx);
-  const and: Prisma.StatusWhereInput[] = [visible, ...build.where];
-  if (build.muteAuthor !== false) and.push(...own);
-  else if (domains.length) and.push(...authorFilters(ctx, { withMuted: true, blockedDomains: domains }));
+  const top = build.muteAuthor !== false ? own : authorFilters(ctx, { withMuted: true, blockedDomains: domains });
+  const and: Prisma.StatusWhereInput[] = [...visibleLevel(ctx, top, { author: build.author, statusVisibility: !build.visibilityImplied }), ...(build.where ?? [])];
   // a reblog is shown only when its original is visible and passes the same filters
   if (build.reblogs === false) and.push({ reblogOfId: null });
-  else and.push({ OR: [{ reblogOfId: null }, { reblogOf: { AND: [visible, ...own] } }] });
+  else and.push({ OR: [{ reblogOfId: null }, { reblogOf: { AND: visibleLevel(ctx, own, { statusVisibility: true }) } }] });
   if (input.exclude_visibilities?.length) and.push({ visibility: { notIn: input.exclude_visibilities } });
   if (input.only_media) and.push({ OR: [{ media: { some: {} } }, { reblogOf: { media: { some: {} } } }] });
   if (input.local) and.push({ local: true });
@@ -103,17 +177,56 @@ export async function runTimeline(ctx: Ctx, input: CommonInput & Partial<FeedInp
       directed.push({ inReplyTo: { account: { followers: { some: { followerId: viewerId, state: "accept" } } } } });
     and.push({ OR: directed });
   }
-  const k = keyset(input);
-  const rows = await ctx.db.status.findMany({
+  return ctx.db.status.findMany({
     where: { AND: [...and, ...(k.cursor ? [{ id: k.cursor }] : [])] },
     orderBy: { id: k.order },
     take: k.take,
   });
-  const page = k.finish(rows, (s) => s.id);
-  const irreversible = filters.filter((f) => f.irreversible);
-  if (irreversible.length === 0) return page;
-  // the cursors stay those of the unfiltered page, so paging never stalls on a filtered page
-  return { ...page, items: await rejectFiltered(ctx, irreversible, page.items) };
+}
+
+/**
+ * prismaPage in SQL, condition for condition (`s` the status, `a` its author, `o` and `oa` a reblog's
+ * original and its author): the ids in one statement, then the rows.
+ */
+async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise<Status[]> {
+  const viewerId = ctx.viewer.account?.id;
+  const [s, a, o, oa] = ["s", "a", "o", "oa"].map((alias) => Prisma.raw(alias));
+  const level = (st: Prisma.Sql, au: Prisma.Sql, f: ReturnType<typeof authorFiltersSql>, statusVisibility: boolean) => [
+    visibleAuthorSql(ctx, st, au, f.hiddenBy),
+    ...f.and,
+    ...(statusVisibility ? [visibleStatusSql(ctx, st)] : []),
+  ];
+  const threads = build.threadMutes !== false && !input.with_muted;
+  const own = (st: Prisma.Sql, au: Prisma.Sql) => authorFiltersSql(ctx, st, au, { withMuted: !!input.with_muted, mutedThreads: threads });
+  const top = build.muteAuthor !== false ? own(s, a) : authorFiltersSql(ctx, s, a, { withMuted: true, mutedThreads: false });
+  const and: Prisma.Sql[] = [...level(s, a, top, !build.visibilityImplied), ...(build.sql ?? [])];
+  if (build.reblogs === false) and.push(Prisma.sql`s.reblog_of_id IS NULL`);
+  else and.push(Prisma.sql`(s.reblog_of_id IS NULL OR (o.id IS NOT NULL AND ${Prisma.join(level(o, oa, own(o, oa), true), " AND ")}))`);
+  if (input.exclude_visibilities?.length) and.push(Prisma.sql`s.visibility <> ALL (${sqlArray(input.exclude_visibilities, '"Visibility"')})`);
+  if (input.only_media)
+    and.push(Prisma.sql`(EXISTS (SELECT 1 FROM media_attachments m WHERE m.status_id = s.id) OR EXISTS (SELECT 1 FROM media_attachments m WHERE m.status_id = o.id))`);
+  if (input.local) and.push(Prisma.sql`s.local`);
+  if (input.remote) and.push(Prisma.sql`NOT s.local`);
+  if (viewerId && input.reply_visibility) {
+    const followed =
+      input.reply_visibility === "following"
+        ? Prisma.sql`OR EXISTS (SELECT 1 FROM statuses p JOIN follows f ON f.following_id = p.account_id WHERE p.id = s.in_reply_to_id AND f.follower_id = ${viewerId} AND f.state = 'accept')`
+        : Prisma.empty;
+    and.push(Prisma.sql`(s.in_reply_to_id IS NULL OR s.account_id = ${viewerId} OR s.in_reply_to_account_id = ${viewerId} ${followed})`);
+  }
+  if (k.cursor?.lt) and.push(Prisma.sql`s.id < ${k.cursor.lt}`);
+  if (k.cursor?.gt) and.push(Prisma.sql`s.id > ${k.cursor.gt}`);
+  const found = await ctx.db.$queryRaw<{ id: string }[]>`
+    SELECT s.id FROM statuses s
+    JOIN accounts a ON a.id = s.account_id
+    LEFT JOIN statuses o ON o.id = s.reblog_of_id
+    LEFT JOIN accounts oa ON oa.id = o.account_id
+    WHERE ${Prisma.join(and, " AND ")}
+    ORDER BY s.id ${Prisma.raw(k.order === "asc" ? "ASC" : "DESC")} LIMIT ${k.take}`;
+  if (found.length === 0) return [];
+  const rows = new Map((await ctx.db.status.findMany({ where: { id: { in: found.map((r) => r.id) } } })).map((r) => [r.id, r]));
+  // a status deleted between the two statements is left out
+  return found.flatMap((r) => rows.get(r.id) ?? []);
 }
 
 /** Public-ish timelines show public statuses, and local-only ones to signed-in (local) users (inclusion.ts: the same rule for streams). */
@@ -127,24 +240,21 @@ export const homeTimeline = operation({
   authorize: requireAccount,
   async run(ctx, input) {
     const viewerId = ctx.viewer.account!.id;
-    const followed = (extra: Prisma.FollowWhereInput = {}): Prisma.StatusWhereInput => ({
-      account: { followers: { some: { followerId: viewerId, state: "accept", ...extra } } },
-    });
     return runTimeline(ctx, input, {
       filterContext: "home",
-      where: [
-        {
-          OR: [
-            { accountId: viewerId },
-            { recipientIds: { has: viewerId } },
-            { reblogOfId: null, ...followed() },
-            { reblogOfId: { not: null }, ...followed({ showReblogs: true }) },
-          ],
-        },
+      sql: [
+        // the viewer's, addressed to them, or what a follower sees (visibility.ts) of someone they
+        // follow (with reblogs, unless hidden): with visibleAuthorSql, this implies visibleStatusSql
+        Prisma.sql`(s.account_id = ${viewerId} OR s.recipient_ids @> ARRAY[${viewerId}]::text[]
+          OR (s.visibility = ANY (${sqlArray(FOLLOWER_VISIBILITIES, '"Visibility"')})
+              AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewerId} AND f.following_id = s.account_id
+                          AND f.state = 'accept' AND (s.reblog_of_id IS NULL OR f.show_reblogs))))`,
         // members of the viewer's exclusive lists are read in those lists only (reference API);
         // the viewer is never a member of their own lists, so their own statuses stay
-        { account: { listMemberships: { none: { list: { accountId: viewerId, exclusive: true } } } } },
+        Prisma.sql`NOT EXISTS (SELECT 1 FROM list_members lm JOIN lists l ON l.id = lm.list_id
+                               WHERE lm.account_id = s.account_id AND l.account_id = ${viewerId} AND l.exclusive)`,
       ],
+      visibilityImplied: true,
     });
   },
 });
@@ -153,9 +263,8 @@ export const publicTimeline = operation({
   name: "timelines.public",
   input: feedInput.extend({ instance: z.string().optional() }),
   async run(ctx, input) {
-    const where: Prisma.StatusWhereInput[] = [openVisibility(ctx)];
-    if (input.instance) where.push({ account: { domain: input.instance.trim().toLowerCase() } });
-    return runTimeline(ctx, input, { filterContext: "public", where, reblogs: false });
+    const author: Prisma.AccountWhereInput[] = input.instance ? [{ domain: input.instance.trim().toLowerCase() }] : [];
+    return runTimeline(ctx, input, { filterContext: "public", where: [openVisibility(ctx)], author, visibilityImplied: true, reblogs: false });
   },
 });
 
@@ -168,12 +277,17 @@ export const tagTimeline = operation({
     none: array(z.string()).optional(),
   }),
   async run(ctx, input) {
-    const any = [...new Set([input.hashtag, ...(input.any ?? [])].map(tagName).filter(Boolean))];
-    const where: Prisma.StatusWhereInput[] = [openVisibility(ctx), { tags: { some: { tag: { name: { in: any } } } } }];
-    for (const t of (input.all ?? []).map(tagName).filter(Boolean)) where.push({ tags: { some: { tag: { name: t } } } });
-    const none = (input.none ?? []).map(tagName).filter(Boolean);
-    if (none.length) where.push({ tags: { none: { tag: { name: { in: none } } } } });
-    return runTimeline(ctx, input, { filterContext: "public", where, reblogs: false });
+    const names = (list: string[] | undefined) => [...new Set((list ?? []).map(tagName).filter(Boolean))];
+    const [any, all, none] = [names([input.hashtag, ...(input.any ?? [])]), names(input.all), names(input.none)];
+    const ids = await tagIds(ctx, [...any, ...all, ...none]);
+    const anyIds = any.flatMap((t) => ids.get(t) ?? []);
+    // a status can carry no unknown tag
+    if (anyIds.length === 0 || all.some((t) => !ids.has(t))) return { items: [] };
+    const where: Prisma.StatusWhereInput[] = [openVisibility(ctx), { tags: { some: { tagId: { in: anyIds } } } }];
+    for (const t of all) where.push({ tags: { some: { tagId: ids.get(t)! } } });
+    const noneIds = none.flatMap((t) => ids.get(t) ?? []);
+    if (noneIds.length) where.push({ tags: { none: { tagId: { in: noneIds } } } });
+    return runTimeline(ctx, input, { filterContext: "public", where, visibilityImplied: true, reblogs: false });
   },
 });
 
@@ -199,7 +313,12 @@ export const accountStatuses = operation({
   async run(ctx, input) {
     const account = await getAccount(ctx, input.id);
     const where: Prisma.StatusWhereInput[] = [{ accountId: account.id }];
-    if (input.tagged) where.push({ tags: { some: { tag: { name: tagName(input.tagged) } } } });
+    if (input.tagged) {
+      const tagged = tagName(input.tagged);
+      const id = (await tagIds(ctx, [tagged])).get(tagged);
+      if (!id) return { items: [] } as Page<Status>;
+      where.push({ tags: { some: { tagId: id } } });
+    }
     if (input.exclude_replies) where.push({ inReplyToId: null });
     if (input.pinned) {
       // pinned statuses come by pin date, newest first, in one page
