@@ -1,26 +1,30 @@
 // The reference API's Notification entity with the family's `<ns>.is_seen`, `emoji` (reactions),
-// `target` (moves) and `report`. A page renders in a fixed number of queries: accounts and statuses
-// are loaded and rendered in one batch each.
+// `target` (moves) and `report`. A page renders in two statements: the statuses' data, then every
+// account (the notifications' and the statuses' authors) in one batch.
 import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
+import { loadStatusData } from "../../src/domain/statuses/status-data.ts";
 import { wireType, type NotificationRow } from "../../src/domain/notifications/notifications.ops.ts";
 import { renderAccounts } from "./account.ts";
 import { chatMentionMessages } from "./chat.ts";
-import { renderStatuses } from "./status.ts";
+import { renderLoadedStatuses } from "./status.ts";
 
 export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   if (rows.length === 0) return [];
   const movedIds = [...new Set(rows.filter((r) => r.type === "move" && r.fromAccount.movedToId).map((r) => r.fromAccount.movedToId!))];
-  const moved = movedIds.length ? await ctx.db.account.findMany({ where: { id: { in: movedIds } } }) : [];
-  const accounts = new Map<string, Account>();
-  for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved]) accounts.set(a.id, a);
   const statuses = [...new Map(rows.filter((r) => r.status).map((r) => [r.status!.id, r.status!])).values()];
-  const [renderedAccounts, renderedStatuses, chatMessages] = await Promise.all([
-    renderAccounts(ctx, [...accounts.values()]),
-    renderStatuses(ctx, statuses),
+  const [moved, data, chatMessages] = await Promise.all([
+    movedIds.length ? ctx.db.account.findMany({ where: { id: { in: movedIds } } }) : Promise.resolve([]),
+    statuses.length ? loadStatusData(ctx, statuses) : Promise.resolve(null),
     chatMentionMessages(ctx, rows.flatMap((r) => (r.type === "chat_mention" && r.chatMessageRefId ? [r.chatMessageRefId] : []))),
   ]);
+  // the notifications' accounts and the statuses' authors render in one batch
+  const accounts = new Map<string, Account>();
+  for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved, ...(data?.accounts.values() ?? [])])
+    accounts.set(a.id, a);
+  const renderedAccounts = await renderAccounts(ctx, [...accounts.values()]);
   const accountById = new Map(renderedAccounts.map((a) => [a.id, a]));
+  const renderedStatuses = data ? renderLoadedStatuses(ctx, statuses, data, accountById) : [];
   const statusById = new Map(renderedStatuses.map((s) => [s.id, s]));
   const ns = ctx.settings.namespace;
   return rows.map((n) => {

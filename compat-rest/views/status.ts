@@ -1,6 +1,6 @@
 // The Status entity in the reference API's shape with the family's `<ns>` object, top-level
-// `emoji_reactions` and `poll.<family>.anonymous`. Data comes from loadStatusData: a fixed number
-// of queries for any list.
+// `emoji_reactions` and `poll.<family>.anonymous`. Data comes from loadStatusData (one statement for
+// any list), the authors from renderAccounts (one more).
 import type { Account, Status } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { htmlToText } from "../../src/domain/statuses/formatter.ts";
@@ -9,13 +9,17 @@ import { renderAccounts } from "./account.ts";
 import { renderEmojis } from "./emoji.ts";
 import { renderMedia } from "./media.ts";
 
-type RenderedAccount = Awaited<ReturnType<typeof renderAccounts>>[number];
+export type RenderedAccount = Awaited<ReturnType<typeof renderAccounts>>[number];
 
 export async function renderStatuses(ctx: Ctx, list: Status[]) {
   if (list.length === 0) return [];
   const data = await loadStatusData(ctx, list);
   const rendered = await renderAccounts(ctx, [...data.accounts.values()]);
-  const accounts = new Map(rendered.map((a) => [a.id, a]));
+  return renderLoadedStatuses(ctx, list, data, new Map(rendered.map((a) => [a.id, a])));
+}
+
+/** Statuses whose data is loaded and whose authors are rendered: a caller that renders other accounts too renders them all in one batch. */
+export function renderLoadedStatuses(ctx: Ctx, list: Status[], data: StatusData, accounts: Map<string, RenderedAccount>) {
   return list.map((s) => renderOne(ctx, s, data, accounts));
 }
 

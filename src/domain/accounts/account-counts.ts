@@ -1,5 +1,5 @@
-// Follower/following/status counts of many accounts in a constant number of queries.
-import type { Account } from "../../generated/prisma/client.ts";
+// Follower/following/status counts of many accounts in one statement.
+import { Prisma, type Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 
 export interface AccountCounts {
@@ -10,13 +10,14 @@ export interface AccountCounts {
 
 export async function loadAccountCounts(ctx: Pick<Ctx, "db">, ids: readonly string[]): Promise<Map<string, AccountCounts>> {
   const unique = [...new Set(ids)];
-  const [followers, following] = await Promise.all([
-    ctx.db.follow.groupBy({ by: ["followingId"], where: { followingId: { in: unique }, state: "accept" }, _count: { _all: true } }),
-    ctx.db.follow.groupBy({ by: ["followerId"], where: { followerId: { in: unique }, state: "accept" }, _count: { _all: true } }),
-  ]);
   const result = new Map<string, AccountCounts>(unique.map((id) => [id, { followers: 0, following: 0, statuses: 0 }]));
-  for (const row of followers) result.get(row.followingId)!.followers = row._count._all;
-  for (const row of following) result.get(row.followerId)!.following = row._count._all;
+  if (unique.length === 0) return result;
+  const rows = await ctx.db.$queryRaw<{ id: string; followers: number; following: number }[]>`
+    SELECT a.id,
+      (SELECT count(*)::int FROM follows f WHERE f.following_id = a.id AND f.state = 'accept') AS followers,
+      (SELECT count(*)::int FROM follows f WHERE f.follower_id = a.id AND f.state = 'accept') AS following
+    FROM accounts a WHERE a.id IN (${Prisma.join(unique)})`;
+  for (const row of rows) Object.assign(result.get(row.id)!, { followers: row.followers, following: row.following });
   return result;
 }
 

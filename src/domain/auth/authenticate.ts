@@ -1,5 +1,7 @@
 // Turns the credentials a request carries into a Viewer. Surfaces extract the raw credentials;
 // the rules (token expiry, deactivated accounts, admin token) live here once.
+import { decodeModel, modelJson } from "../../db/model-rows.ts";
+import type { Account, OAuthApp, OAuthToken } from "../../generated/prisma/client.ts";
 import type { Ctx, Viewer } from "../context.ts";
 import { ALL_SCOPES, anonymous } from "../context.ts";
 import { Unauthorized } from "../errors.ts";
@@ -22,7 +24,7 @@ export async function authenticate(ctx: Ctx, creds: Credentials): Promise<Viewer
     return { account: null, app: null, scopes: ALL_SCOPES, via: "admin_token" };
   }
   if (creds.bearer !== undefined) {
-    const token = await ctx.db.oAuthToken.findUnique({ where: { tokenHash: digest(creds.bearer) }, include: { account: true, app: true } });
+    const token = await findToken(ctx, digest(creds.bearer));
     if (!token || token.expiresAt <= ctx.clock() || token.account?.deactivated) throw Unauthorized("Invalid credentials.");
     return { account: token.account, app: token.app, scopes: token.scopes, via: "token", tokenId: token.id };
   }
@@ -38,4 +40,21 @@ export async function authenticate(ctx: Ctx, creds: Credentials): Promise<Viewer
     if (session) return { account: session.account, app: null, scopes: ALL_SCOPES, via: "session", sessionId: session.id };
   }
   return anonymous;
+}
+
+type Json = Record<string, unknown>;
+
+/** The token with its account and app in one statement: every authenticated request starts here. */
+async function findToken(ctx: Ctx, tokenHash: string): Promise<(OAuthToken & { account: Account | null; app: OAuthApp }) | null> {
+  const [row] = await ctx.db.$queryRaw<{ token: Json; account: Json | null; app: Json }[]>`
+    SELECT ${modelJson(ctx.db, "OAuthToken", "t")} AS token, ${modelJson(ctx.db, "OAuthApp", "p")} AS app,
+      CASE WHEN a.id IS NULL THEN NULL ELSE ${modelJson(ctx.db, "Account", "a")} END AS account
+    FROM oauth_tokens t JOIN oauth_apps p ON p.id = t.app_id LEFT JOIN accounts a ON a.id = t.account_id
+    WHERE t.token_hash = ${tokenHash}`;
+  if (!row) return null;
+  return {
+    ...decodeModel(ctx.db, "OAuthToken", row.token),
+    account: row.account ? decodeModel(ctx.db, "Account", row.account) : null,
+    app: decodeModel(ctx.db, "OAuthApp", row.app),
+  };
 }

@@ -1,9 +1,11 @@
-// Everything needed to render a list of statuses, loaded in a fixed number of queries whatever
-// the list's length (reblogged statuses included): the one loader the REST view and GraphQL share.
-import type { Account, MediaAttachment, OAuthApp, Poll, Status } from "../../generated/prisma/client.ts";
+// Everything needed to render a list of statuses (reblogged originals included) in ONE statement
+// whatever the list's length: the one loader the REST view and GraphQL share. Per status it returns
+// the counts and the viewer's flags as correlated subqueries and the rows that hang off it (media,
+// poll, mentions, tags, reactions, application) as JSON, plus the parents and every account involved.
+import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
+import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import type { Ctx } from "../context.ts";
-import { activeRelation } from "../relationships/relationships.read.ts";
-import { canSee, viewerContext } from "./visibility.ts";
+import { canSee, type ViewerContext } from "./visibility.ts";
 
 export interface ReactionGroup {
   name: string;
@@ -27,6 +29,7 @@ export interface PollData {
 
 export interface StatusData {
   statuses: Map<string, Status>;
+  /** the authors of the statuses */
   accounts: Map<string, Account>;
   media: Map<string, MediaAttachment[]>;
   polls: Map<string, PollData>;
@@ -44,101 +47,178 @@ export interface StatusData {
   parentAccounts: Map<string, Account>;
 }
 
-function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
-  const map = new Map<K, T[]>();
+type Json = Record<string, any>;
+
+/** What the statement returns per status. */
+interface StatusRow {
+  id: string;
+  /** the status itself, for reblogged originals only (the caller has the others) */
+  row: Json | null;
+  favourites: number;
+  reblogs: number;
+  replies: number;
+  /** the viewer's flags: null when anonymous */
+  favourited: boolean | null;
+  reblogged: boolean | null;
+  bookmarked: boolean | null;
+  mentions: string[] | null;
+  tags: string[] | null;
+  media: Json[] | null;
+  poll: { row: Json; votes: [number, number][] | null; voters: number; own: number[] | null } | null;
+  reactions: { emoji: string; url: string | null; accountId: string }[] | null;
+}
+
+/** What it returns per parent: canSee's inputs. */
+interface ParentRow {
+  id: string;
+  accountId: string;
+  visibility: Status["visibility"];
+  recipientIds: string[];
+  following: boolean | null;
+  blocked: boolean | null;
+}
+
+function emptyData(): StatusData {
+  return {
+    statuses: new Map(),
+    accounts: new Map(),
+    media: new Map(),
+    polls: new Map(),
+    mentions: new Map(),
+    tags: new Map(),
+    counts: new Map(),
+    favourited: new Set(),
+    reblogged: new Set(),
+    bookmarked: new Set(),
+    mutedContexts: new Set(),
+    reactions: new Map(),
+    applications: new Map(),
+    parentVisible: new Map(),
+    parentAccounts: new Map(),
+  };
+}
+
+/**
+ * `list` are the statuses at hand (a preview's is not stored), `inner` the ids of the reblogged
+ * originals to load with them.
+ */
+function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
+  const db = ctx.db;
+  const me = ctx.viewer.account?.id;
+  // what concerns the viewer is null for an anonymous one
+  const viewer = (condition: Prisma.Sql) => (me ? condition : Prisma.sql`NULL`);
+  const now = Prisma.sql`(${ctx.clock().toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  const all = [...list.map((s) => s.id), ...inner];
+  // what the rows at hand name, as they are (a preview is not stored); the originals' come from the database
+  const andThese = (values: (string | number | null)[], type: "text" | "int") => {
+    const present = [...new Set(values.filter((v) => v !== null))];
+    return present.length ? Prisma.sql`UNION SELECT unnest(ARRAY[${Prisma.join(present)}]::${Prisma.raw(type)}[])` : Prisma.empty;
+  };
+  const row = inner.length ? Prisma.sql`CASE WHEN s.id IN (${Prisma.join(inner)}) THEN ${modelJson(db, "Status", "s")} END` : Prisma.sql`NULL`;
+  // mentions and status_tags have no order column: their physical order is the order they were
+  // written in (the rows are never updated), i.e. the order the status named them
+  return Prisma.sql`
+    WITH s AS (SELECT * FROM statuses WHERE id IN (${Prisma.join(all)})),
+      p AS (SELECT * FROM statuses WHERE id IN (SELECT in_reply_to_id FROM s ${andThese(list.map((s) => s.inReplyToId), "text")}))
+    SELECT
+      (SELECT json_agg(json_build_object(
+        'id', s.id,
+        'row', ${row},
+        'favourites', (SELECT count(*)::int FROM favourites f WHERE f.status_id = s.id),
+        'reblogs', (SELECT count(*)::int FROM statuses r WHERE r.reblog_of_id = s.id),
+        'replies', (SELECT count(*)::int FROM statuses r WHERE r.in_reply_to_id = s.id),
+        'favourited', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM favourites f WHERE f.account_id = ${me} AND f.status_id = s.id)`)},
+        'reblogged', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM statuses r WHERE r.account_id = ${me} AND r.reblog_of_id = s.id)`)},
+        'bookmarked', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM bookmarks b WHERE b.account_id = ${me} AND b.status_id = s.id)`)},
+        'mentions', (SELECT json_agg(m.account_id ORDER BY m.ctid) FROM mentions m WHERE m.status_id = s.id),
+        'tags', (SELECT json_agg(t.name ORDER BY st.ctid) FROM status_tags st JOIN tags t ON t.id = st.tag_id WHERE st.status_id = s.id),
+        'media', (SELECT json_agg(${modelJson(db, "MediaAttachment", "m")} ORDER BY m.id) FROM media_attachments m WHERE m.status_id = s.id),
+        'poll', (SELECT json_build_object(
+            'row', ${modelJson(db, "Poll", "pl")},
+            'votes', (SELECT json_agg(json_build_array(v.choice, v.n)) FROM (SELECT choice, count(*)::int AS n FROM poll_votes WHERE poll_id = pl.id GROUP BY choice) v),
+            'voters', (SELECT count(DISTINCT account_id)::int FROM poll_votes WHERE poll_id = pl.id),
+            'own', ${viewer(Prisma.sql`(SELECT json_agg(choice ORDER BY choice) FROM poll_votes WHERE poll_id = pl.id AND account_id = ${me})`)})
+          FROM polls pl WHERE pl.status_id = s.id),
+        'reactions', (SELECT json_agg(json_build_object('emoji', r.emoji, 'url', r.emoji_url, 'accountId', r.account_id) ORDER BY r.id)
+          FROM reactions r WHERE r.status_id = s.id)
+      )) FROM s) AS statuses,
+      (SELECT json_agg(json_build_object(
+        'id', p.id, 'accountId', p.account_id, 'visibility', p.visibility, 'recipientIds', p.recipient_ids,
+        'following', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${me} AND f.following_id = p.account_id AND f.state = 'accept')`)},
+        'blocked', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${me} AND r.target_id = p.account_id AND r.type = 'block')
+          OR EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = p.account_id AND r.target_id = ${me} AND r.type = 'block')`)}
+      )) FROM p) AS parents,
+      ${modelJsonById(db, "Account", Prisma.sql`SELECT account_id FROM s UNION SELECT account_id FROM p
+        UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}`)} AS accounts,
+      ${modelJsonById(db, "OAuthApp", Prisma.sql`SELECT application_id FROM s ${andThese(list.map((s) => s.applicationId), "int")}`)} AS applications,
+      ${viewer(Prisma.sql`(SELECT json_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${me} AND (t.expires_at IS NULL OR t.expires_at > ${now})
+        AND t.context IN (SELECT context FROM s ${andThese(list.map((s) => s.context), "text")}))`)} AS muted`;
+}
+
+function reactionGroups(rows: NonNullable<StatusRow["reactions"]>, viewerId: string | undefined): ReactionGroup[] {
+  const groups: ReactionGroup[] = [];
   for (const r of rows) {
-    const k = key(r);
-    const list = map.get(k);
-    if (list) list.push(r);
-    else map.set(k, [r]);
+    let g = groups.find((x) => x.name === r.emoji);
+    if (!g) groups.push((g = { name: r.emoji, count: 0, me: false, accountIds: [], ...(r.url ? { url: r.url } : {}) }));
+    g.count++;
+    g.accountIds.push(r.accountId);
+    if (r.accountId === viewerId) g.me = true;
   }
-  return map;
+  return groups;
 }
 
 export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusData> {
+  const data = emptyData();
+  if (list.length === 0) return data;
   const viewerId = ctx.viewer.account?.id;
-  const innerIds = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id))];
-  const inner = innerIds.length ? await ctx.db.status.findMany({ where: { id: { in: innerIds } } }) : [];
-  const all = [...list, ...inner];
-  const ids = [...new Set(all.map((s) => s.id))];
-  const parentIds = [...new Set(all.map((s) => s.inReplyToId).filter((id): id is string => !!id))];
-  const inIds = { in: ids };
+  for (const s of list) data.statuses.set(s.id, s);
+  const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !data.statuses.has(id)))];
+  const [result] = await ctx.db.$queryRaw<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; applications: Json[] | null; muted: string[] | null }[]>(
+    statement(ctx, [...data.statuses.values()], inner),
+  );
+  for (const id of [...data.statuses.keys(), ...inner]) data.counts.set(id, { favourites: 0, reblogs: 0, replies: 0 });
+  for (const context of result.muted ?? []) data.mutedContexts.add(context);
+  for (const app of (result.applications ?? []).map((j) => decodeModel(ctx.db, "OAuthApp", j))) data.applications.set(app.id, app);
 
-  const [mentionRows, media, polls, tagRows, favCounts, reblogCounts, replyCounts, mine, reactions, parents, apps] = await Promise.all([
-    ctx.db.mention.findMany({ where: { statusId: inIds }, include: { account: true } }),
-    ctx.db.mediaAttachment.findMany({ where: { statusId: inIds }, orderBy: { id: "asc" } }),
-    ctx.db.poll.findMany({ where: { statusId: inIds } }),
-    ctx.db.statusTag.findMany({ where: { statusId: inIds }, include: { tag: true } }),
-    ctx.db.favourite.groupBy({ by: ["statusId"], where: { statusId: inIds }, _count: { _all: true } }),
-    ctx.db.status.groupBy({ by: ["reblogOfId"], where: { reblogOfId: inIds }, _count: { _all: true } }),
-    ctx.db.status.groupBy({ by: ["inReplyToId"], where: { inReplyToId: inIds }, _count: { _all: true } }),
-    viewerId
-      ? Promise.all([
-          ctx.db.favourite.findMany({ where: { accountId: viewerId, statusId: inIds }, select: { statusId: true } }),
-          ctx.db.status.findMany({ where: { accountId: viewerId, reblogOfId: inIds }, select: { reblogOfId: true } }),
-          ctx.db.bookmark.findMany({ where: { accountId: viewerId, statusId: inIds }, select: { statusId: true } }),
-          ctx.db.threadMute.findMany({ where: { AND: [{ accountId: viewerId, context: { in: [...new Set(all.map((s) => s.context))] } }, activeRelation(ctx.clock())] }, select: { context: true } }),
-        ])
-      : Promise.resolve([[], [], [], []] as const),
-    ctx.db.reaction.findMany({ where: { statusId: inIds }, orderBy: { id: "asc" } }),
-    parentIds.length ? ctx.db.status.findMany({ where: { id: { in: parentIds } }, include: { account: true } }) : Promise.resolve([]),
-    ctx.db.oAuthApp.findMany({ where: { id: { in: [...new Set(all.map((s) => s.applicationId).filter((a): a is number => a !== null))] } } }),
-  ]);
-
-  const pollIds = polls.map((p) => p.id);
-  const [voteCounts, voters, ownVotes, authors, parentView] = await Promise.all([
-    pollIds.length ? ctx.db.pollVote.groupBy({ by: ["pollId", "choice"], where: { pollId: { in: pollIds } }, _count: { _all: true } }) : Promise.resolve([]),
-    pollIds.length ? ctx.db.pollVote.groupBy({ by: ["pollId", "accountId"], where: { pollId: { in: pollIds } } }) : Promise.resolve([]),
-    pollIds.length && viewerId ? ctx.db.pollVote.findMany({ where: { pollId: { in: pollIds }, accountId: viewerId } }) : Promise.resolve([]),
-    ctx.db.account.findMany({ where: { id: { in: [...new Set(all.map((s) => s.accountId))] } } }),
-    viewerContext(ctx, parents.map((p) => p.accountId)),
-  ]);
-
-  const [favs, reblogs, bookmarks, mutes] = mine;
-  const counts = new Map(ids.map((id) => [id, { favourites: 0, reblogs: 0, replies: 0 }]));
-  for (const r of favCounts) counts.get(r.statusId)!.favourites = r._count._all;
-  for (const r of reblogCounts) counts.get(r.reblogOfId!)!.reblogs = r._count._all;
-  for (const r of replyCounts) counts.get(r.inReplyToId!)!.replies = r._count._all;
-
-  const reactionGroups = new Map<string, ReactionGroup[]>();
-  for (const [statusId, rows] of groupBy(reactions, (r) => r.statusId)) {
-    const groups: ReactionGroup[] = [];
-    for (const r of rows) {
-      let g = groups.find((x) => x.name === r.emoji);
-      if (!g) groups.push((g = { name: r.emoji, count: 0, me: false, accountIds: [], ...(r.emojiUrl ? { url: r.emojiUrl } : {}) }));
-      g.count++;
-      g.accountIds.push(r.accountId);
-      if (r.accountId === viewerId) g.me = true;
+  const accounts = new Map((result.accounts ?? []).map((j) => decodeModel(ctx.db, "Account", j)).map((a) => [a.id, a]));
+  for (const r of result.statuses ?? []) if (r.row) data.statuses.set(r.id, decodeModel(ctx.db, "Status", r.row));
+  for (const s of data.statuses.values()) {
+    const author = accounts.get(s.accountId);
+    if (author) data.accounts.set(author.id, author);
+  }
+  for (const r of result.statuses ?? []) {
+    const id = r.id;
+    data.counts.set(id, { favourites: r.favourites, reblogs: r.reblogs, replies: r.replies });
+    if (r.favourited) data.favourited.add(id);
+    if (r.reblogged) data.reblogged.add(id);
+    if (r.bookmarked) data.bookmarked.add(id);
+    if (r.mentions) data.mentions.set(id, r.mentions.map((a) => accounts.get(a)).filter((a): a is Account => !!a));
+    if (r.tags) data.tags.set(id, r.tags);
+    if (r.media) data.media.set(id, r.media.map((m) => decodeModel(ctx.db, "MediaAttachment", m)));
+    if (r.reactions) data.reactions.set(id, reactionGroups(r.reactions, viewerId));
+    if (r.poll) {
+      const poll = decodeModel(ctx.db, "Poll", r.poll.row);
+      const votes = new Map(r.poll.votes ?? []);
+      data.polls.set(id, {
+        poll,
+        authorId: data.statuses.get(id)!.accountId,
+        votes: poll.options.map((_, i) => votes.get(i) ?? 0),
+        votersCount: r.poll.voters,
+        ownVotes: viewerId ? (r.poll.own ?? []) : null,
+      });
     }
-    reactionGroups.set(statusId, groups);
   }
 
-  return {
-    statuses: new Map(all.map((s) => [s.id, s])),
-    accounts: new Map(authors.map((a) => [a.id, a])),
-    media: groupBy(media, (m) => m.statusId!),
-    polls: new Map(
-      polls.map((p) => [
-        p.statusId,
-        {
-          poll: p,
-          authorId: all.find((s) => s.id === p.statusId)!.accountId,
-          votes: p.options.map((_, i) => voteCounts.find((v) => v.pollId === p.id && v.choice === i)?._count._all ?? 0),
-          votersCount: voters.filter((v) => v.pollId === p.id).length,
-          ownVotes: viewerId ? ownVotes.filter((v) => v.pollId === p.id).map((v) => v.choice) : null,
-        },
-      ]),
-    ),
-    mentions: new Map([...groupBy(mentionRows, (m) => m.statusId)].map(([id, rows]) => [id, rows.map((r) => r.account)])),
-    tags: new Map([...groupBy(tagRows, (t) => t.statusId)].map(([id, rows]) => [id, rows.map((r) => r.tag.name)])),
-    counts,
-    favourited: new Set(favs.map((f) => f.statusId)),
-    reblogged: new Set(reblogs.map((r) => r.reblogOfId!)),
-    bookmarked: new Set(bookmarks.map((b) => b.statusId)),
-    mutedContexts: new Set(mutes.map((m) => m.context)),
-    reactions: reactionGroups,
-    applications: new Map(apps.map((a) => [a.id, a])),
-    parentVisible: new Map(parents.map((p) => [p.id, !p.account.deactivated && canSee(parentView, p)])),
-    parentAccounts: new Map(parents.map((p) => [p.id, p.account])),
+  const parents = result.parents ?? [];
+  const seen: ViewerContext = {
+    viewerId: viewerId ?? null,
+    following: new Set(parents.filter((p) => p.following).map((p) => p.accountId)),
+    blocked: new Set(parents.filter((p) => p.blocked).map((p) => p.accountId)),
   };
+  for (const p of parents) {
+    const account = accounts.get(p.accountId)!;
+    data.parentAccounts.set(p.id, account);
+    data.parentVisible.set(p.id, !account.deactivated && canSee(seen, p));
+  }
+  return data;
 }

@@ -1,0 +1,74 @@
+// Rows of Prisma models carried as JSON inside one raw statement. Prisma loads each relation of an
+// `include` with a statement of its own; a hand-written statement can bring the related rows along
+// as JSON instead. `modelJson` writes the SQL that turns a table alias into a JSON object keyed by
+// the model's field names; `decodeModel` turns that object back into what Prisma itself returns
+// (JSON has no dates or big integers). Both read the client's own data model, so a new column
+// needs no change here.
+import { Prisma } from "../generated/prisma/client.ts";
+import type { Db } from "./client.ts";
+
+type ModelName = Prisma.ModelName;
+/** the row type Prisma returns for a model */
+export type ModelRow<M extends ModelName> = Prisma.TypeMap["model"][M]["payload"]["scalars"];
+
+interface Field {
+  name: string;
+  kind: string;
+  type: string;
+  dbName?: string | null;
+}
+interface Model {
+  fields: Field[];
+  dbName?: string | null;
+}
+
+const models = new Map<string, { table: string; fields: Field[] }>();
+
+function modelOf(db: Db, name: ModelName) {
+  let model = models.get(name);
+  if (!model) {
+    // the generated client keeps its data model here (its query compiler reads it too)
+    const found = (db as unknown as { _runtimeDataModel?: { models: Record<string, Model> } })._runtimeDataModel?.models[name];
+    if (!found) throw new Error(`the Prisma client carries no data model for ${name}`);
+    model = { table: found.dbName ?? name, fields: found.fields.filter((f) => f.kind === "scalar" || f.kind === "enum") };
+    models.set(name, model);
+  }
+  return model;
+}
+
+/** `alias`'s row as a JSON object keyed by field name, e.g. `json_agg(${modelJson(db, "Account", "a")})`. */
+export function modelJson(db: Db, model: ModelName, alias: string): Prisma.Sql {
+  const list = modelOf(db, model).fields.map((f) => `${alias}."${f.dbName ?? f.name}" AS "${f.name}"`);
+  return Prisma.raw(`(SELECT to_json(_row) FROM (SELECT ${list.join(", ")}) AS _row)`);
+}
+
+/**
+ * A JSON array (null when empty) of the rows of `model` whose `id` the one-column query `ids`
+ * returns, found one primary-key lookup at a time: a join would let the planner scan the whole
+ * table when it overestimates the ids (and `LIMIT 1` keeps the lookup from being flattened into one).
+ */
+export function modelJsonById(db: Db, model: ModelName, ids: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT json_agg(${modelJson(db, model, "_found")}) FROM (${ids}) AS _ids(id)
+    CROSS JOIN LATERAL (SELECT * FROM ${Prisma.raw(`"${modelOf(db, model).table}"`)} WHERE id = _ids.id LIMIT 1) AS _found)`;
+}
+
+/** A row that `modelJson` produced, with the types Prisma gives its fields. */
+export function decodeModel<M extends ModelName>(db: Db, model: M, json: Record<string, unknown>): ModelRow<M> {
+  const row: Record<string, unknown> = {};
+  for (const f of modelOf(db, model).fields) row[f.name] = decodeValue(f.type, json[f.name] ?? null);
+  return row as ModelRow<M>;
+}
+
+function decodeValue(type: string, value: unknown): unknown {
+  if (value === null) return null;
+  if (Array.isArray(value)) return type === "Json" ? value : value.map((v) => decodeValue(type, v));
+  if (type === "DateTime" && typeof value === "string") return decodeDate(value);
+  if (type === "BigInt" && (typeof value === "number" || typeof value === "string")) return BigInt(value);
+  return value;
+}
+
+/** `timestamp` columns come as UTC without a zone ("2026-01-02T03:04:05.678"), `date` ones as a bare day. */
+function decodeDate(value: string): Date {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
+  return new Date(/(Z|[+-]\d\d(:?\d\d)?)$/.test(value) ? value : `${value}Z`);
+}

@@ -1,0 +1,106 @@
+// Issue 5's budget: a timeline or notifications page costs at most 10 SQL statements for the whole
+// request (authentication, the page, its rendering), whatever the page's length.
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DB_KINDS } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { call, user, type User } from "./relationships-helpers.ts";
+
+const BUDGET = 10;
+const PNG = fs.readFileSync("src/media/assets/avi.png");
+
+describe.each(DB_KINDS)("statements per page on %s", (kind) => {
+  let server: TestServer;
+  let ana: User; // the viewer
+  let ben: User;
+  let cat: User;
+  let dan: User;
+
+  const ok = async (r: Promise<{ status: number; body: any }>) => {
+    const res = await r;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+  const post = (who: User, json: Record<string, unknown>) =>
+    server.fetch("/api/v1/statuses", { json, headers: who.auth }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const upload = (who: User) => {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(PNG)], { type: "image/png" }), "a.png");
+    form.append("description", "a picture");
+    return server.fetch("/api/v1/media", { method: "POST", body: form, headers: who.auth }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  };
+  const get = (path: string) => call(server, ana, "GET", path);
+
+  /** Every kind of status a page can hold: media, polls, mentions, tags, replies, reblogs, reactions, favourites, bookmarks. */
+  async function seed() {
+    const authors = [ben, cat, dan];
+    let previous: { id: string } | null = null;
+    for (let i = 0; i < 15; i++) {
+      const who = authors[i % 3];
+      const poll = i % 7 === 3 ? { options: ["yes", "no"], expires_in: 3600 } : undefined;
+      const media = i % 4 === 2 && !poll ? [(await ok(upload(who))).id] : undefined;
+      const status = await ok(
+        post(who, {
+          status: `note ${i} #cats ${i % 2 ? "@ana @ben" : "#dogs"}`,
+          ...(media ? { media_ids: media } : {}),
+          ...(poll ? { poll } : {}),
+          ...(i % 4 === 1 && previous ? { in_reply_to_id: previous.id } : {}),
+        }),
+      );
+      if (poll) await ok(call(server, ana, "POST", `/api/v1/polls/${status.poll.id}/votes`, { choices: ["0"] }));
+      if (i % 3 === 0) await ok(call(server, ana, "POST", `/api/v1/statuses/${status.id}/favourite`));
+      if (i % 3 === 1) await ok(call(server, cat, "POST", `/api/v1/statuses/${status.id}/favourite`));
+      if (i % 4 === 0) await ok(call(server, ana, "POST", `/api/v1/statuses/${status.id}/bookmark`));
+      if (i % 2 === 0) await ok(call(server, ana, "PUT", `/api/v1/ext/statuses/${status.id}/reactions/${encodeURIComponent("👍")}`));
+      if (i % 5 === 2) await ok(call(server, ben, "PUT", `/api/v1/ext/statuses/${status.id}/reactions/${encodeURIComponent("🎉")}`));
+      if (i % 3 === 2) await ok(call(server, authors[(i + 1) % 3], "POST", `/api/v1/statuses/${status.id}/reblog`));
+      if (i % 6 === 5) await ok(call(server, ana, "POST", `/api/v1/statuses/${status.id}/reblog`));
+      // ana's own posts, which the others answer (notifications)
+      const mine = await ok(post(ana, { status: `mine ${i} #cats` }));
+      await ok(call(server, authors[i % 3], "POST", `/api/v1/statuses/${mine.id}/favourite`));
+      if (i % 2) await ok(call(server, authors[(i + 2) % 3], "POST", `/api/v1/statuses/${mine.id}/reblog`));
+      if (i % 3 === 0) await ok(call(server, ben, "PUT", `/api/v1/ext/statuses/${mine.id}/reactions/${encodeURIComponent("🎉")}`));
+      previous = status;
+    }
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    [ana, ben, cat, dan] = [await user(server, "ana"), await user(server, "ben"), await user(server, "cat"), await user(server, "dan")];
+    for (const who of [ben, cat, dan]) await ok(call(server, ana, "POST", `/api/v1/accounts/${who.id}/follow`));
+    for (const who of [ben, cat]) await ok(call(server, who, "POST", `/api/v1/accounts/${ana.id}/follow`));
+    await seed();
+  }, 240_000); // some 150 requests: slow on two busy cores
+  afterAll(() => server?.close());
+
+  const pages = [
+    ["home", "/api/v1/timelines/home"],
+    ["public", "/api/v1/timelines/public"],
+    ["tag", "/api/v1/timelines/tag/cats"],
+    ["notifications", "/api/v1/notifications"],
+  ] as const;
+
+  test("the home page holds every kind of status the budget covers", async () => {
+    const page = (await get("/api/v1/timelines/home?limit=20")).body as any[];
+    const statuses = page.flatMap((s) => (s.reblog ? [s, s.reblog] : [s]));
+    expect(page.some((s) => s.reblog)).toBe(true);
+    expect(statuses.some((s) => s.in_reply_to_id && s.ext.in_reply_to_account_acct)).toBe(true);
+    expect(statuses.some((s) => s.media_attachments.length)).toBe(true);
+    expect(statuses.some((s) => s.poll?.own_votes.length)).toBe(true);
+    expect(statuses.some((s) => s.mentions.length === 2 && s.tags.length)).toBe(true);
+    expect(statuses.some((s) => s.emoji_reactions.some((r: any) => r.me))).toBe(true);
+    expect(statuses.some((s) => s.favourited && s.bookmarked)).toBe(true);
+    expect(statuses.some((s) => s.reblogged)).toBe(true);
+    expect(statuses.every((s) => s.application?.name === "test app" && s.account.followers_count >= 0)).toBe(true);
+  });
+
+  test.each(pages)("%s: at most 10 statements for 20 or 40 items", async (_name, path) => {
+    const twenty = await server.countQueries(() => get(`${path}?limit=20`));
+    const forty = await server.countQueries(() => get(`${path}?limit=40`));
+    expect(twenty.result.status).toBe(200);
+    expect(twenty.result.body).toHaveLength(20);
+    expect(forty.result.body.length).toBeGreaterThan(20);
+    expect(twenty.queries).toBeLessThanOrEqual(BUDGET);
+    expect(forty.queries).toBe(twenty.queries);
+  });
+});
