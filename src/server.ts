@@ -24,6 +24,7 @@ import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts
 import { packsDir } from "./domain/emoji/pack-store.ts";
 import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
 import { DomainError, Invalid } from "./domain/errors.ts";
+import { federationMiddleware } from "./federation/mount.ts";
 import { schema } from "./graphql/schema.ts";
 import { allJobs } from "./jobs/all.ts";
 import { createJobQueue, jobsPrefix } from "./jobs/index.ts";
@@ -63,6 +64,9 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.set("trust proxy", "loopback");
 
   const viewerCtx = async (creds: Credentials): Promise<Ctx> => makeCtx(services, await authenticate(makeCtx(services), creds));
+
+  // ActivityPub first: inbox bodies must reach signature checks unparsed
+  app.use(federationMiddleware(services));
 
   const yoga = createYoga<{ req: express.Request }, Ctx>({
     schema,

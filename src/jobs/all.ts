@@ -6,6 +6,7 @@ import { relationshipJobs } from "../domain/relationships/relationships.jobs.ts"
 import { pollJobs } from "../domain/polls/polls.jobs.ts";
 import { pushJobs } from "../domain/push/push.jobs.ts";
 import { statusJobs } from "../domain/statuses/statuses.jobs.ts";
+import { federationJobs } from "../federation/federation.jobs.ts";
 import type { JobDefinition } from "./registry.ts";
 
-export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs];
+export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationJobs];

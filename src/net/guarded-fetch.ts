@@ -10,6 +10,7 @@ import https from "node:https";
 import net from "node:net";
 import type { Ctx } from "../domain/context.ts";
 import { DomainError } from "../domain/errors.ts";
+import { SOFTWARE_VERSION } from "../domain/instance/instance.ops.ts";
 
 export type FetchFailure = "refused" | "timeout" | "too_large" | "too_many_redirects" | "network";
 
@@ -25,13 +26,15 @@ export class GuardedFetchError extends DomainError {
 }
 
 export interface GuardedInit {
-  method?: "GET" | "HEAD" | "POST";
+  method?: "GET" | "HEAD" | "POST" | "PUT" | "DELETE";
   headers?: Record<string, string>;
   body?: string | Buffer;
   /** overrides `http.max_body_bytes` (lower it for small documents) */
   maxBytes?: number;
   /** overrides `http.fetch_timeout_ms` */
   timeoutMs?: number;
+  /** false: answer a redirect as it is (the caller follows it, as Fedify does); default true */
+  followRedirects?: boolean;
 }
 
 export interface GuardedResponse {
@@ -46,6 +49,13 @@ export interface GuardedResponse {
 }
 
 const MAX_REDIRECTS = 5;
+/** Names the software; callers that know the instance add its URL (see userAgent). */
+const USER_AGENT = "ext-server";
+
+/** The User-Agent of requests made for an instance: the software and the instance's URL, as fediverse servers expect. */
+export function userAgent(settings: { baseUrl: string }, version = SOFTWARE_VERSION): string {
+  return `${USER_AGENT}/${version} (+${settings.baseUrl}/)`;
+}
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const V4_BLOCKED: [string, number][] = [
@@ -127,6 +137,8 @@ export function isPrivateAddress(address: string): boolean {
   return true; // not an address at all: refuse
 }
 
+const hasHeader = (headers: Record<string, string> | undefined, name: string) => Object.keys(headers ?? {}).some((k) => k.toLowerCase() === name);
+
 interface Checked {
   url: URL;
   /** the address to connect to, already checked */
@@ -177,7 +189,7 @@ function request(target: Checked, init: GuardedInit, maxBytes: number, signal: A
       url,
       {
         method: init.method ?? "GET",
-        headers: { "user-agent": "ext-server", accept: "*/*", ...init.headers },
+        headers: { "user-agent": USER_AGENT, accept: "*/*", ...init.headers },
         signal,
         // pins the connection to the address that passed the check (TLS still verifies the host name)
         lookup: ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) =>
@@ -211,14 +223,14 @@ function request(target: Checked, init: GuardedInit, maxBytes: number, signal: A
 }
 
 /** Fetches `url` under the guard, following at most five redirects, each checked again. */
-export async function guardedFetch(ctx: Pick<Ctx, "config">, url: string, init: GuardedInit = {}): Promise<GuardedResponse> {
+export async function guardedFetch(ctx: Pick<Ctx, "config"> & Partial<Pick<Ctx, "settings">>, url: string, init: GuardedInit = {}): Promise<GuardedResponse> {
   const allowPrivate = ctx.config.get("http", "allow_private_addresses");
   const exempt = exemptions(ctx.config.get("http", "private_address_exceptions"));
   const timeoutMs = init.timeoutMs ?? ctx.config.get("http", "fetch_timeout_ms");
   const maxBytes = init.maxBytes ?? ctx.config.get("http", "max_body_bytes");
   const signal = AbortSignal.timeout(timeoutMs);
   let current = url;
-  let hopInit = init;
+  let hopInit = ctx.settings && !hasHeader(init.headers, "user-agent") ? { ...init, headers: { ...init.headers, "user-agent": userAgent(ctx.settings) } } : init;
   for (let hop = 0; ; hop++) {
     const target = await checkTarget(current, allowPrivate, exempt);
     let res: Hop;
@@ -230,7 +242,7 @@ export async function guardedFetch(ctx: Pick<Ctx, "config">, url: string, init: 
       throw new GuardedFetchError("network", `Could not fetch ${current}: ${(error as Error).message}`, current);
     }
     const location = res.headers.get("location");
-    if (REDIRECTS.has(res.status) && location) {
+    if (REDIRECTS.has(res.status) && location && init.followRedirects !== false) {
       if (hop >= MAX_REDIRECTS) throw new GuardedFetchError("too_many_redirects", `Could not fetch ${url}: more than ${MAX_REDIRECTS} redirects`, url);
       current = new URL(location, target.url).href;
       // like browsers: 303 (and 301/302 after a POST) continue as a GET without the body

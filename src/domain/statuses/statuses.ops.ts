@@ -132,6 +132,7 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
     content: formatted.html,
     source: text,
     contentType,
+    objectType: "Note",
     spoilerText: input.spoiler_text ?? "",
     emojis: customEmojiIn(ctx, text, input.spoiler_text) as unknown as Prisma.JsonValue,
     sensitive: input.sensitive ?? false,

@@ -1,0 +1,58 @@
+// Hands ActivityPub requests to Fedify: POSTs to an inbox, and GETs that ask for ActivityStreams JSON.
+// Everything else (and whatever Fedify does not serve or cannot render in the asked type) goes on to the
+// other routes, so the same URL serves HTML to browsers. Mounted before the body parsers: signature
+// digests are computed over the raw body.
+import type express from "express";
+import type { Services } from "../domain/context.ts";
+import { withGuard } from "../net/outbound.ts";
+import { federationFor } from "./federation.ts";
+
+const AP_TYPES = ["application/activity+json", "application/ld+json"];
+const MAX_INBOX_BYTES = 1024 * 1024;
+
+export function wantsActivityJson(req: express.Request): boolean {
+  const accept = req.get("accept") ?? "";
+  return AP_TYPES.some((t) => accept.includes(t)) && req.accepts(["text/html", ...AP_TYPES]) !== "text/html";
+}
+
+const isInboxPost = (req: express.Request) => req.method === "POST" && /\/inbox\/?$/.test(req.path);
+
+async function readBody(req: express.Request): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_INBOX_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function federationMiddleware(services: Services): express.RequestHandler {
+  return async (req, res, next) => {
+    const inbox = isInboxPost(req);
+    if (!inbox && !((req.method === "GET" || req.method === "HEAD") && wantsActivityJson(req))) return next();
+    try {
+      const body = inbox ? await readBody(req) : undefined;
+      if (body === null) return void res.status(413).json({ error: "Request entity too large" });
+      const url = new URL(req.originalUrl, services.settings.baseUrl);
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+      const request = new Request(url, { method: req.method, headers, body: body ? new Uint8Array(body) : undefined });
+      let passed = false;
+      const response = await withGuard(services, () =>
+        federationFor(services).fetch(request, {
+          contextData: services,
+          onNotFound: async () => ((passed = true), new Response(null, { status: 404 })),
+          onNotAcceptable: async () => ((passed = true), new Response(null, { status: 406 })),
+        }),
+      );
+      if (passed && !inbox) return next();
+      res.status(response.status);
+      response.headers.forEach((value, key) => res.setHeader(key, value));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (error) {
+      next(error);
+    }
+  };
+}

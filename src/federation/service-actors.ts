@@ -1,0 +1,23 @@
+// The instance's own actors, which are not accounts: the instance actor, which signs fetches made for
+// the server itself (authorized fetch peers require a signature), and the relay actor, which follows
+// relays. Their key pairs are instance secrets, shared by every process.
+import type { Services } from "../domain/context.ts";
+import { instanceSecret } from "../domain/instance/secrets.ts";
+import { generatePemKeyPairs, type PemKeyPairs } from "./keys.ts";
+
+/** Identifiers in the actor path (/users/{identifier}); a dot is never in a local nickname, so no account can take them. */
+export const INSTANCE_ACTOR = "internal.fetch";
+export const RELAY_ACTOR = "internal.relay";
+export const SERVICE_ACTORS = [INSTANCE_ACTOR, RELAY_ACTOR] as const;
+export type ServiceActor = (typeof SERVICE_ACTORS)[number];
+
+export const isServiceActor = (identifier: string): identifier is ServiceActor => (SERVICE_ACTORS as readonly string[]).includes(identifier);
+
+export async function serviceActorKeys(services: Pick<Services, "db">, identifier: ServiceActor): Promise<PemKeyPairs> {
+  const name = `federation.keys.${identifier}`;
+  const stored = await services.db.instanceSecret.findUnique({ where: { name } });
+  if (stored) return JSON.parse(stored.value) as PemKeyPairs;
+  // generating is slow, so only when missing; a process racing us may still win the insert
+  const fresh = JSON.stringify(await generatePemKeyPairs());
+  return JSON.parse(await instanceSecret(services, name, () => fresh)) as PemKeyPairs;
+}

@@ -1,0 +1,192 @@
+// A federation test network on one machine: real server processes (`src/main.ts`, as `npm start` runs
+// it) under `<name>.fed.test` host names, behind a TLS front on their own loopback address, each with its
+// own database. Host names resolve through the loopback-dns preload (in the servers and in this test
+// process), and every process trusts the test CA, so WebFinger over HTTPS, signatures and deliveries
+// are exactly what two real servers exchange.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freshDatabase } from "../databases.ts";
+import { startTlsFront, type TlsFront } from "./proxy.ts";
+import { CA_CERT_FILE } from "./tls.ts";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
+const PRELOAD = path.join(path.dirname(new URL(import.meta.url).pathname), "loopback-dns.mjs");
+export const ADMIN_TOKEN = "federation-test-admin-token";
+
+export interface TestInstance {
+  name: string;
+  /** https://<name>.fed.test */
+  baseUrl: string;
+  domain: string;
+  /** the backend's own http://127.0.0.1:<port> (what the TLS front forwards to) */
+  directUrl: string;
+  /** a request to this instance's API from outside (through plain HTTP on loopback, as a client on the same host) */
+  api(pathname: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /** creates a local user and answers its account id and an access token */
+  createUser(nickname: string, opts?: { locked?: boolean }): Promise<{ id: string; nickname: string; token: string }>;
+  /** SQL against this instance's own database (PostgreSQL) */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  stop(): Promise<void>;
+  /** stop and start again on the same database (durable jobs survive) */
+  restart(): Promise<void>;
+  logs(): string;
+}
+
+export interface FederationNet {
+  front: TlsFront;
+  start(name: string, env?: Record<string, string>): Promise<TestInstance>;
+  /** also route `<name>.fed.test` to an HTTP server of the test (a Fedify peer, a sink) */
+  route(name: string, port: number): string;
+  close(): Promise<void>;
+}
+
+/** Loads the loopback-dns preload into this process and points `.test` names at `address`. */
+async function resolveTestNamesTo(address: string) {
+  process.env.TEST_HOSTS_DEFAULT = address;
+  await import(PRELOAD);
+}
+
+async function waitForServerFile(file: string, child: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out()}`);
+    try {
+      return JSON.parse(fs.readFileSync(file, "utf8")).url as string;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`server did not start in ${timeoutMs} ms:\n${out()}`);
+}
+
+export async function startFederationNet(): Promise<FederationNet> {
+  const front = await startTlsFront();
+  await resolveTestNamesTo(front.address);
+  const instances: TestInstance[] = [];
+
+  async function start(name: string, extraEnv: Record<string, string> = {}): Promise<TestInstance> {
+    const domain = `${name}.fed.test`;
+    const baseUrl = `https://${domain}`;
+    const db = await freshDatabase("postgres");
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fed-${name}-`));
+    const { BASE_URL: _vitestBase, ...inherited } = process.env; // vitest sets BASE_URL=/ (see docs/development.md)
+    const env = {
+      ...inherited,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      BASE_URL: baseUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: db.url,
+      ADMIN_TOKEN,
+      ALLOW_PRIVATE_FETCH: "true",
+      LOG_LEVEL: "error",
+      INSTANCE_NAME: name,
+      // the test processes' bundle (the environment's CAs and the test CA, see vitest.config.ts)
+      NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? CA_CERT_FILE,
+      TEST_HOSTS_DEFAULT: front.address,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${PRELOAD}`.trim(),
+      ...extraEnv,
+    };
+    let output = "";
+    let child!: ChildProcess;
+    let directUrl = "";
+    const launch = async () => {
+      fs.rmSync(path.join(dataDir, "server.json"), { force: true });
+      child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/main.ts")], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout!.on("data", (d) => (output += d));
+      child.stderr!.on("data", (d) => (output += d));
+      directUrl = await waitForServerFile(path.join(dataDir, "server.json"), child, () => output);
+      front.route(domain, Number(new URL(directUrl).port));
+    };
+    const halt = async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    };
+    await launch();
+
+    const pg = await import("pg");
+    const pool = new pg.default.Pool({ connectionString: db.url, max: 2 });
+    const instance: TestInstance = {
+      name,
+      baseUrl,
+      domain,
+      get directUrl() {
+        return directUrl;
+      },
+      api(pathname, init = {}) {
+        const { token, json, ...rest } = init;
+        const headers = new Headers(rest.headers);
+        if (token) headers.set("authorization", `Bearer ${token}`);
+        let body = rest.body;
+        if (json !== undefined) {
+          headers.set("content-type", "application/json");
+          body = JSON.stringify(json);
+        }
+        return fetch(directUrl + pathname, { ...rest, headers, body, method: rest.method ?? (body !== undefined ? "POST" : "GET"), redirect: "manual" });
+      },
+      async createUser(nickname, opts = {}) {
+        const password = `pw-${nickname}-long-enough`;
+        const created = await instance.api("/api/v1/ext/admin/users", { headers: { "x-admin-token": ADMIN_TOKEN }, json: { users: [{ nickname, email: `${nickname}@${domain}`, password }] } });
+        if (created.status !== 200) throw new Error(`create ${nickname}: ${created.status} ${await created.text()}`);
+        const app = await (await instance.api("/api/v1/apps", { json: { client_name: "fed test", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read write follow push" } })).json();
+        const tok = await instance.api("/oauth/token", { json: { grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: nickname, password, scope: "read write follow push" } });
+        if (tok.status !== 200) throw new Error(`token ${nickname}: ${tok.status} ${await tok.text()}`);
+        const token = (await tok.json()).access_token as string;
+        const me = await (await instance.api("/api/v1/accounts/verify_credentials", { token })).json();
+        if (opts.locked) await instance.api("/api/v1/accounts/update_credentials", { method: "PATCH", token, json: { locked: true } });
+        return { id: me.id, nickname, token };
+      },
+      async sql(query, params = []) {
+        return (await pool.query(query, params)).rows;
+      },
+      async stop() {
+        await halt();
+        await pool.end();
+        await db.drop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+      async restart() {
+        await halt();
+        await launch();
+      },
+      logs: () => output,
+    };
+    instances.push(instance);
+    return instance;
+  }
+
+  return {
+    front,
+    start,
+    route(name, port) {
+      const domain = `${name}.fed.test`;
+      front.route(domain, port);
+      return `https://${domain}`;
+    },
+    async close() {
+      await Promise.allSettled(instances.map((i) => i.stop()));
+      await front.close();
+    },
+  };
+}
+
+/** Polls `check` until it answers something truthy (federation is asynchronous: jobs deliver). */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, { timeoutMs = 20_000, intervalMs = 200, what = "condition" } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
+}
