@@ -1,0 +1,118 @@
+// What peers must learn about, as the domain says it: `federate(ctx, intent)` stores ONE durable job
+// describing what happened; the federation adapter's job handler (src/federation/outbox/) renders the
+// activity, picks the recipients and hands it to Fedify's delivery queue. Nothing is delivered inside
+// a request, and the domain knows nothing of ActivityPub vocabulary.
+//
+// Intents carry ids, except where the row is gone by the time the job runs (deletes, undos): those
+// carry a snapshot of what the activity needs.
+import type { Visibility } from "../../generated/prisma/client.ts";
+import type { Ctx } from "../context.ts";
+
+export const FEDERATE_JOB = "federation.outbox";
+
+/** What a deleted status's Delete needs once the row is gone. */
+export interface DeletedStatusSnapshot {
+  statusId: string;
+  uri: string;
+  authorId: string;
+  visibility: Visibility;
+  /** ActivityPub ids of the actors it was addressed to (mentions) */
+  addressed: string[];
+  /** a reblog: its Delete is an Undo of the Announce */
+  reblogOfUri?: string | null;
+}
+
+export type FederationIntent =
+  | { type: "status.created"; statusId: string }
+  | { type: "status.updated"; statusId: string }
+  | { type: "status.deleted"; status: DeletedStatusSnapshot }
+  | { type: "announce"; reblogId: string }
+  | { type: "announce.undo"; reblogId: string; reblogUri: string; actorId: string; originalUri: string; originalAuthorId: string; visibility: Visibility }
+  | { type: "like"; favouriteId: string }
+  | { type: "like.undo"; favouriteId: string; actorId: string; statusId: string }
+  | { type: "react"; reactionId: string }
+  | { type: "react.undo"; reactionId: string; actorId: string; statusId: string; emoji: string; emojiUrl: string | null }
+  | { type: "follow"; followId: string }
+  | { type: "follow.undo"; followId: string; followApId: string | null; followerId: string; followingId: string }
+  | { type: "follow.accept"; followId: string }
+  | { type: "follow.reject"; followId: string; followApId: string | null; followerId: string; followingId: string }
+  | { type: "block"; blockId: string }
+  | { type: "block.undo"; blockId: string; sourceId: string; targetId: string }
+  | { type: "actor.updated"; accountId: string }
+  /** carries the inboxes, because the account's follows are purged by the time the job runs */
+  | { type: "actor.deleted"; accountId: string; inboxes: string[] }
+  | { type: "move"; accountId: string; targetId: string }
+  | { type: "poll.vote"; pollId: string; voterId: string; choices: number[] };
+
+/** Queues the delivery of `intent`. Five tries for the job itself (crashes); Fedify retries each delivery. */
+export async function federate(ctx: Pick<Ctx, "jobs">, intent: FederationIntent): Promise<void> {
+  await ctx.jobs.enqueue(FEDERATE_JOB, intent, { attempts: 5, backoff: { type: "exponential", delay: 10_000 } });
+}
+
+/** True when the account is remote: most person-to-person activities only go out then. */
+export const isRemote = (a: { local: boolean }) => !a.local;
+
+/** Whether any remote account follows `accountId` (accepted): an actor's Update/Move concern only them. */
+export async function hasRemoteFollowers(ctx: Pick<Ctx, "db">, accountId: string): Promise<boolean> {
+  const row = await ctx.db.follow.findFirst({ where: { followingId: accountId, state: "accept", follower: { local: false } }, select: { id: true } });
+  return !!row;
+}
+
+/** Visibilities that leave the instance: everything but the family's local-only posts. */
+export const federatedVisibility = (v: Visibility) => v !== "local";
+
+/** Remote accounts among `ids`, in one statement. */
+export async function anyRemote(ctx: Pick<Ctx, "db">, ids: readonly string[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  return (await ctx.db.account.count({ where: { id: { in: [...ids] }, local: false } })) > 0;
+}
+
+/**
+ * The intent for a new or edited status, or nothing: local-only statuses never leave; public and
+ * unlisted ones always go out (followers, relays); followers-only, list and direct ones only when a
+ * remote account can be concerned (a remote follower, a remote addressee, a remote parent author).
+ */
+export async function federateStatus(
+  ctx: Pick<Ctx, "db" | "jobs">,
+  type: "status.created" | "status.updated",
+  status: { id: string; accountId: string; visibility: Visibility; recipientIds: string[]; inReplyToAccountId: string | null },
+): Promise<void> {
+  if (!federatedVisibility(status.visibility)) return;
+  if (status.visibility !== "public" && status.visibility !== "unlisted") {
+    const concerned = [...status.recipientIds, ...(status.inReplyToAccountId ? [status.inReplyToAccountId] : [])];
+    const remote = (await anyRemote(ctx, concerned)) || (status.visibility === "private" && (await hasRemoteFollowers(ctx, status.accountId)));
+    if (!remote) return;
+  }
+  await federate(ctx, { type, statusId: status.id });
+}
+
+/** The snapshot a status's Delete needs, taken before the row goes (mentions' ids, the reblogged original). */
+export async function deletedStatusSnapshot(
+  ctx: Pick<Ctx, "db">,
+  status: { id: string; uri: string; accountId: string; visibility: Visibility; reblogOfId: string | null },
+): Promise<DeletedStatusSnapshot> {
+  const [mentions, original] = await Promise.all([
+    ctx.db.mention.findMany({ where: { statusId: status.id }, select: { account: { select: { apId: true } } } }),
+    status.reblogOfId ? ctx.db.status.findUnique({ where: { id: status.reblogOfId }, select: { uri: true } }) : null,
+  ]);
+  return {
+    statusId: status.id,
+    uri: status.uri,
+    authorId: status.accountId,
+    visibility: status.visibility,
+    addressed: mentions.map((m) => m.account.apId),
+    reblogOfUri: original?.uri ?? null,
+  };
+}
+
+/** Inboxes (shared when known) of the remote accounts that follow or are followed by `accountId`. */
+export async function remoteInboxesAround(ctx: Pick<Ctx, "db">, accountId: string): Promise<string[]> {
+  const rows = await ctx.db.account.findMany({
+    where: {
+      local: false,
+      OR: [{ following: { some: { followingId: accountId } } }, { followers: { some: { followerId: accountId } } }],
+    },
+    select: { inbox: true, sharedInbox: true },
+  });
+  return [...new Set(rows.flatMap((r) => (r.sharedInbox ?? r.inbox ? [(r.sharedInbox ?? r.inbox)!] : [])))];
+}
