@@ -13,6 +13,7 @@ import { passwordResetRoutes } from "./oauth/password-reset.routes.ts";
 import { ownAccountActionRoutes } from "./own/account-actions.routes.ts";
 import { ownInstanceRoutes } from "./own/instance.routes.ts";
 import { ownRelationshipRoutes } from "./own/relationships.routes.ts";
+import { remoteInteractionRoutes } from "./own/remote-interaction.routes.ts";
 import { ownTokenRoutes } from "./own/tokens.routes.ts";
 import { reactionRoutes } from "./own/reactions.routes.ts";
 import { emojiPackRoutes } from "./own/emoji-packs.routes.ts";
@@ -102,6 +103,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...ownAccountActionRoutes,
   ...ownMfaRoutes,
   ...ownRelationshipRoutes,
+  ...remoteInteractionRoutes,
   ...adminUserRoutes,
   ...wellKnownRoutes,
   // GET admin /users/:nickname_or_id stays last: every fixed GET /users/<word> path (invites, …) must match first

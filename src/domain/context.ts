@@ -6,6 +6,7 @@ import type { Account, OAuthApp } from "../generated/prisma/client.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { Bus } from "../realtime/bus.ts";
+import type { FederationPort } from "./federation/port.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 
 export interface Viewer {
@@ -34,6 +35,8 @@ export interface Services {
   mailer: Mailer;
   bus: Bus;
   clock: () => Date;
+  /** remote resolution (WebFinger, signed fetches); absent where no server runs (the CLI): callers answer from what is stored */
+  federation?: FederationPort;
 }
 
 export interface Ctx extends Services {

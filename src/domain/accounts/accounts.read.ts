@@ -5,6 +5,7 @@ import type { Account, Prisma } from "../../generated/prisma/client.ts";
 import { isStaff } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../errors.ts";
+import { isHttpUrl, parseHandle, refreshIfStale } from "../federation/port.ts";
 import { bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
@@ -20,24 +21,44 @@ async function visibleAccount(ctx: Ctx, idOrNickname: string): Promise<Account> 
 export const showAccount = operation({
   name: "accounts.show",
   input: z.object({ id: z.string() }),
-  run: (ctx, input) => visibleAccount(ctx, input.id),
+  async run(ctx, input) {
+    const account = await visibleAccount(ctx, input.id);
+    await refreshIfStale(ctx, account);
+    return account;
+  },
 });
 
-/** `acct` as "nick", "@nick", "nick@host"; our own domain means a local account. */
+/**
+ * `acct` as "nick", "@nick", "nick@host"; our own domain means a local account. A remote account not
+ * stored yet is fetched (WebFinger, then the actor) when the server federates; a stored one that is
+ * stale is refreshed in the background.
+ */
 export const lookupAccount = operation({
   name: "accounts.lookup",
   input: z.object({ acct: z.string().min(1) }),
   async run(ctx, input) {
-    const acct = input.acct.replace(/^@/, "");
+    const acct = input.acct.trim().replace(/^@/, "");
     const [nick, host] = acct.split("@");
     const local = !host || host.toLowerCase() === ctx.settings.domain.toLowerCase();
-    const account = await ctx.db.account.findFirst({
+    let account = await ctx.db.account.findFirst({
       where: local ? { local: true, nickname: { equals: nick, mode: "insensitive" } } : { local: false, nickname: { equals: acct, mode: "insensitive" } },
     });
+    if (!account && !local) account = await resolveRemoteAccount(ctx, acct);
     if (!account || (account.deactivated && !isStaff(ctx.viewer))) throw NotFound("Can't find user");
+    await refreshIfStale(ctx, account);
     return account;
   },
 });
+
+/**
+ * A remote account by handle or URL, fetched when not stored (null without federation, when the
+ * instance does not federate, or when nothing answers).
+ */
+export async function resolveRemoteAccount(ctx: Ctx, handleOrUrl: string): Promise<Account | null> {
+  if (!ctx.federation || !ctx.config.get("instance", "federating")) return null;
+  if (!parseHandle(handleOrUrl) && !isHttpUrl(handleOrUrl)) return null;
+  return ctx.federation.resolveAccount(ctx, handleOrUrl);
+}
 
 export const searchAccounts = operation({
   name: "accounts.search",
@@ -60,10 +81,14 @@ export const searchAccounts = operation({
       ],
     };
     if (input.following && ctx.viewer.account) where.followers = { some: { followerId: ctx.viewer.account.id, state: "accept" } };
-    // remote lookups (resolve=true) arrive with federation
+    // resolve=true looks a handle or URL up remotely, for signed-in viewers only (the family's
+    // `limit_to_local_content: :unauthenticated`): anonymous requests never make the server fetch
+    const resolved = input.resolve && ctx.viewer.account && !input.offset && (host || isHttpUrl(input.q)) ? await resolveRemoteAccount(ctx, isHttpUrl(input.q) ? input.q.trim() : q) : null;
     const rows = await ctx.db.account.findMany({ where, take: Math.min(Math.max(input.limit, 1), 80), skip: Math.max(input.offset, 0), orderBy: [{ local: "desc" }, { nickname: "asc" }] });
     // exact nickname matches first
-    return rows.sort((a, b) => Number(b.nickname.toLowerCase() === q.toLowerCase()) - Number(a.nickname.toLowerCase() === q.toLowerCase()));
+    rows.sort((a, b) => Number(b.nickname.toLowerCase() === q.toLowerCase()) - Number(a.nickname.toLowerCase() === q.toLowerCase()));
+    if (!resolved || resolved.deactivated) return rows;
+    return [resolved, ...rows.filter((r) => r.id !== resolved.id)].slice(0, Math.min(Math.max(input.limit, 1), 80));
   },
 });
 

@@ -6,6 +6,8 @@ import { newId } from "../../db/ids.ts";
 import type { Account, Prisma } from "../../generated/prisma/client.ts";
 import { DELETE_ACCOUNT_JOB } from "../accounts/account-actions.ops.ts";
 import { localApId, NICKNAME_RE } from "../accounts/accounts.ops.ts";
+import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
+import { findAccountByIdOrNickname } from "../accounts/lookup.ts";
 import { sendConfirmation } from "../accounts/registration.ops.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { requireAdmin, requirePrivilege } from "../auth/policy.ts";
@@ -163,7 +165,9 @@ export const forceFollow = operation({
   input: followInput,
   authorize: requireAdmin,
   async run(ctx, input) {
-    const [follower, followed] = [await getUser(ctx, input.follower), await getUser(ctx, input.followed)];
+    const follower = await getUser(ctx, input.follower);
+    // a remote account to follow is fetched when not stored yet, as the family does
+    const followed = (await findAccountByIdOrNickname(ctx, input.followed)) ?? (await resolveRemoteAccount(ctx, input.followed)) ?? (await getUser(ctx, input.followed));
     await followAs(ctx, follower, followed);
     await logAction(ctx, { action: "follow", follower, followed });
   },

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Account, FollowState } from "../../generated/prisma/client.ts";
 import { loadAccountCounts } from "../accounts/account-counts.ts";
+import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { normalizeHandle, RECORD_NOT_FOUND } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
@@ -120,7 +121,10 @@ export const followAccount = relationshipAction(
   (ctx, me, target, input) => followAs(ctx, me, target, { reblogs: input.reblogs, notify: input.notify }),
 );
 
-/** The family's POST /api/v1/follows: follow by nickname ("alice", "bob@remote.host"), not by id. */
+/**
+ * The family's POST /api/v1/follows: follow by nickname ("alice", "bob@remote.host"), not by id; a
+ * remote account not stored yet (by handle or actor URL) is fetched first.
+ */
 export const followByUri = operation({
   name: "relationships.followByUri",
   input: z.object({ uri: z.string() }),
@@ -128,7 +132,8 @@ export const followByUri = operation({
   async run(ctx, input): Promise<RelationshipState> {
     const me = requireAccount(ctx);
     const nickname = normalizeHandle(ctx, input.uri);
-    const target = nickname ? await ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" } } }) : null;
+    const known = nickname ? await ctx.db.account.findFirst({ where: { OR: [{ nickname: { equals: nickname, mode: "insensitive" } }, { apId: input.uri.trim() }] } }) : null;
+    const target = known ?? (await resolveRemoteAccount(ctx, input.uri.trim()));
     if (!target) throw NotFound(RECORD_NOT_FOUND);
     await followAs(ctx, me, target);
     return relationshipWith(ctx, me.id, target);

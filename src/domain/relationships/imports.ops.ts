@@ -1,6 +1,7 @@
 // Follow, block and mute imports: the request only parses the list and starts a durable job; the job
 // applies each entry as the user would, skipping accounts that are unknown or cannot be followed.
 import { z } from "zod";
+import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { findAccountsByHandles } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
@@ -59,8 +60,8 @@ export async function runImport(ctx: Ctx, payload: ImportPayload): Promise<{ don
   if (!actor || actor.deactivated) return { done, skipped: payload.identifiers };
   const accounts = await findAccountsByHandles(ctx, payload.identifiers);
   for (const handle of payload.identifiers) {
-    const target = accounts.get(handle);
-    // remote accounts not yet known here are fetched by the federation issue; until then they are skipped
+    // a remote account not known here yet is fetched (one at a time: the job has time, peers have limits)
+    const target = accounts.get(handle) ?? (await resolveRemoteAccount(ctx, handle).catch(() => null));
     if (!target) {
       skipped.push(handle);
       continue;

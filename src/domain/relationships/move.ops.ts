@@ -1,6 +1,7 @@
 // Moving an account: the mover names a target that lists the mover among its aliases (alsoKnownAs);
 // the mover is marked as moved and its local followers who allow it follow the target instead.
 import { z } from "zod";
+import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { normalizeHandle } from "../accounts/lookup.ts";
 import { confirmPassword } from "../accounts/account-actions.ops.ts";
 import type { Ctx } from "../context.ts";
@@ -20,9 +21,10 @@ export const moveAccount = operation({
   async run(ctx, input) {
     const mover = await confirmPassword(ctx, input.password);
     const nickname = normalizeHandle(ctx, input.target_account);
-    const target = nickname ? await ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" }, deactivated: false } }) : null;
-    // a remote target not known here yet is fetched by the federation issue; until then it is "not found"
-    if (!target) throw NotFound("Target account not found.");
+    const known = nickname ? await ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" }, deactivated: false } }) : null;
+    // a remote target is fetched (fresh when stored: its alsoKnownAs must name the mover by now)
+    const target = known && !known.local && ctx.federation ? ((await ctx.federation.refreshAccount(ctx, known.id)) ?? known) : (known ?? (await resolveRemoteAccount(ctx, input.target_account)));
+    if (!target || target.deactivated) throw NotFound("Target account not found.");
     if (target.id === mover.id || !target.alsoKnownAs.includes(mover.apId)) throw Invalid(NOT_ALIASED, { target_account: "is not aliased" });
     await ctx.db.account.update({ where: { id: mover.id }, data: { movedToId: target.id } });
     // every follower learns of the move (a `move` notification whose target is the new account)

@@ -8,8 +8,10 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import type { Account, Status, Tag } from "../../generated/prisma/client.ts";
 import { searchAccounts } from "../accounts/accounts.read.ts";
 import type { Ctx } from "../context.ts";
+import { isHttpUrl, parseHandle, type Resolved } from "../federation/port.ts";
 import { bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
+import { filterVisible } from "../statuses/statuses.read.ts";
 import { visibleWhere } from "../statuses/visibility.ts";
 
 export const searchInput = z.object({
@@ -24,7 +26,7 @@ export const searchInput = z.object({
   /** statuses older than / newer than this id */
   max_id: z.string().optional(),
   min_id: z.string().optional(),
-  /** remote lookups arrive with federation; accepted and ignored */
+  /** look a handle or URL up remotely when not stored here (signed-in viewers only) */
   resolve: bool().optional(),
   exclude_unreviewed: bool().optional(),
 });
@@ -46,14 +48,36 @@ export const search = operation({
     const offset = Math.max(input.offset ?? 0, 0);
     const wants = (t: NonNullable<typeof input.type>) => !input.type || input.type === t;
     if (!q) return { accounts: [], statuses: [], hashtags: [] };
-    const [accounts, statuses, hashtags] = await Promise.all([
-      wants("accounts") && !input.account_id ? searchAccounts(ctx, { q, limit, offset, following: input.following ?? false }) : Promise.resolve([]),
+    // a URL names one account or status: stored here, or (resolve) fetched and stored now
+    const byUrl = isHttpUrl(q) && !offset ? await findByUrl(ctx, q, input.resolve ?? false) : null;
+    const [found, statusesFound, hashtags] = await Promise.all([
+      wants("accounts") && !input.account_id ? searchAccounts(ctx, { q, limit, offset, following: input.following ?? false, resolve: (input.resolve ?? false) && !!parseHandle(q) }) : Promise.resolve([]),
       wants("statuses") ? searchStatuses(ctx, q, { limit, offset, following: input.following ?? false, accountId: input.account_id, maxId: input.max_id, minId: input.min_id }) : Promise.resolve([]),
       wants("hashtags") && !input.account_id ? searchHashtags(ctx, q, limit, offset) : Promise.resolve([]),
     ]);
+    let accounts = found;
+    let statuses = statusesFound;
+    if (byUrl && "account" in byUrl && wants("accounts") && !input.account_id && !byUrl.account.deactivated) {
+      accounts = [byUrl.account, ...found.filter((a) => a.id !== byUrl.account.id)].slice(0, limit);
+    }
+    if (byUrl && "status" in byUrl && wants("statuses") && !input.account_id && !statusesFound.some((s) => s.id === byUrl.status.id)) {
+      statuses = [...(await filterVisible(ctx, [byUrl.status])), ...statusesFound].slice(0, limit);
+    }
     return { accounts, statuses, hashtags };
   },
 });
+
+/**
+ * The account (by actor id or profile URL) or status a URL names. With `resolve`, something not stored
+ * yet is fetched and stored, for signed-in viewers of a federating instance only (the family's
+ * `limit_to_local_content: :unauthenticated`: anonymous searches never make the server fetch).
+ */
+async function findByUrl(ctx: Ctx, url: string, resolve: boolean): Promise<Resolved | null> {
+  const account = await ctx.db.account.findFirst({ where: { OR: [{ apId: url }, { url }] } });
+  if (account) return { account };
+  if (!resolve || !ctx.viewer.account || !ctx.federation || !ctx.config.get("instance", "federating")) return null;
+  return ctx.federation.resolveObject(ctx, url);
+}
 
 /** Candidate ids fetched per round: the GIN index finds matches newest first, `visibleWhere` then filters them. */
 const CANDIDATES = 200;

@@ -4,6 +4,7 @@
 // turned containment off (`skip_thread_containment`).
 import { z } from "zod";
 import type { Status } from "../../generated/prisma/client.ts";
+import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
 import { actionTarget } from "./actions.ops.ts";
 import { filterVisible } from "./statuses.read.ts";
@@ -12,6 +13,8 @@ import { filterVisible } from "./statuses.read.ts";
 const MAX_THREAD = 4096;
 /** How far up a reply chain that leaves the thread's context is followed. */
 const MAX_ANCESTORS = 256;
+/** Missing ancestors of a remote reply fetched while answering (the rest on a later view), and the time they may take. */
+const FETCH_ANCESTORS = { maxDepth: 20, timeoutMs: 3_000 };
 
 export interface StatusContext {
   /** oldest first, the root of the thread first */
@@ -24,7 +27,13 @@ export const statusContext = operation({
   name: "statuses.context",
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<StatusContext> {
-    const status = await actionTarget(ctx, input.id);
+    let status = await actionTarget(ctx, input.id);
+    // a remote reply stored without its parent: fetch the missing ancestors now, with a short deadline,
+    // so that this answer already shows them (the viewer asked for exactly this thread)
+    if (!status.local && !status.inReplyToId && ctx.federation) {
+      await ctx.federation.fetchAncestors(ctx, status, FETCH_ANCESTORS).catch(() => 0);
+      status = (await ctx.db.status.findUnique({ where: { id: status.id } })) ?? status;
+    }
     const thread = await ctx.db.status.findMany({ where: { context: status.context, reblogOfId: null }, orderBy: { id: "asc" }, take: MAX_THREAD });
     const byId = new Map(thread.map((s) => [s.id, s]));
 
@@ -63,4 +72,18 @@ function walk(rootId: string, children: Map<string, Status[]>, enter: (s: Status
     stack.push(...[...(children.get(s.id) ?? [])].reverse());
   }
   return out;
+}
+
+/**
+ * Links a stored reply to its parent once the parent is known (fetched after the reply): the reply
+ * and the replies below it join the parent's thread.
+ */
+export async function linkReplyParent(ctx: Pick<Ctx, "db">, replyId: string, parentId: string): Promise<void> {
+  const [reply, parent] = await Promise.all([ctx.db.status.findUnique({ where: { id: replyId } }), ctx.db.status.findUnique({ where: { id: parentId } })]);
+  if (!reply || !parent || reply.id === parent.id) return;
+  await ctx.db.$transaction([
+    ctx.db.status.update({ where: { id: reply.id }, data: { inReplyToId: parent.id, inReplyToAccountId: parent.accountId, context: parent.context } }),
+    // what was already threaded under the reply follows it into the parent's thread
+    ctx.db.status.updateMany({ where: { context: reply.context, id: { not: reply.id } }, data: { context: parent.context } }),
+  ]);
 }
