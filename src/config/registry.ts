@@ -160,6 +160,7 @@ function buildRegistry(): Registry {
   const instance = under(":instance");
   const mailer = under("Pleroma.Emails.Mailer");
   const http = under(":http");
+  const activitypub = under(":activitypub");
   const backup = under("Pleroma.User.Backup");
   const frontends = under(":frontend_configurations");
   const captcha = under("Pleroma.Captcha");
@@ -224,6 +225,9 @@ function buildRegistry(): Registry {
         },
       },
     },
+    activitypub: {
+      authorized_fetch_mode: activitypub.boolean("authorized_fetch_mode", "Require HTTP signatures for AP fetches"),
+    },
     http: {
       allow_private_addresses: http.boolean("allow_private_addresses", "Remote fetches may reach private, loopback and link-local addresses (extension)"),
       private_address_exceptions: http.strings("private_address_exceptions", "Addresses or CIDRs reachable even when private addresses are refused, e.g. a local relay (extension)", { suggestions: ["10.0.0.5", "192.168.1.0/24"] }),
@@ -250,6 +254,7 @@ const KEYS: Record<string, { label: string; description: string }> = {
   ":instance": { label: "Instance", description: "Instance-related settings" },
   "Pleroma.Emails.Mailer": { label: "Pleroma.Emails.Mailer", description: "Mailer-related settings" },
   ":http": { label: "HTTP", description: "HTTP client settings" },
+  ":activitypub": { label: "ActivityPub", description: "ActivityPub-related settings" },
   ":frontend_configurations": {
     label: "Frontend configurations",
     description: "Configuration data handed to frontends as it is (GET /api/v1/<namespace>/frontend_configurations). By default, settings for pleroma_fe and masto_fe are configured.",

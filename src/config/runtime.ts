@@ -71,6 +71,11 @@ export function defaultRuntimeSettings(settings: Settings) {
       moderator_privileges: ["messages_delete", "reports_manage_reports"] as Privilege[],
     },
     mailer: smtpDefaults(settings),
+    /** ActivityPub (the family's :activitypub key) */
+    activitypub: {
+      /** object, collection and outbox GETs need an HTTP signature from a non-blocked domain (off, as in the family) */
+      authorized_fetch_mode: false,
+    },
     /** the guarded fetcher (src/net/guarded-fetch.ts): every fetch made on someone's behalf */
     http: {
       /** reach private, loopback and link-local addresses (ALLOW_PRIVATE_FETCH; for tests and closed networks) */
