@@ -1,5 +1,6 @@
 // Every REST route of the server, in one list: mounted by src/server.ts, described by compat-rest/openapi.ts.
 import { wellKnownRoutes } from "../src/federation/wellknown.routes.ts";
+import { pageRoutes } from "../src/federation/pages/pages.routes.ts";
 import { adminUserLookupRoutes, adminUserRoutes } from "./admin/users.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { oauthMfaRoutes } from "./oauth/mfa.routes.ts";
@@ -106,6 +107,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...remoteInteractionRoutes,
   ...adminUserRoutes,
   ...wellKnownRoutes,
+  ...pageRoutes,
   // GET admin /users/:nickname_or_id stays last: every fixed GET /users/<word> path (invites, …) must match first
   ...adminUserLookupRoutes,
 ];

@@ -7,6 +7,9 @@ import { operation } from "../domain/operation.ts";
 
 const XRD_NS = "http://docs.oasis-open.org/ns/xri/xrd-1.0";
 export const PROFILE_PAGE_REL = "http://webfinger.net/rel/profile-page";
+/** The remote-follow template the family publishes (OStatus subscribe): `{uri}` is the account to follow. */
+export const SUBSCRIBE_REL = "http://ostatus.org/schema/1.0/subscribe";
+export const AS_PROFILE_TYPE = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 
 export type WebfingerTarget = { kind: "nickname"; nickname: string } | { kind: "apId"; apId: string };
 
@@ -67,13 +70,34 @@ export interface Jrd {
   links: JrdLink[];
 }
 
-export function accountJrd(account: { nickname: string; apId: string }, domain: string): Jrd {
+/**
+ * The family's JRD: the actor as `self` in both ActivityStreams media types (Fedify and Mastodon pick
+ * `application/activity+json`), the profile page, and the remote-follow template.
+ */
+export function accountJrd(account: { nickname: string; apId: string }, domain: string, baseUrl: string): Jrd {
   return {
     subject: `acct:${account.nickname}@${domain}`,
     aliases: [account.apId],
     links: [
       { rel: "self", type: "application/activity+json", href: account.apId },
+      { rel: "self", type: AS_PROFILE_TYPE, href: account.apId },
       { rel: PROFILE_PAGE_REL, type: "text/html", href: account.apId },
+      { rel: SUBSCRIBE_REL, template: `${baseUrl}/ostatus_subscribe?acct={uri}` },
+    ],
+  };
+}
+
+/** The instance's service actors (instance actor, relay) by `acct:` or by id: Mastodon checks a key owner's handle. */
+export function serviceActorJrd(target: WebfingerTarget, actors: Record<string, string>, domain: string): Jrd | null {
+  const found = Object.entries(actors).find(([nickname, apId]) => (target.kind === "apId" ? target.apId === apId : target.nickname.toLowerCase() === nickname));
+  if (!found) return null;
+  const [nickname, apId] = found;
+  return {
+    subject: `acct:${nickname}@${domain}`,
+    aliases: [apId],
+    links: [
+      { rel: "self", type: "application/activity+json", href: apId },
+      { rel: "self", type: AS_PROFILE_TYPE, href: apId },
     ],
   };
 }
@@ -106,4 +130,9 @@ export function jrdToXrd(jrd: Jrd): string {
 /** host-meta: where to ask WebFinger (the LRDD template). */
 export function hostMetaXrd(baseUrl: string): string {
   return xrdDocument([linkElement({ rel: "lrdd", type: "application/xrd+xml", template: `${baseUrl}/.well-known/webfinger?resource={uri}` })]);
+}
+
+/** host-meta as JSON (RFC 6415 JRD, `/.well-known/host-meta.json`). */
+export function hostMetaJrd(baseUrl: string) {
+  return { links: [{ rel: "lrdd", type: "application/jrd+json", template: `${baseUrl}/.well-known/webfinger?resource={uri}` }] };
 }

@@ -5,7 +5,8 @@ import { route, type RouteDef } from "../../compat-rest/route.ts";
 import { instanceInfo, instanceUsage } from "../domain/instance/instance.ops.ts";
 import { DomainError, NotFound } from "../domain/errors.ts";
 import { buildNodeinfo, nodeinfoContentType, nodeinfoLinks, parseNodeinfoVersion } from "./nodeinfo.ts";
-import { accountJrd, hostMetaXrd, jrdToXrd, requireFederating, webfingerAccount } from "./webfinger.ts";
+import { SERVICE_ACTOR_PATHS } from "./actors.ts";
+import { accountJrd, hostMetaJrd, hostMetaXrd, jrdToXrd, parseResource, requireFederating, serviceActorJrd, webfingerAccount, type Jrd } from "./webfinger.ts";
 
 const XRD = "application/xrd+xml";
 const JRD = "application/jrd+json";
@@ -51,7 +52,8 @@ export const wellKnownRoutes: RouteDef[] = [
     async handler(ctx, { query, req, res }) {
       const xml = wantsXml(req, query.format);
       try {
-        const jrd = accountJrd(await webfingerAccount(ctx, { resource: query.resource }), ctx.settings.domain);
+        requireFederating(ctx);
+        const jrd = serviceJrd(ctx.settings, query.resource) ?? accountJrd(await webfingerAccount(ctx, { resource: query.resource }), ctx.settings.domain, ctx.settings.baseUrl);
         if (xml) res.type(XRD).send(jrdToXrd(jrd));
         else res.type(JRD).send(JSON.stringify(jrd));
       } catch (error) {
@@ -71,4 +73,23 @@ export const wellKnownRoutes: RouteDef[] = [
       res.type(XRD).send(hostMetaXrd(ctx.settings.baseUrl));
     },
   }),
+  route({
+    method: "GET",
+    path: "/.well-known/host-meta.json",
+    summary: "host-meta as JSON (RFC 6415 JRD): the WebFinger template",
+    tags: ["Federation"],
+    auth: "public",
+    async handler(ctx, { res }) {
+      requireFederating(ctx);
+      res.type(JRD).send(JSON.stringify(hostMetaJrd(ctx.settings.baseUrl)));
+    },
+  }),
 ];
+
+/** The instance actor and the relay actor answer WebFinger too (peers check a key owner's handle). */
+function serviceJrd(settings: { domain: string; baseUrl: string }, resource: string): Jrd | null {
+  const target = parseResource(resource, settings.domain);
+  if (!target) return null;
+  const actors = Object.fromEntries(Object.entries(SERVICE_ACTOR_PATHS).map(([nickname, path]) => [nickname, settings.baseUrl + path]));
+  return serviceActorJrd(target, actors, settings.domain);
+}

@@ -153,7 +153,9 @@ describe.each(DB_KINDS)("well-known documents on %s", (kind) => {
     aliases: [`${BASE}/users/alice`],
     links: [
       { rel: "self", type: "application/activity+json", href: `${BASE}/users/alice` },
+      { rel: "self", type: 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"', href: `${BASE}/users/alice` },
       { rel: "http://webfinger.net/rel/profile-page", type: "text/html", href: `${BASE}/users/alice` },
+      { rel: "http://ostatus.org/schema/1.0/subscribe", template: `${BASE}/ostatus_subscribe?acct={uri}` },
     ],
   };
 
@@ -172,7 +174,9 @@ describe.each(DB_KINDS)("well-known documents on %s", (kind) => {
     "<Subject>acct:alice@localhost:4000</Subject>" +
     `<Alias>${BASE}/users/alice</Alias>` +
     `<Link rel="self" type="application/activity+json" href="${BASE}/users/alice"/>` +
+    `<Link rel="self" type="application/ld+json; profile=&quot;https://www.w3.org/ns/activitystreams&quot;" href="${BASE}/users/alice"/>` +
     `<Link rel="http://webfinger.net/rel/profile-page" type="text/html" href="${BASE}/users/alice"/>` +
+    `<Link rel="http://ostatus.org/schema/1.0/subscribe" template="${BASE}/ostatus_subscribe?acct={uri}"/>` +
     "</XRD>\n";
 
   test("WebFinger answers XRD to Accept: application/xrd+xml and to format=xml", async () => {
@@ -224,11 +228,44 @@ describe.each(DB_KINDS)("well-known documents on %s", (kind) => {
     );
   });
 
+  test("host-meta.json gives the same template as JRD", async () => {
+    const res = await server.fetch("/.well-known/host-meta.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/jrd\+json/);
+    expect(await res.json()).toEqual({ links: [{ rel: "lrdd", type: "application/jrd+json", template: `${BASE}/.well-known/webfinger?resource={uri}` }] });
+  });
+
+  test.each([
+    ["acct:internal.fetch@localhost:4000", `${BASE}/internal/fetch`],
+    [`${BASE}/internal/fetch`, `${BASE}/internal/fetch`],
+    ["acct:internal.relay@localhost:4000", `${BASE}/relay`],
+  ])("WebFinger for the service actor %s names %s", async (resource, id) => {
+    const res = await server.fetch(`/.well-known/webfinger?resource=${encodeURIComponent(resource)}`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.aliases).toEqual([id]);
+    expect(body.links[0]).toEqual({ rel: "self", type: "application/activity+json", href: id });
+  });
+
+  test("NodeInfo localPosts counts the local posts", async () => {
+    const alice = await server.services.db.account.findUniqueOrThrow({ where: { nickname: "alice" } });
+    const before = (await (await server.fetch("/nodeinfo/2.1.json")).json()).usage.localPosts;
+    const id = newId();
+    await server.services.db.status.create({ data: { id, uri: `${BASE}/objects/${id}`, accountId: alice.id, context: `${BASE}/contexts/${id}`, content: "counted" } });
+    try {
+      expect((await (await server.fetch("/nodeinfo/2.1.json")).json()).usage.localPosts).toBe(before + 1);
+    } finally {
+      await server.services.db.status.delete({ where: { id } });
+    }
+  });
+
   test("a server that does not federate hides WebFinger and host-meta but still describes itself", async () => {
     try {
       await setConfig(server, "instance", { federating: false });
       expect((await server.fetch("/.well-known/webfinger?resource=acct:alice@localhost:4000")).status).toBe(404);
       expect((await server.fetch("/.well-known/host-meta")).status).toBe(404);
+      expect((await server.fetch("/.well-known/host-meta.json")).status).toBe(404);
+      expect((await server.fetch("/.well-known/webfinger?resource=acct:internal.fetch@localhost:4000")).status).toBe(404);
       const ni = await server.fetch("/nodeinfo/2.0.json");
       expect(ni.status).toBe(200);
       expect((await ni.json()).metadata.federation.enabled).toBe(false);

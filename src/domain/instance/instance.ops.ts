@@ -61,9 +61,10 @@ export function federationInfo(cfg: Pick<InstanceSettings, "federating">) {
 /** Active local users: not deactivated, not internal actors. */
 const localUsers = { local: true, deactivated: false, actorType: { not: "Application" } } as const;
 
-/** Posts made on this instance. No status table exists yet; the statuses issue replaces this. */
-async function localStatusCount(_ctx: Ctx): Promise<number> {
-  return 0;
+/** Posts made on this instance (reblogs excluded), from the counters a trigger keeps (see admin stats). */
+async function localStatusCount(ctx: Ctx): Promise<number> {
+  const total = await ctx.db.statusCounter.aggregate({ where: { instance: "" }, _sum: { count: true } });
+  return Number(total._sum.count ?? 0);
 }
 
 async function remoteDomains(ctx: Ctx): Promise<string[]> {
