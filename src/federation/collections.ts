@@ -10,7 +10,7 @@ import type { Services } from "../domain/context.ts";
 import { localActorAccount } from "./actors.ts";
 import { mayFetch, signedFetcher } from "./fetch-policy.ts";
 import { registerObjects } from "./objects.ts";
-import { fallbackAnnounce, fallbackCreate } from "./activities-fallback.ts";
+import { renderAnnounce, renderCreate } from "./render/activities.ts";
 import { loadStatusParts, renderStatusObject } from "./render/status.ts";
 import { isServiceActor } from "./service-actors.ts";
 
@@ -77,14 +77,13 @@ export function registerCollections(federation: Federation<Services>) {
       if (cursor === null) return null; // always paged (setFirstCursor)
       const rows = await ctx.data.db.status.findMany({
         where: { ...outboxWhere(account.id), ...before(cursor) },
-        select: { id: true, uri: true, visibility: true, createdAt: true, reblogOf: { select: { uri: true } } },
+        select: { id: true, uri: true, visibility: true, createdAt: true, reblogOf: { select: { uri: true, account: { select: { apId: true } } } } },
         orderBy: { id: "desc" },
         take: PAGE_SIZE + 1,
       });
       const parts = await loadStatusParts(ctx.data.db, rows.slice(0, PAGE_SIZE).flatMap((r) => (r.reblogOf ? [] : [r.id])));
       const base = ctx.data.settings.baseUrl;
-      // C: your Create/Announce renderers here
-      return page(rows, (r) => (r.reblogOf ? fallbackAnnounce(r, account, r.reblogOf.uri) : fallbackCreate(parts.get(r.id)!, base)));
+      return page(rows, (r) => (r.reblogOf ? renderAnnounce(r, account, r.reblogOf.uri, r.reblogOf.account.apId) : renderCreate(parts.get(r.id)!, base)));
     })
     .setFirstCursor(async (ctx, identifier) => (isServiceActor(identifier) ? null : FIRST))
     .setCounter(async (ctx, identifier) => {

@@ -8,8 +8,8 @@ import type { Federation, RequestContext } from "@fedify/fedify";
 import { Announce, Create, Object as ASObject } from "@fedify/vocab";
 import type { Services } from "../domain/context.ts";
 import type { Status } from "../generated/prisma/client.ts";
-import { fallbackAnnounce, fallbackCreate } from "./activities-fallback.ts";
 import { mayFetch, signedFetcher } from "./fetch-policy.ts";
+import { renderAnnounce, renderCreate } from "./render/activities.ts";
 import { loadStatusPartsOne, renderStatusObject, type StatusParts } from "./render/status.ts";
 
 export const OBJECT_PATH = "/objects/{id}";
@@ -57,17 +57,17 @@ export function registerObjects(federation: Federation<Services>) {
   federation
     .setObjectDispatcher(Create, CREATE_PATH, async (ctx, { id }) => {
       const parts = await visiblePost(ctx, id);
-      return parts && fallbackCreate(parts, ctx.data.settings.baseUrl); // C: your Create renderer here
+      return parts && renderCreate(parts, ctx.data.settings.baseUrl);
     })
     .authorize((ctx) => mayFetch(ctx));
   federation
     .setObjectDispatcher(Announce, ANNOUNCE_PATH, async (ctx, { id }) => {
       const reblog = await ctx.data.db.status.findFirst({
         where: { id, local: true, reblogOfId: { not: null }, account: { deactivated: false } },
-        include: { account: { select: { apId: true } }, reblogOf: { select: { uri: true } } },
+        include: { account: { select: { apId: true } }, reblogOf: { select: { uri: true, account: { select: { apId: true } } } } },
       });
       if (!reblog?.reblogOf || !(await fetcherMaySee(ctx, reblog))) return null;
-      return fallbackAnnounce(reblog, reblog.account, reblog.reblogOf.uri); // C: your Announce renderer here
+      return renderAnnounce(reblog, reblog.account, reblog.reblogOf.uri, reblog.reblogOf.account.apId);
     })
     .authorize((ctx) => mayFetch(ctx));
 }
