@@ -77,7 +77,8 @@ function renderOne(
     discoverable: a.discoverable,
     created_at: a.createdAt.toISOString(),
     note: a.local ? plainToHtml(a.note) : a.note,
-    url: a.apId,
+    // a remote actor's profile page when it names one
+    url: a.url ?? a.apId,
     avatar,
     avatar_static: avatar,
     header,

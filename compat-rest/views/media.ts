@@ -1,5 +1,5 @@
 // The MediaAttachment entity in the reference API's shape, with the family's `<ns>.mime_type`.
-// Files are served as uploaded: no previews, blurhash or dimensions are computed, so `preview_url`
+// Files are served as uploaded: no previews, blurhash or dimensions are computed (remote media bring their blurhash), so `preview_url`
 // is the file itself and `meta` only carries a focal point the owner set.
 import type { Ctx } from "../../src/domain/context.ts";
 import type { MediaAttachment } from "../../src/generated/prisma/client.ts";
@@ -16,7 +16,7 @@ export function renderMedia(ctx: Ctx, m: MediaAttachment) {
     text_url: null,
     meta: focus ? { focus } : null,
     description: m.description,
-    blurhash: null,
+    blurhash: m.blurhash,
     [ctx.settings.namespace]: { mime_type: m.mimeType },
   };
 }

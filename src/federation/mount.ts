@@ -6,6 +6,7 @@ import type express from "express";
 import type { Services } from "../domain/context.ts";
 import { withGuard } from "../net/outbound.ts";
 import { federationFor } from "./federation.ts";
+import { refusedInboxPost } from "./inbox/domain-block.ts";
 
 const AP_TYPES = ["application/activity+json", "application/ld+json"];
 const MAX_INBOX_BYTES = 1024 * 1024;
@@ -38,6 +39,9 @@ export function federationMiddleware(services: Services): express.RequestHandler
       const url = new URL(req.originalUrl, services.settings.baseUrl);
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+      // servers the instance rejects are refused before Fedify fetches their keys (inbox/domain-block.ts)
+      const refused = body ? refusedInboxPost(services, body, headers) : null;
+      if (refused) return void res.status(403).json({ error: refused });
       const request = new Request(url, { method: req.method, headers, body: body ? new Uint8Array(body) : undefined });
       let passed = false;
       const response = await withGuard(services, () =>

@@ -75,6 +75,11 @@ export async function formatStatus(ctx: Ctx, text: string, contentType: string):
   return { html: sanitizeHtml(html, SANITIZE).trim(), mentions, tags };
 }
 
+/** HTML from another server (content, bios, profile field values), cleaned as local HTML input is. */
+export function sanitizeRemoteHtml(html: string): string {
+  return sanitizeHtml(html, SANITIZE).trim();
+}
+
 /** Escapes plain text and turns its URLs into links. */
 function linkifyPlain(text: string): string {
   const matches = linkify.match(text) ?? [];

@@ -202,8 +202,9 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
       data.polls.set(id, {
         poll,
         authorId: data.statuses.get(id)!.accountId,
-        votes: poll.options.map((_, i) => votes.get(i) ?? 0),
-        votersCount: r.poll.voters,
+        // a remote poll counts what its server reported, and local votes it has not counted yet
+        votes: poll.options.map((_, i) => Math.max(votes.get(i) ?? 0, poll.remoteCounts[i] ?? 0)),
+        votersCount: Math.max(r.poll.voters, poll.remoteVotersCount ?? 0),
         ownVotes: viewerId ? (r.poll.own ?? []) : null,
       });
     }
