@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   JOBS_ENABLED: bool.default(true),
   /** the guarded fetcher may reach private and loopback addresses (tests, closed networks) */
   ALLOW_PRIVATE_FETCH: bool.default(false),
+  /** first delay of the delivery retries (doubling up to 6 hours); 30 s unless shortened (tests) */
+  FEDERATION_RETRY_INITIAL_SECONDS: z.coerce.number().positive().optional(),
 });
 
 export interface Settings {
@@ -55,6 +57,8 @@ export interface Settings {
   jobsEnabled: boolean;
   /** remote fetches may reach private addresses (the default of the runtime setting http.allow_private_addresses) */
   allowPrivateFetch: boolean;
+  /** first delay of the delivery retries in seconds (default 30) */
+  federationRetryInitialSeconds?: number;
 }
 
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
@@ -86,5 +90,6 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     logLevel: e.LOG_LEVEL,
     jobsEnabled: e.JOBS_ENABLED,
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
+    federationRetryInitialSeconds: e.FEDERATION_RETRY_INITIAL_SECONDS,
   };
 }

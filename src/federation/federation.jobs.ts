@@ -3,10 +3,12 @@ import type { JobDefinition } from "../jobs/registry.ts";
 import { withGuard } from "../net/outbound.ts";
 import { federationFor } from "./federation.ts";
 import { FEDERATION_TASK_JOB } from "./message-queue.ts";
+import { runFederationTask } from "./outbox/task.ts";
 
 export const federationJobs: JobDefinition[] = [
   {
     name: FEDERATION_TASK_JOB,
-    handler: (services) => (payload) => withGuard(services, () => federationFor(services).processQueuedTask(services, payload)),
+    // deliveries also record the instance's health (outbox/task.ts)
+    handler: (services) => (payload) => withGuard(services, () => runFederationTask(services, payload, () => federationFor(services).processQueuedTask(services, payload))),
   },
 ];

@@ -11,6 +11,7 @@ import { registerCollections } from "./collections.ts";
 import { registerInbox } from "./inbox/index.ts";
 import { DbKvStore } from "./kv-store.ts";
 import { JobMessageQueue } from "./message-queue.ts";
+import { deliveryPolicy } from "./outbox/policy.ts";
 
 export type FederationContext = Context<Services>;
 
@@ -35,8 +36,10 @@ function buildFederation(services: Services): Federation<Services> {
     userAgent: userAgent(services.settings),
     // RFC 9421 first; Fedify falls back to draft-cavage for peers that refuse it and remembers the answer per server
     firstKnock: "rfc9421",
-    // deliveries are retried over about a day: 30 s doubling to a 6-hour ceiling
-    outboxRetryPolicy: createExponentialBackoffPolicy({ maxAttempts: 12, initialDelay: { seconds: 30 }, maxDelay: { hours: 6 } }),
+    // deliveries are retried over about a day: 30 s doubling to a 6-hour ceiling (12 tries, ~20 h)
+    outboxRetryPolicy: createExponentialBackoffPolicy({ maxAttempts: 12, initialDelay: { seconds: services.settings.federationRetryInitialSeconds ?? 30 }, maxDelay: { hours: 6 } }),
+    // per-instance delivery health (see outbox/health.ts and docs/federation.md, "Delivery")
+    ...deliveryPolicy(services),
     inboxRetryPolicy: createExponentialBackoffPolicy({ maxAttempts: 6, initialDelay: { seconds: 10 }, maxDelay: { hours: 1 } }),
   });
   registerActors(federation);

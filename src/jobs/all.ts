@@ -7,6 +7,7 @@ import { pollJobs } from "../domain/polls/polls.jobs.ts";
 import { pushJobs } from "../domain/push/push.jobs.ts";
 import { statusJobs } from "../domain/statuses/statuses.jobs.ts";
 import { federationJobs } from "../federation/federation.jobs.ts";
+import { outboxJobs } from "../federation/outbox/outbox.jobs.ts";
 import type { JobDefinition } from "./registry.ts";
 
-export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationJobs];
+export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationJobs, ...outboxJobs];

@@ -10,6 +10,7 @@ import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { deletedStatusesWhere } from "../timelines/inclusion.ts";
 import { Forbidden, Invalid, NotFound, Unprocessable } from "../errors.ts";
+import { federate, remoteInboxesAround } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";
 import { mailSettings } from "./registration.ops.ts";
@@ -91,10 +92,16 @@ export const deleteOwnAccount = operation({
 });
 
 /** The job's work; safe to run again after a crash half-way. */
-export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings" | "bus">, accountId: string) {
+export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings" | "bus" | "jobs">, accountId: string) {
   const { db } = ctx;
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) return;
+  // federation: the Delete of a local actor goes to the remote accounts around it, known now, before
+  // the follows go (a re-run after a crash finds none left, and the first run already queued it)
+  if (account.local) {
+    const inboxes = await remoteInboxesAround(ctx, account.id);
+    if (inboxes.length) await federate(ctx, { type: "actor.deleted", accountId: account.id, inboxes });
+  }
   const media = await db.mediaAttachment.findMany({ where: { accountId }, select: { url: true } });
   const gone = await deletedStatusesWhere(ctx, { accountId });
   await db.$transaction([

@@ -6,6 +6,7 @@ import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { array, bool } from "../inputs.ts";
 import { customEmojiIn } from "../emoji/emojify.ts";
+import { federate, hasRemoteFollowers } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { requireAccount } from "../auth/policy.ts";
 
@@ -130,7 +131,8 @@ export const updateProfile = operation({
     }
     const updated = await ctx.db.account.update({ where: { id: me.id }, data });
     for (const change of Object.values(images)) if (change && change.previous !== change.next) await removeStored(ctx, change.previous);
-    // federation publishes an Update of the actor here once it lands
+    // federation: an Update of the actor goes to its remote followers
+    if (await hasRemoteFollowers(ctx, me.id)) await federate(ctx, { type: "actor.updated", accountId: me.id });
     return updated;
   },
 });

@@ -116,3 +116,27 @@ export async function remoteInboxesAround(ctx: Pick<Ctx, "db">, accountId: strin
   });
   return [...new Set(rows.flatMap((r) => (r.sharedInbox ?? r.inbox ? [(r.sharedInbox ?? r.inbox)!] : [])))];
 }
+
+/** Queues the Like of `status` by `account` (its favourite row names the activity). */
+export async function federateFavourite(ctx: Pick<Ctx, "db" | "jobs">, _type: "like", account: { id: string }, status: { id: string }): Promise<void> {
+  const row = await ctx.db.favourite.findUnique({ where: { accountId_statusId: { accountId: account.id, statusId: status.id } }, select: { id: true } });
+  if (row) await federate(ctx, { type: "like", favouriteId: row.id });
+}
+
+/** The Undo of `account`'s Like of `status`, read before the favourite row goes; null when there is none. */
+export async function likeUndoIntent(ctx: Pick<Ctx, "db">, account: { id: string }, status: { id: string }): Promise<FederationIntent | null> {
+  const row = await ctx.db.favourite.findUnique({ where: { accountId_statusId: { accountId: account.id, statusId: status.id } }, select: { id: true } });
+  return row ? { type: "like.undo", favouriteId: row.id, actorId: account.id, statusId: status.id } : null;
+}
+
+/** Queues the EmojiReact of `account` on `status` with the stored reaction name `emoji`. */
+export async function federateReaction(ctx: Pick<Ctx, "db" | "jobs">, account: { id: string }, status: { id: string }, emoji: string): Promise<void> {
+  const row = await ctx.db.reaction.findUnique({ where: { accountId_statusId_emoji: { accountId: account.id, statusId: status.id, emoji } }, select: { id: true } });
+  if (row) await federate(ctx, { type: "react", reactionId: row.id });
+}
+
+/** The Undo of a reaction, read before its row goes; null when there is none. */
+export async function reactionUndoIntent(ctx: Pick<Ctx, "db">, account: { id: string }, status: { id: string }, emoji: string): Promise<FederationIntent | null> {
+  const row = await ctx.db.reaction.findUnique({ where: { accountId_statusId_emoji: { accountId: account.id, statusId: status.id, emoji } } });
+  return row ? { type: "react.undo", reactionId: row.id, actorId: account.id, statusId: status.id, emoji: row.emoji, emojiUrl: row.emojiUrl } : null;
+}
