@@ -9,6 +9,7 @@ import type { Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
 import { array, int } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
+import { federate } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import type { PollData } from "../statuses/status-data.ts";
 import { getVisibleStatus } from "../statuses/statuses.read.ts";
@@ -29,8 +30,9 @@ export async function loadPollData(ctx: Ctx, poll: Poll, authorId: string): Prom
   return {
     poll,
     authorId,
-    votes: poll.options.map((_, i) => counts.find((c) => c.choice === i)?._count._all ?? 0),
-    votersCount: voters.length,
+    // a remote poll counts what its server reported, and local votes it has not counted yet (as status-data.ts)
+    votes: poll.options.map((_, i) => Math.max(counts.find((c) => c.choice === i)?._count._all ?? 0, poll.remoteCounts[i] ?? 0)),
+    votersCount: Math.max(voters.length, poll.remoteVotersCount ?? 0),
     ownVotes: own ? own.map((v) => v.choice) : null,
   };
 }
@@ -74,6 +76,8 @@ export const votePoll = operation({
       await tx.pollVote.createMany({ data: choices.map((choice) => ({ id: newId(), pollId: poll.id, accountId: me.id, choice })) });
     });
     // federation: an Answer per choice goes to the poll's author here when the poll is remote
+    if (!(await ctx.db.account.findUniqueOrThrow({ where: { id: authorId }, select: { local: true } })).local)
+      await federate(ctx, { type: "poll.vote", pollId: poll.id, voterId: me.id, choices });
     return loadPollData(ctx, poll, authorId);
   },
 });

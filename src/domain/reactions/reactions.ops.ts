@@ -12,6 +12,7 @@ import { Invalid } from "../errors.ts";
 import { emojiRegistry, emojiUrl } from "../emoji/registry.ts";
 import { bool } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
+import { federate, federateReaction, reactionUndoIntent } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { getVisibleStatus } from "../statuses/statuses.read.ts";
@@ -78,6 +79,26 @@ async function reactionTarget(ctx: Ctx, id: string): Promise<{ shown: Status; ta
   return { shown, target };
 }
 
+/**
+ * `account` reacts to `target` with a stored reaction name (once per emoji) and the author is notified;
+ * `apId` is the id of a received EmojiReact. Answers whether it was new.
+ */
+export async function reactAs(ctx: Ctx, account: Account, target: Status, reaction: { emoji: string; emojiUrl: string | null }, apId?: string): Promise<boolean> {
+  const created = await ctx.db.reaction.createMany({
+    data: [{ id: newId(), accountId: account.id, statusId: target.id, emoji: reaction.emoji, emojiUrl: reaction.emojiUrl, apId: apId ?? null }],
+    skipDuplicates: true,
+  });
+  if (created.count > 0) await notify(ctx, [{ accountId: target.accountId, type: "emoji_reaction", fromAccountId: account.id, statusId: target.id, emoji: reaction.emoji }]);
+  return created.count > 0;
+}
+
+/** Removes `account`'s reaction `emoji` (a stored name) to `target` and its notification; answers whether there was one. */
+export async function unreactAs(ctx: Ctx, account: Account, target: Pick<Status, "id">, emoji: string): Promise<boolean> {
+  const removed = await ctx.db.reaction.deleteMany({ where: { accountId: account.id, statusId: target.id, emoji } });
+  if (removed.count > 0) await ctx.db.notification.deleteMany({ where: { type: "emoji_reaction", fromAccountId: account.id, statusId: target.id, emoji } });
+  return removed.count > 0;
+}
+
 const reactionInput = z.object({ id: z.string(), emoji: z.string().min(1) });
 
 /** Adds the viewer's reaction (again is a no-op) and notifies the author; answers the status to render. */
@@ -89,9 +110,9 @@ export const addReaction = operation({
     const me = requireAccount(ctx);
     const { emoji, emojiUrl } = reactionEmoji(ctx, input.emoji);
     const { shown, target } = await reactionTarget(ctx, input.id);
-    const created = await ctx.db.reaction.createMany({ data: [{ id: newId(), accountId: me.id, statusId: target.id, emoji, emojiUrl }], skipDuplicates: true });
-    if (created.count > 0) await notify(ctx, [{ accountId: target.accountId, type: "emoji_reaction", fromAccountId: me.id, statusId: target.id, emoji }]);
-    // federation: an EmojiReact goes out here
+    const added = await reactAs(ctx, me, target, { emoji, emojiUrl });
+    // federation: an EmojiReact goes out here (to the author of a remote status)
+    if (added && !target.local) await federateReaction(ctx, me, target, emoji);
     return shown;
   },
 });
@@ -106,10 +127,10 @@ export const removeReaction = operation({
     const { shown, target } = await reactionTarget(ctx, input.id);
     // a name that does not normalize may still be stored (by an earlier rule, or from elsewhere)
     const emoji = storedName(ctx, input.emoji);
-    const removed = await ctx.db.reaction.deleteMany({ where: { accountId: me.id, statusId: target.id, emoji } });
-    if (removed.count === 0) throw Invalid("Could not remove reaction emoji");
-    await ctx.db.notification.deleteMany({ where: { type: "emoji_reaction", fromAccountId: me.id, statusId: target.id, emoji } });
+    const undo = target.local ? null : await reactionUndoIntent(ctx, me, target, emoji);
+    if (!(await unreactAs(ctx, me, target, emoji))) throw Invalid("Could not remove reaction emoji");
     // federation: an Undo of the EmojiReact goes out here
+    if (undo) await federate(ctx, undo);
     return shown;
   },
 });

@@ -7,6 +7,7 @@ import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { bool, int } from "../inputs.ts";
 import { leaveFollowerLists } from "../lists/lists.ops.ts";
+import { federate } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { publishFollowUpdate } from "./follows.ops.ts";
@@ -14,11 +15,11 @@ import { EXPIRE_MUTE_JOB } from "./relationships.job-names.ts";
 import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
 import { activeRelation } from "./relationships.read.ts";
 
-function upsertRelation(ctx: Ctx, sourceId: string, targetId: string, type: RelationshipType, expiresAt: Date | null = null) {
+function upsertRelation(ctx: Ctx, sourceId: string, targetId: string, type: RelationshipType, expiresAt: Date | null = null, apId?: string) {
   return ctx.db.userRelationship.upsert({
     where: { sourceId_targetId_type: { sourceId, targetId, type } },
-    create: { id: newId(), sourceId, targetId, type, expiresAt },
-    update: { expiresAt },
+    create: { id: newId(), sourceId, targetId, type, expiresAt, apId: apId ?? null },
+    update: { expiresAt, ...(apId ? { apId } : {}) },
   });
 }
 
@@ -26,12 +27,12 @@ function upsertRelation(ctx: Ctx, sourceId: string, targetId: string, type: Rela
  * `blocker` blocks `target`: follows and follow requests between them end in both directions,
  * as do subscriptions, endorsements and list memberships (each leaves the other's lists).
  */
-export async function blockAs(ctx: Ctx, blocker: Account, target: Account) {
+export async function blockAs(ctx: Ctx, blocker: Account, target: Account, apId?: string) {
   if (blocker.id === target.id) throw Invalid("Can not block yourself");
   const between = { OR: [{ sourceId: blocker.id, targetId: target.id }, { sourceId: target.id, targetId: blocker.id }] };
   const theirFollow = await ctx.db.follow.findFirst({ where: { followerId: target.id, followingId: blocker.id, state: { in: ["pending", "accept"] } } });
   await ctx.db.$transaction([
-    upsertRelation(ctx, blocker.id, target.id, "block"),
+    upsertRelation(ctx, blocker.id, target.id, "block", null, apId),
     ctx.db.follow.deleteMany({ where: { OR: [{ followerId: blocker.id, followingId: target.id }, { followerId: target.id, followingId: blocker.id }] } }),
     ctx.db.userRelationship.deleteMany({ where: { type: { in: ["subscription", "endorsement"] }, ...between } }),
     leaveFollowerLists(ctx, blocker.id, target.id),
@@ -40,11 +41,17 @@ export async function blockAs(ctx: Ctx, blocker: Account, target: Account) {
   // federation: the Block activity (and the Undo of the blocker's Follow) goes to a remote target here.
   // The blocked account's follow ends as if rejected; the blocker's own follow ended as an unfollow.
   if (theirFollow) await publishFollowUpdate(ctx, target.id, blocker.id, "follow_reject");
+  if (blocker.local && !target.local) {
+    const block = await ctx.db.userRelationship.findUnique({ where: { sourceId_targetId_type: { sourceId: blocker.id, targetId: target.id, type: "block" } }, select: { id: true } });
+    if (block) await federate(ctx, { type: "block", blockId: block.id });
+  }
 }
 
 export async function unblockAs(ctx: Ctx, blocker: Account, target: Account) {
+  const block = blocker.local && !target.local ? await ctx.db.userRelationship.findUnique({ where: { sourceId_targetId_type: { sourceId: blocker.id, targetId: target.id, type: "block" } }, select: { id: true } }) : null;
   await ctx.db.userRelationship.deleteMany({ where: { sourceId: blocker.id, targetId: target.id, type: "block" } });
   // federation: an Undo of the Block goes to a remote target here
+  if (block) await federate(ctx, { type: "block.undo", blockId: block.id, sourceId: blocker.id, targetId: target.id });
 }
 
 export interface MuteOptions {

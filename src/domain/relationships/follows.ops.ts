@@ -13,6 +13,7 @@ import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { bool } from "../inputs.ts";
 import { leaveFollowerLists } from "../lists/lists.ops.ts";
 import { followRequestAccepted, notify } from "../notifications/notify.ts";
+import { federate } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
@@ -64,6 +65,8 @@ export interface FollowOptions {
   reblogs?: boolean;
   /** be notified of the target's posts (new follows default to false) */
   notify?: boolean;
+  /** the id of the Follow activity, for a follow received from another server */
+  apId?: string;
 }
 
 /**
@@ -83,19 +86,26 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
   let follow;
   if (isNew) {
     const state = await initialState(ctx, follower, target);
-    const fields = { state, showReblogs: opts.reblogs ?? true, notify: opts.notify ?? false };
+    const fields = { state, showReblogs: opts.reblogs ?? true, notify: opts.notify ?? false, apId: opts.apId ?? null };
     follow = await ctx.db.follow.upsert({ where: { followerId_followingId: key }, create: { id: newId(), ...key, ...fields }, update: fields });
   } else if (opts.reblogs !== undefined || opts.notify !== undefined) {
     follow = await ctx.db.follow.update({
       where: { id: existing.id },
       data: { ...(opts.reblogs !== undefined ? { showReblogs: opts.reblogs } : {}), ...(opts.notify !== undefined ? { notify: opts.notify } : {}) },
     });
+  } else if (opts.apId && existing.apId !== opts.apId) {
+    // a remote server following again (it lost its state): later answers name this Follow
+    follow = await ctx.db.follow.update({ where: { id: existing.id }, data: { apId: opts.apId } });
   } else {
     follow = existing;
   }
   if (opts.notify !== undefined) await setSubscription(ctx, follower.id, target.id, opts.notify);
   if (isNew) await notify(ctx, [{ accountId: target.id, type: follow.state === "accept" ? "follow" : "follow_request", fromAccountId: follower.id }]);
   if (isNew) await publishFollowUpdate(ctx, follower.id, target.id, follow.state === "accept" ? "follow_accept" : "follow_pending");
+  // federation: a local account's Follow goes to a remote target (pending until its Accept comes back);
+  // a remote follower accepted at once (or following again) gets our Accept
+  if (isNew && follower.local && !target.local) await federate(ctx, { type: "follow", followId: follow.id });
+  if (!follower.local && target.local && follow.state === "accept" && (isNew || opts.apId)) await federate(ctx, { type: "follow.accept", followId: follow.id });
   return follow;
 }
 
@@ -106,12 +116,14 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
  */
 export async function unfollowAs(ctx: Ctx, follower: Account, target: Account) {
   if (follower.id === target.id) throw Invalid("Can not unfollow yourself");
+  const undone = follower.local && !target.local ? await ctx.db.follow.findUnique({ where: { followerId_followingId: { followerId: follower.id, followingId: target.id } } }) : null;
   await ctx.db.$transaction([
     ctx.db.follow.deleteMany({ where: { followerId: follower.id, followingId: target.id } }),
     ctx.db.userRelationship.deleteMany({ where: { sourceId: follower.id, targetId: target.id, type: { in: ["subscription", "endorsement"] } } }),
     leaveFollowerLists(ctx, follower.id, target.id),
   ]);
   // federation: an Undo of the Follow goes to a remote target here.
+  if (undone) await federate(ctx, { type: "follow.undo", followId: undone.id, followApId: undone.apId, followerId: follower.id, followingId: target.id });
   // The family streams this change with state "unfollow", which the bus's event type does not carry yet.
 }
 
@@ -149,6 +161,7 @@ async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: Fo
   // the follower's lists lose the viewer; the viewer's own lists are untouched
   await ctx.db.$transaction([ctx.db.follow.delete({ where: { id: follow.id } }), leaveFollowerLists(ctx, follower.id, me.id)]);
   // federation: a Reject of the Follow goes to a remote follower here
+  if (!follower.local && me.local) await federate(ctx, { type: "follow.reject", followId: follow.id, followApId: follow.apId, followerId: follower.id, followingId: me.id });
   await publishFollowUpdate(ctx, follower.id, me.id, "follow_reject");
 }
 
@@ -164,6 +177,7 @@ export const authorizeFollowRequest = relationshipAction("relationships.authoriz
     await ctx.db.follow.update({ where: { id: follow.id }, data: { state: "accept" } });
     await followRequestAccepted(ctx, follower.id, me.id);
     // federation: an Accept of the Follow goes to a remote follower here
+    if (!follower.local) await federate(ctx, { type: "follow.accept", followId: follow.id });
     await publishFollowUpdate(ctx, follower.id, me.id, "follow_accept");
   }
 });

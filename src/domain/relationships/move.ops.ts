@@ -1,12 +1,14 @@
 // Moving an account: the mover names a target that lists the mover among its aliases (alsoKnownAs);
 // the mover is marked as moved and its local followers who allow it follow the target instead.
 import { z } from "zod";
+import type { Account } from "../../generated/prisma/client.ts";
 import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { normalizeHandle } from "../accounts/lookup.ts";
 import { confirmPassword } from "../accounts/account-actions.ops.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Invalid, NotFound } from "../errors.ts";
 import { notify } from "../notifications/notify.ts";
+import { federate, hasRemoteFollowers } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { followAs } from "./follows.ops.ts";
 import { MOVE_FOLLOWERS_JOB } from "./relationships.job-names.ts";
@@ -25,16 +27,25 @@ export const moveAccount = operation({
     // a remote target is fetched (fresh when stored: its alsoKnownAs must name the mover by now)
     const target = known && !known.local && ctx.federation ? ((await ctx.federation.refreshAccount(ctx, known.id)) ?? known) : (known ?? (await resolveRemoteAccount(ctx, input.target_account)));
     if (!target || target.deactivated) throw NotFound("Target account not found.");
-    if (target.id === mover.id || !target.alsoKnownAs.includes(mover.apId)) throw Invalid(NOT_ALIASED, { target_account: "is not aliased" });
-    await ctx.db.account.update({ where: { id: mover.id }, data: { movedToId: target.id } });
-    // every follower learns of the move (a `move` notification whose target is the new account)
-    const followers = await ctx.db.follow.findMany({ where: { followingId: mover.id, state: "accept" }, select: { followerId: true } });
-    await notify(ctx, followers.map((f) => ({ accountId: f.followerId, type: "move" as const, fromAccountId: mover.id })));
+    await moveAs(ctx, mover, target);
     // federation: the Move activity is published to the mover's followers here
-    await ctx.jobs.enqueue(MOVE_FOLLOWERS_JOB, { originId: mover.id, targetId: target.id });
+    if (await hasRemoteFollowers(ctx, mover.id)) await federate(ctx, { type: "move", accountId: mover.id, targetId: target.id });
     return { status: "success" as const };
   },
 });
+
+/**
+ * `mover` (local, or a remote account whose Move was received) moves to `target`, which must list it
+ * among its aliases: it is marked as moved, its followers are told, and its local followers move.
+ */
+export async function moveAs(ctx: Ctx, mover: Account, target: Account): Promise<void> {
+  if (target.id === mover.id || !target.alsoKnownAs.includes(mover.apId)) throw Invalid(NOT_ALIASED, { target_account: "is not aliased" });
+  await ctx.db.account.update({ where: { id: mover.id }, data: { movedToId: target.id } });
+  // every follower learns of the move (a `move` notification whose target is the new account)
+  const followers = await ctx.db.follow.findMany({ where: { followingId: mover.id, state: "accept" }, select: { followerId: true } });
+  await notify(ctx, followers.map((f) => ({ accountId: f.followerId, type: "move" as const, fromAccountId: mover.id })));
+  await ctx.jobs.enqueue(MOVE_FOLLOWERS_JOB, { originId: mover.id, targetId: target.id });
+}
 
 /**
  * The job after a move: each local follower (or requester) of the origin whose allowFollowingMove is

@@ -10,6 +10,7 @@ import { Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { int } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
 import { deletedStatuses } from "../timelines/inclusion.ts";
+import { federate, federateFavourite, federatedVisibility, likeUndoIntent } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { getVisibleStatus } from "./statuses.read.ts";
@@ -44,16 +45,31 @@ function statusAction<S extends z.ZodType<{ id: string }>>(name: string, input: 
   });
 }
 
+/** `account` favourites `status` (once); `apId` is the id of a received Like. Answers whether it was new. */
+export async function favouriteAs(ctx: Ctx, account: Account, status: Status, apId?: string): Promise<boolean> {
+  const { count } = await ctx.db.favourite.createMany({ data: [{ id: newId(), accountId: account.id, statusId: status.id, apId: apId ?? null }], skipDuplicates: true });
+  if (count) await notify(ctx, [{ accountId: status.accountId, type: "favourite", fromAccountId: account.id, statusId: status.id }]);
+  return count > 0;
+}
+
+/** `account` takes back its favourite of `status`, with its notification. */
+export async function unfavouriteAs(ctx: Ctx, account: Account, status: Pick<Status, "id">): Promise<void> {
+  const { count } = await ctx.db.favourite.deleteMany({ where: { accountId: account.id, statusId: status.id } });
+  // the family's notification belongs to the Like, which the Undo removes
+  if (count) await ctx.db.notification.deleteMany({ where: { type: "favourite", fromAccountId: account.id, statusId: status.id } });
+}
+
 export const favouriteStatus = statusAction("statuses.favourite", idInput, async (ctx, me, status) => {
-  const { count } = await ctx.db.favourite.createMany({ data: [{ id: newId(), accountId: me.id, statusId: status.id }], skipDuplicates: true });
-  if (count) await notify(ctx, [{ accountId: status.accountId, type: "favourite", fromAccountId: me.id, statusId: status.id }]);
-  // federation: a Like goes out here
+  const added = await favouriteAs(ctx, me, status);
+  // federation: a Like goes out here (to the author of a remote status)
+  if (added && !status.local) await federateFavourite(ctx, "like", me, status);
 });
 
 export const unfavouriteStatus = statusAction("statuses.unfavourite", idInput, async (ctx, me, status) => {
-  const { count } = await ctx.db.favourite.deleteMany({ where: { accountId: me.id, statusId: status.id } });
-  // the family's notification belongs to the Like, which the Undo removes
-  if (count) await ctx.db.notification.deleteMany({ where: { type: "favourite", fromAccountId: me.id, statusId: status.id } });
+  const undo = status.local ? null : await likeUndoIntent(ctx, me, status);
+  await unfavouriteAs(ctx, me, status);
+  // federation: the Undo of the Like goes to the author of a remote status
+  if (undo) await federate(ctx, undo);
 });
 
 export const reblogInput = idInput.extend({ visibility: z.enum(["public", "unlisted", "private"]).optional() });
@@ -78,6 +94,39 @@ export function reblogVisibility(me: Account, original: Status, requested: "publ
   return requested ?? "public";
 }
 
+/**
+ * `me` reblogs `original` with `visibility` (once: a second call answers the first reblog). A reblog
+ * received from another server brings its Announce id as `uri` and its date.
+ */
+export async function reblogAs(ctx: Ctx, me: Account, original: Status, visibility: Visibility, remote?: { uri: string; createdAt: Date }): Promise<Status> {
+  const existing = () => ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: original.id } } });
+  const earlier = await existing();
+  if (earlier) return earlier;
+  const id = newId();
+  const now = remote?.createdAt ?? ctx.clock();
+  const reblog = await ctx.db.status
+    .create({
+      data: {
+        id,
+        uri: remote?.uri ?? `${ctx.settings.baseUrl}/activities/${id}`,
+        accountId: me.id,
+        local: !remote,
+        reblogOfId: original.id,
+        visibility,
+        context: original.context,
+        applicationId: remote ? null : (ctx.viewer.app?.id ?? null),
+        createdAt: now,
+      },
+    })
+    // a concurrent reblog of the same status won: answer that one (one reblog per account and status)
+    .catch(async (error) => ((error as { code?: string }).code === "P2002" ? (await existing()) ?? Promise.reject(error) : Promise.reject(error)));
+  if (reblog.id !== id) return reblog;
+  ctx.bus.publish("status_created", { statusId: reblog.id });
+  await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
+  await notify(ctx, [{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
+  return reblog;
+}
+
 /** Reblogs a status (once: a second call answers the first reblog). Answers the reblog, whose `reblog` is the original. */
 export const reblogStatus = operation({
   name: "statuses.reblog",
@@ -86,44 +135,31 @@ export const reblogStatus = operation({
   async run(ctx, input): Promise<Status> {
     const me = requireAccount(ctx);
     const original = await actionTarget(ctx, input.id);
-    const existing = () => ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: original.id } } });
-    const earlier = await existing();
+    const earlier = await ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: original.id } } });
     if (earlier) return earlier;
-    const visibility = reblogVisibility(me, original, input.visibility);
-    const id = newId();
-    const now = ctx.clock();
-    const reblog = await ctx.db.status
-      .create({
-      data: {
-        id,
-        uri: `${ctx.settings.baseUrl}/activities/${id}`,
-        accountId: me.id,
-        local: true,
-        reblogOfId: original.id,
-        visibility,
-        context: original.context,
-        applicationId: ctx.viewer.app?.id ?? null,
-        createdAt: now,
-      },
-      })
-      // a concurrent reblog of the same status won: answer that one (one reblog per account and status)
-      .catch(async (error) => ((error as { code?: string }).code === "P2002" ? (await existing()) ?? Promise.reject(error) : Promise.reject(error)));
-    if (reblog.id !== id) return reblog;
-    ctx.bus.publish("status_created", { statusId: reblog.id });
-    await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
-    await notify(ctx, [{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
+    const reblog = await reblogAs(ctx, me, original, reblogVisibility(me, original, input.visibility));
     // federation: an Announce goes out here
+    if (reblog.local && federatedVisibility(reblog.visibility)) await federate(ctx, { type: "announce", reblogId: reblog.id });
     return reblog;
   },
 });
 
+/** Removes `me`'s reblog of `original` and its notification; the streams hear of the deletion. */
+export async function unreblogAs(ctx: Ctx, me: Account, original: Pick<Status, "id">): Promise<void> {
+  const reblog = await ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: original.id } } });
+  const gone = reblog ? await deletedStatuses(ctx, reblog) : [];
+  const { count } = await ctx.db.status.deleteMany({ where: { accountId: me.id, reblogOfId: original.id } });
+  if (count) await ctx.db.notification.deleteMany({ where: { type: "reblog", fromAccountId: me.id, statusId: original.id } });
+  if (count) for (const d of gone) ctx.bus.publish("status_deleted", d);
+}
+
 /** Removes the viewer's reblog of a status; answers the original. */
 export const unreblogStatus = statusAction("statuses.unreblog", idInput, async (ctx, me, status) => {
   const reblog = await ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: status.id } } });
-  const gone = reblog ? await deletedStatuses(ctx, reblog) : [];
-  const { count } = await ctx.db.status.deleteMany({ where: { accountId: me.id, reblogOfId: status.id } });
-  if (count) await ctx.db.notification.deleteMany({ where: { type: "reblog", fromAccountId: me.id, statusId: status.id } });
-  if (count) for (const d of gone) ctx.bus.publish("status_deleted", d);
+  await unreblogAs(ctx, me, status);
+  // federation: the Undo of the Announce goes to the reblogger's followers and the original's author
+  if (reblog && federatedVisibility(reblog.visibility))
+    await federate(ctx, { type: "announce.undo", reblogId: reblog.id, reblogUri: reblog.uri, actorId: me.id, originalUri: status.uri, originalAuthorId: status.accountId, visibility: reblog.visibility });
 });
 
 export const bookmarkStatus = statusAction("statuses.bookmark", idInput, async (ctx, me, status) => {

@@ -6,9 +6,11 @@ import type { Account, MediaAttachment, Poll, Prisma, Status } from "../../gener
 import { requireAccount } from "../auth/policy.ts";
 import { customEmojiIn } from "../emoji/emojify.ts";
 import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
+import type { Ctx } from "../context.ts";
 import { array, bool, int } from "../inputs.ts";
 import { attachableMedia } from "../media/media.ops.ts";
 import { notify } from "../notifications/notify.ts";
+import { federateStatus } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { actionTarget } from "./actions.ops.ts";
 import { formatStatus } from "./formatter.ts";
@@ -44,6 +46,32 @@ function checkPoll(asked: z.output<typeof editInput>["poll"], current: Poll | nu
   if (!asked) return;
   const same = !!current && asked.options.length === current.options.length && asked.options.every((o, i) => o === current.options[i]) && (asked.multiple ?? false) === current.multiple;
   if (!same) throw Unprocessable("Validation failed: Polls cannot be changed by editing", { poll: "cannot be changed" });
+}
+
+/** Copies the version an edit replaces into the history (local and remote edits alike). */
+export function keepVersion(tx: Prisma.TransactionClient, status: Status, mediaIds: string[]) {
+  return tx.statusEdit.create({
+    data: {
+      id: newId(),
+      statusId: status.id,
+      content: status.content,
+      source: status.source,
+      spoilerText: status.spoilerText,
+      sensitive: status.sensitive,
+      mediaIds,
+      createdAt: status.editedAt ?? status.createdAt,
+    },
+  });
+}
+
+/** What an edit sets off: `status_updated` for the streams, `mention` for the newly addressed, `update` for those who reblogged it. */
+export async function statusEdited(ctx: Ctx, status: Status, newlyAddressed: readonly string[]): Promise<void> {
+  ctx.bus.publish("status_updated", { statusId: status.id });
+  const rebloggers = await ctx.db.status.findMany({ where: { reblogOfId: status.id }, select: { accountId: true }, distinct: ["accountId"] });
+  await notify(ctx, [
+    ...newlyAddressed.map((accountId) => ({ accountId, type: "mention" as const, fromAccountId: status.accountId, statusId: status.id })),
+    ...rebloggers.map((r) => ({ accountId: r.accountId, type: "update" as const, fromAccountId: status.accountId, statusId: status.id })),
+  ]);
 }
 
 export const editStatus = operation({
@@ -89,18 +117,7 @@ export const editStatus = operation({
     const now = ctx.clock();
 
     const updated = await ctx.db.$transaction(async (tx) => {
-      await tx.statusEdit.create({
-        data: {
-          id: newId(),
-          statusId: status.id,
-          content: status.content,
-          source: status.source,
-          spoilerText: status.spoilerText,
-          sensitive: status.sensitive,
-          mediaIds: currentMediaIds,
-          createdAt: status.editedAt ?? status.createdAt,
-        },
-      });
+      await keepVersion(tx, status, currentMediaIds);
       await tx.mention.deleteMany({ where: { statusId: status.id } });
       if (mentionIds.length) await tx.mention.createMany({ data: mentionIds.map((accountId) => ({ statusId: status.id, accountId })) });
       await tx.statusTag.deleteMany({ where: { statusId: status.id } });
@@ -111,13 +128,9 @@ export const editStatus = operation({
       return tx.status.update({ where: { id: status.id }, data: { ...next, emojis, recipientIds: [...status.recipientIds, ...newlyAddressed], editedAt: now } });
     });
 
-    ctx.bus.publish("status_updated", { statusId: status.id });
-    const rebloggers = await ctx.db.status.findMany({ where: { reblogOfId: status.id }, select: { accountId: true }, distinct: ["accountId"] });
-    await notify(ctx, [
-      ...newlyAddressed.map((accountId) => ({ accountId, type: "mention" as const, fromAccountId: me.id, statusId: status.id })),
-      ...rebloggers.map((r) => ({ accountId: r.accountId, type: "update" as const, fromAccountId: me.id, statusId: status.id })),
-    ]);
+    await statusEdited(ctx, updated, newlyAddressed);
     // federation: an Update goes out here
+    if (updated.local) await federateStatus(ctx, "status.updated", updated);
     return updated;
   },
 });

@@ -12,6 +12,7 @@ import { listMemberIds } from "../lists/lists.ops.ts";
 import { attachableMedia } from "../media/media.ops.ts";
 import { notify, notifySubscribers } from "../notifications/notify.ts";
 import { deletedStatuses } from "../timelines/inclusion.ts";
+import { deletedStatusSnapshot, federate, federatedVisibility, federateStatus } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { formatStatus } from "./formatter.ts";
 import { CLOSE_POLL_JOB, EXPIRE_STATUS_JOB, PUBLISH_SCHEDULED_JOB } from "./statuses.job-names.ts";
@@ -170,11 +171,33 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
   return { status, mentions: recipients, tags: formatted.tags, mediaIds, poll };
 }
 
+/** The tags named `names` (lower-cased), created when new. */
+export function upsertTags(ctx: Ctx, names: readonly string[]) {
+  return Promise.all(names.map((name) => ctx.db.tag.upsert({ where: { name }, create: { id: newId(), name }, update: {} })));
+}
+
+/**
+ * What every new status sets off, posted here or received from another server: its direct
+ * conversation, the `status_created` event (streams, subscriptions), the author's last status date,
+ * the mentioned accounts' notifications and the author's subscribers' `status` notifications.
+ */
+export async function statusStored(ctx: Ctx, stored: Status, mentionIds: readonly string[]): Promise<Status> {
+  const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
+  ctx.bus.publish("status_created", { statusId: status.id });
+  await ctx.db.account.update({ where: { id: status.accountId }, data: { lastStatusAt: status.createdAt } });
+  await notify(
+    ctx,
+    mentionIds.map((accountId) => ({ accountId, type: "mention" as const, fromAccountId: status.accountId, statusId: status.id })),
+  );
+  await notifySubscribers(ctx, status, mentionIds); // also when a scheduled status is published
+  return status;
+}
+
 /** Stores a drafted status with its mentions, tags, media and poll; schedules its expiry. */
 async function store(ctx: Ctx, d: Draft): Promise<Status> {
   const me = requireAccount(ctx);
   const media = await attachableMedia(ctx, me.id, d.mediaIds, { statusId: d.status.id });
-  const tags = await Promise.all(d.tags.map((name) => ctx.db.tag.upsert({ where: { name }, create: { id: newId(), name }, update: {} })));
+  const tags = await upsertTags(ctx, d.tags);
   const stored = await ctx.db.$transaction(async (tx) => {
     const created = await tx.status.create({
       data: {
@@ -188,17 +211,11 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
     if (media.length) await tx.mediaAttachment.updateMany({ where: { id: { in: media.map((m) => m.id) } }, data: { statusId: created.id } });
     return created;
   });
-  const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
-  ctx.bus.publish("status_created", { statusId: status.id });
-  await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: status.createdAt } });
+  const status = await statusStored(ctx, stored, d.mentions.map((a) => a.id));
   if (status.expiresAt) await ctx.jobs.enqueue(EXPIRE_STATUS_JOB, { statusId: status.id }, { runAt: status.expiresAt });
   if (d.poll?.expiresAt) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: d.poll.id }, { runAt: d.poll.expiresAt as Date });
-  await notify(
-    ctx,
-    d.mentions.map((a) => ({ accountId: a.id, type: "mention" as const, fromAccountId: me.id, statusId: status.id })),
-  );
-  await notifySubscribers(ctx, status, d.mentions.map((a) => a.id)); // also when a scheduled status is published
   // federation: a Create goes out here for visibilities other than local
+  await federateStatus(ctx, "status.created", status);
   return status;
 }
 
@@ -248,10 +265,18 @@ export const deleteStatus = operation({
     const me = ctx.viewer.account;
     if (!status) throw NotFound("Record not found");
     if (ctx.viewer.via !== "admin_token" && status.accountId !== me?.id) throw Forbidden("You can't delete this status");
-    const gone = await deletedStatuses(ctx, status); // with its reblogs, which go with it
-    await ctx.db.status.delete({ where: { id: status.id } });
-    for (const d of gone) ctx.bus.publish("status_deleted", d);
+    // what the Delete needs once the row is gone (only our own statuses are ours to delete for peers)
+    const snapshot = status.local && federatedVisibility(status.visibility) ? await deletedStatusSnapshot(ctx, status) : null;
+    await removeStatus(ctx, status);
     // federation: a Delete goes out here (also when an expiring status is removed)
+    if (snapshot) await federate(ctx, { type: "status.deleted", status: snapshot });
     return status;
   },
 });
+
+/** Deletes a status with its reblogs and tells the streams (`status_deleted` for each); local and remote deletions alike. */
+export async function removeStatus(ctx: Ctx, status: Status): Promise<void> {
+  const gone = await deletedStatuses(ctx, status); // with its reblogs, which go with it
+  await ctx.db.status.deleteMany({ where: { id: status.id } });
+  for (const d of gone) ctx.bus.publish("status_deleted", d);
+}
