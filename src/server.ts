@@ -25,6 +25,7 @@ import { packsDir } from "./domain/emoji/pack-store.ts";
 import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
 import { DomainError, Invalid } from "./domain/errors.ts";
 import { federationMiddleware } from "./federation/mount.ts";
+import { createFederationPort } from "./federation/resolve.ts";
 import { schema } from "./graphql/schema.ts";
 import { allJobs } from "./jobs/all.ts";
 import { createJobQueue, jobsPrefix } from "./jobs/index.ts";
@@ -136,6 +137,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const config = await loadRuntimeConfig(database.prisma, settings);
   loadEmojiRegistry(settings);
   const services: Services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(settings.redisUrl ? { url: settings.redisUrl, prefix: channelPrefix(settings) } : undefined), clock: () => new Date() };
+  services.federation = createFederationPort(services); // remote resolution for domain operations and jobs
   registerJobs(jobs, services, allJobs);
   const stopFollowingConfig = followConfigChanges(services.bus, config);
   const stopFollowingEmoji = followEmojiChanges(services.bus, settings);

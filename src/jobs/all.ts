@@ -8,6 +8,7 @@ import { pushJobs } from "../domain/push/push.jobs.ts";
 import { statusJobs } from "../domain/statuses/statuses.jobs.ts";
 import { federationJobs } from "../federation/federation.jobs.ts";
 import { outboxJobs } from "../federation/outbox/outbox.jobs.ts";
+import { resolveJobs } from "../federation/resolve.jobs.ts";
 import type { JobDefinition } from "./registry.ts";
 
-export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationJobs, ...outboxJobs];
+export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationJobs, ...outboxJobs, ...resolveJobs];

@@ -28,24 +28,17 @@ export const statusContext = operation({
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<StatusContext> {
     let status = await actionTarget(ctx, input.id);
-    // a remote reply stored without its parent: fetch the missing ancestors now, with a short deadline,
-    // so that this answer already shows them (the viewer asked for exactly this thread)
-    if (!status.local && !status.inReplyToId && ctx.federation) {
-      await ctx.federation.fetchAncestors(ctx, status, FETCH_ANCESTORS).catch(() => 0);
-      status = (await ctx.db.status.findUnique({ where: { id: status.id } })) ?? status;
-    }
-    const thread = await ctx.db.status.findMany({ where: { context: status.context, reblogOfId: null }, orderBy: { id: "asc" }, take: MAX_THREAD });
-    const byId = new Map(thread.map((s) => [s.id, s]));
-
-    const chain: Status[] = [];
-    const seen = new Set([status.id]);
-    for (let parentId = status.inReplyToId; parentId && !seen.has(parentId) && chain.length < MAX_ANCESTORS; ) {
-      seen.add(parentId);
-      // a parent outside the context (a thread federated oddly) is read on its own
-      const parent = byId.get(parentId) ?? (await ctx.db.status.findUnique({ where: { id: parentId } }));
-      if (!parent) break;
-      chain.unshift(parent);
-      parentId = parent.inReplyToId;
+    let { thread, chain, seen } = await ancestry(ctx, status);
+    // the top of a remote thread stored without its parent (a reply met before its thread): fetch the
+    // missing ancestors now, with a short deadline, so that this answer already shows them
+    const top = chain[0] ?? status;
+    if (!top.local && !top.inReplyToId && ctx.federation) {
+      await ctx.federation.fetchAncestors(ctx, top, FETCH_ANCESTORS).catch(() => 0);
+      const linked = await ctx.db.status.findUnique({ where: { id: top.id } });
+      if (linked?.inReplyToId) {
+        status = (await ctx.db.status.findUnique({ where: { id: status.id } })) ?? status;
+        ({ thread, chain, seen } = await ancestry(ctx, status));
+      }
     }
 
     const children = new Map<string, Status[]>();
@@ -58,6 +51,23 @@ export const statusContext = operation({
     return { ancestors: chain.filter((s) => visible.has(s.id)), descendants };
   },
 });
+
+/** The thread of `status` (its context) and its chain of ancestors, oldest first. */
+async function ancestry(ctx: Ctx, status: Status) {
+  const thread = await ctx.db.status.findMany({ where: { context: status.context, reblogOfId: null }, orderBy: { id: "asc" }, take: MAX_THREAD });
+  const byId = new Map(thread.map((s) => [s.id, s]));
+  const chain: Status[] = [];
+  const seen = new Set([status.id]);
+  for (let parentId = status.inReplyToId; parentId && !seen.has(parentId) && chain.length < MAX_ANCESTORS; ) {
+    seen.add(parentId);
+    // a parent outside the context (a thread federated oddly) is read on its own
+    const parent = byId.get(parentId) ?? (await ctx.db.status.findUnique({ where: { id: parentId } }));
+    if (!parent) break;
+    chain.unshift(parent);
+    parentId = parent.inReplyToId;
+  }
+  return { thread, chain, seen };
+}
 
 /** Depth-first below `rootId`, children oldest first; `enter` decides whether a reply and its subtree are kept. */
 function walk(rootId: string, children: Map<string, Status[]>, enter: (s: Status) => boolean): Status[] {
