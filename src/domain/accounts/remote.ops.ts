@@ -4,8 +4,7 @@
 import { newId } from "../../db/ids.ts";
 import { Prisma, type Account, type ActorType } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { rememberRemoteEmojis } from "../emoji/remote-emoji.ts";
-import type { StoredEmoji } from "../emoji/emojify.ts";
+import { rememberRemoteEmojis, type RemoteEmoji } from "../emoji/remote-emoji.ts";
 import { purgeAccount } from "./account-actions.ops.ts";
 
 export interface RemoteAccountData {
@@ -21,7 +20,7 @@ export interface RemoteAccountData {
   header: string | null;
   /** values are sanitized HTML */
   fields: { name: string; value: string }[];
-  emojis: StoredEmoji[];
+  emojis: RemoteEmoji[];
   locked: boolean;
   discoverable: boolean;
   actorType: ActorType;
@@ -55,7 +54,7 @@ export async function upsertRemoteAccount(ctx: Ctx, data: RemoteAccountData): Pr
     avatar: data.avatar,
     header: data.header,
     fields: data.fields.slice(0, max) as Prisma.InputJsonValue,
-    emojis: data.emojis as unknown as Prisma.InputJsonValue,
+    emojis: data.emojis.map((e) => ({ shortcode: e.shortcode, url: e.url })) as Prisma.InputJsonValue,
     locked: data.locked,
     discoverable: data.discoverable,
     actorType: data.actorType,

@@ -39,7 +39,7 @@ export async function inbound(fctx: InboxCtx, activity: Activity): Promise<Inbou
 export async function trustedObject(inb: Inbound): Promise<Json | null> {
   const embedded = inb.raw.object;
   const id = idOf(embedded);
-  if (!id) return null;
+  if (!id || rejectedBy(inb.fctx.data, hostOf(id))) return null;
   if (isObject(embedded) && Object.keys(embedded).length > 1 && sameOrigin(id, inb.actor.apId)) return embedded;
   const object = await inb.fctx.lookupObject(id, { documentLoader: await signedLoader(inb.fctx) }).catch(() => null);
   if (!object || isActor(object) || object.id?.href !== id) return null;
