@@ -5,7 +5,7 @@
 // form, and stored family values reach `ctx.config` through it. The mapped type below makes a setting
 // added to runtime.ts without an entry here a compile error.
 import { ADMIN_PRIVILEGES, type Privilege, type RuntimeSettings } from "./runtime.ts";
-import { atom, isAtom, isKeyword, isModule, keyword, keywordGet, module, toJson, type Json, type Keyword, type Term } from "./convert.ts";
+import { atom, isAtom, isKeyword, isModule, keyword, keywordGet, module, toJson, tuple, type Json, type Keyword, type Term } from "./convert.ts";
 
 export const SERVICE_GROUP = ":pleroma";
 /** Rows of the server's own bookkeeping in config_entries; never shown nor accepted by the admin API. */
@@ -104,6 +104,18 @@ function fromPlain(value: unknown): Term {
   return value as Term;
 }
 
+function asHostReasons(term: Term): { host: string; reason: string }[] | undefined {
+  if (!Array.isArray(term)) return undefined;
+  const out: { host: string; reason: string }[] = [];
+  for (const item of term) {
+    if (typeof item === "string") out.push({ host: item, reason: "" });
+    else if (item !== null && typeof item === "object" && !Array.isArray(item) && item.kind === "tuple" && typeof item.items[0] === "string")
+      out.push({ host: item.items[0], reason: typeof item.items[1] === "string" ? item.items[1] : "" });
+    else return undefined;
+  }
+  return out;
+}
+
 /** A module setting whose modules stand for our values (the mailer adapter ↔ our transport). */
 function asChoice<T extends string>(modules: Record<T, string>) {
   return (term: Term): T | undefined => {
@@ -146,6 +158,12 @@ function under(key: string) {
       decode: asMap,
       encode: fromPlain,
     }),
+    /** the family's `[{"host", "reason"}]` instance lists (plain host strings are read too, as older configurations wrote them) */
+    hostReasons: (path: string, description: string, options: Options = {}): Setting<{ host: string; reason: string }[]> => ({
+      ...base(path, ["list", "tuple"], description, { suggestions: [["example.com", "Reason"]], ...options }),
+      decode: asHostReasons,
+      encode: (v) => v.map((e) => tuple(e.host, e.reason)),
+    }),
     choice: <T extends string>(path: string, description: string, modules: Record<T, string>, options: Options = {}): Setting<T> => ({
       ...base(path, "module", description, { suggestions: Object.values(modules), ...options }),
       decode: asChoice(modules),
@@ -161,6 +179,7 @@ function buildRegistry(): Registry {
   const mailer = under("Pleroma.Emails.Mailer");
   const http = under(":http");
   const activitypub = under(":activitypub");
+  const mrfSimple = under(":mrf_simple");
   const backup = under("Pleroma.User.Backup");
   const frontends = under(":frontend_configurations");
   const captcha = under("Pleroma.Captcha");
@@ -228,6 +247,9 @@ function buildRegistry(): Registry {
     activitypub: {
       authorized_fetch_mode: activitypub.boolean("authorized_fetch_mode", "Require HTTP signatures for AP fetches"),
     },
+    mrf_simple: {
+      reject: mrfSimple.hostReasons("reject", "List of instances to reject activities from (all of them, deletes included: refused with 403 before processing) and the reason for doing so"),
+    },
     http: {
       allow_private_addresses: http.boolean("allow_private_addresses", "Remote fetches may reach private, loopback and link-local addresses (extension)"),
       private_address_exceptions: http.strings("private_address_exceptions", "Addresses or CIDRs reachable even when private addresses are refused, e.g. a local relay (extension)", { suggestions: ["10.0.0.5", "192.168.1.0/24"] }),
@@ -254,6 +276,7 @@ const KEYS: Record<string, { label: string; description: string }> = {
   ":instance": { label: "Instance", description: "Instance-related settings" },
   "Pleroma.Emails.Mailer": { label: "Pleroma.Emails.Mailer", description: "Mailer-related settings" },
   ":http": { label: "HTTP", description: "HTTP client settings" },
+  ":mrf_simple": { label: "MRF simple", description: "Simple ingress policies" },
   ":activitypub": { label: "ActivityPub", description: "ActivityPub-related settings" },
   ":frontend_configurations": {
     label: "Frontend configurations",

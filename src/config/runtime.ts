@@ -76,6 +76,11 @@ export function defaultRuntimeSettings(settings: Settings) {
       /** object, collection and outbox GETs need an HTTP signature from a non-blocked domain (off, as in the family) */
       authorized_fetch_mode: false,
     },
+    /** the family's SimplePolicy (:mrf_simple): instance-wide rules about other servers */
+    mrf_simple: {
+      /** servers whose activities are refused (403) before any processing; `*.host` covers subdomains */
+      reject: [] as { host: string; reason: string }[],
+    },
     /** the guarded fetcher (src/net/guarded-fetch.ts): every fetch made on someone's behalf */
     http: {
       /** reach private, loopback and link-local addresses (ALLOW_PRIVATE_FETCH; for tests and closed networks) */
