@@ -6,15 +6,13 @@
 import type { RequestContext } from "@fedify/fedify";
 import type { Actor } from "@fedify/vocab";
 import type { Services } from "../domain/context.ts";
+import { rejectedBy } from "../domain/instance/rejected-domains.ts";
 
 type Ctx = RequestContext<Services>;
 
-/**
- * Whether the instance refuses `host`. No instance-level domain block exists yet (B's inbound refusal
- * will bring one): this is the one place to wire it, so fetches and inbox agree.
- */
-export function isBlockedDomain(_services: Services, _host: string): boolean {
-  return false;
+/** Whether the instance refuses `host`: the same rule the inbox applies (`mrf_simple.reject`). */
+export function isBlockedDomain(services: Services, host: string): boolean {
+  return rejectedBy(services, host) !== null;
 }
 
 /** The key id a request claims (not verified): draft-cavage `Signature: keyId="…"` or RFC 9421 `Signature-Input: …;keyid="…"`. */
@@ -42,8 +40,8 @@ export function signedFetcher(ctx: Ctx): Promise<Actor | null> {
 /** The authorize predicate of objects, activities and collections. */
 export async function mayFetch(ctx: Ctx): Promise<boolean> {
   const claimed = claimedKeyId(ctx.request);
-  if (claimed && isBlockedDomain(ctx.data, claimed.hostname)) return false;
+  if (claimed && isBlockedDomain(ctx.data, claimed.host)) return false;
   if (!ctx.data.config.get("activitypub", "authorized_fetch_mode")) return true;
   const signer = await signedFetcher(ctx);
-  return !!signer?.id && !isBlockedDomain(ctx.data, signer.id.hostname);
+  return !!signer?.id && !isBlockedDomain(ctx.data, signer.id.host);
 }
