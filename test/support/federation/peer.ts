@@ -49,6 +49,8 @@ export interface Peer {
   remove(name: string): void;
   /** serves a JSON object at its id (which must be under baseUrl) */
   publish(object: Record<string, unknown>): void;
+  /** serves any JSON document (a JSON-LD context, say) at `url` */
+  serve(url: string, document: unknown): void;
   /** POSTs `activity` to `inbox`, signed by `from` unless told otherwise */
   send(from: string, inbox: string, activity: unknown, opts?: SendOptions): Promise<Response>;
   /** activities POSTed to the peer's inboxes */
@@ -146,6 +148,9 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
     publish(object) {
       objects.set(String(object.id), JSON.stringify(object));
     },
+    serve(url, document) {
+      objects.set(url, JSON.stringify(document));
+    },
     async send(from, inbox, activity, opts = {}) {
       const signer = actors.get(opts.signAs ?? from);
       if (!signer) throw new Error(`no peer actor ${opts.signAs ?? from}`);
@@ -160,7 +165,9 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
   return peer;
 }
 
-/** A fixture's placeholders: `{{peer}}` (the peer's base URL), `{{target}}` (our server's), `{{id}}` (a fresh suffix). */
-export function fill(template: unknown, values: { peer: string; target: string; id: string }): any {
-  return JSON.parse(JSON.stringify(template).replaceAll("{{peer}}", values.peer).replaceAll("{{target}}", values.target).replaceAll("{{id}}", values.id));
+/** A fixture with its `{{name}}` placeholders filled (`{{peer}}` the peer's base URL, `{{target}}` ours, `{{id}}` a fresh suffix…). */
+export function fill(template: unknown, values: Record<string, string>): any {
+  let text = JSON.stringify(template);
+  for (const [k, v] of Object.entries(values)) text = text.replaceAll(`{{${k}}}`, v);
+  return JSON.parse(text);
 }
