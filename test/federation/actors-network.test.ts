@@ -19,6 +19,7 @@ const PRELOAD = path.join(ROOT, "test/support/federation/loopback-dns.mjs");
 
 let net: FederationNet;
 let a: TestInstance;
+let b: TestInstance;
 let alice: { id: string; token: string };
 let peerServer: http.Server;
 let peer: Federation<void>;
@@ -82,7 +83,7 @@ const authorizedFetch = (on: boolean) => configure(":activitypub", [["authorized
 
 beforeAll(async () => {
   net = await startFederationNet();
-  a = await net.start("a", { CONFIGURABLE_FROM_DATABASE: "true" });
+  [a, b] = await Promise.all([net.start("a", { CONFIGURABLE_FROM_DATABASE: "true" }), net.start("b")]);
   alice = await a.createUser("alice");
   await startPeer();
   await configure(":mrf_simple", [["reject", [{ tuple: ["blocked.fed.test", "test"] }]]]);
@@ -200,6 +201,16 @@ describe("authorized fetch on", () => {
     }
     expect((await get(statuses.public!.uri, { host: "blocked.fed.test" })).status).toBe(401);
     expect((await get("https://a.fed.test/users/alice/outbox", { host: "blocked.fed.test" })).status).toBe(401);
+  });
+
+  test("another of our servers resolves the actor and a status: its fetches are signed by its instance actor", async () => {
+    const fresh = await post({ status: "found from b" });
+    const bob = await b.createUser("bob");
+    const res = await b.api(`/api/v2/search?q=${encodeURIComponent(fresh.uri)}&resolve=true`, { token: bob.token });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.statuses).toEqual([expect.objectContaining({ uri: fresh.uri, content: expect.stringContaining("found from b") })]);
+    expect(body.statuses[0].account).toMatchObject({ acct: "alice@a.fed.test" });
   });
 
   test("a Fedify client reads the status with its actor's signed document loader, and not without", async () => {
