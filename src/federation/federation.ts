@@ -2,6 +2,7 @@
 // one process), on our database (KvStore) and our job queue (MessageQueue). Fedify's own address
 // checks are off because every request it makes goes through our guarded client (src/net/outbound.ts),
 // which applies `http.allow_private_addresses`; Fedify keeps signatures, JSON-LD, WebFinger and retries.
+import "./node-compat.ts";
 import { createExponentialBackoffPolicy, createFederation, type Context, type Federation } from "@fedify/fedify";
 import type { Services } from "../domain/context.ts";
 import { userAgent } from "../net/guarded-fetch.ts";
