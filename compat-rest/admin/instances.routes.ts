@@ -1,6 +1,7 @@
 // Admin API: one remote instance's statuses, and removing an instance's accounts and content.
 import { z } from "zod";
-import { purgeInstance } from "../../src/domain/admin/instances.ops.ts";
+import { listInstances, purgeInstance, showInstance } from "../../src/domain/admin/instances.ops.ts";
+import type { InstanceHealth } from "../../src/domain/federation/instances.ts";
 import { adminInstanceStatuses } from "../../src/domain/admin/statuses.ops.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
@@ -9,7 +10,51 @@ import { admin } from "./paths.ts";
 const tags = ["Admin: instances"];
 const instance = z.object({ instance: z.string() });
 
+/** An instance's delivery health, as the list and the single view render it. */
+function renderInstance(i: InstanceHealth) {
+  const at = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    domain: i.domain,
+    software_name: i.softwareName,
+    software_version: i.softwareVersion,
+    last_success_at: at(i.lastSuccessAt),
+    last_failure_at: at(i.lastFailureAt),
+    unreachable_since: at(i.unreachableSince),
+    failure_count: i.failureCount,
+    reachable: i.unreachableSince === null,
+    delivery_suspended: i.deliverySuspended,
+  };
+}
+
 export const adminInstanceRoutes = [
+  route({
+    method: "GET",
+    path: admin("/instances"),
+    summary: "Remote instances with their delivery health (unreachable first)",
+    tags,
+    auth: { scopes: ["admin:read"], privilege: "statistics_read" },
+    query: listInstances.input,
+    response: {
+      description:
+        "`{total, instances: [{domain, software_name, software_version, last_success_at, last_failure_at, unreachable_since, failure_count, reachable, delivery_suspended}]}`; `delivery_suspended`: unreachable for more than 7 days, no new deliveries",
+    },
+    async handler(ctx, { query }) {
+      const { total, items } = await listInstances(ctx, query);
+      return { total, instances: items.map(renderInstance) };
+    },
+  }),
+  route({
+    method: "GET",
+    path: admin("/instances/:instance"),
+    summary: "One remote instance's delivery health",
+    tags,
+    auth: { scopes: ["admin:read"], privilege: "statistics_read" },
+    params: instance,
+    response: { description: "the instance as in the list; 404 when nothing was ever delivered to it" },
+    async handler(ctx, { params }) {
+      return renderInstance(await showInstance(ctx, params));
+    },
+  }),
   route({
     method: "GET",
     path: admin("/instances/:instance/statuses"),

@@ -12,6 +12,7 @@ import { builder } from "./builder.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
 import "./accounts.ts";
 import "./statuses.ts";
+import "./admin-instances.ts";
 
 const LogEntry = builder.objectRef<ModerationLogEntry>("ModerationLogEntry").implement({
   fields: (t) => ({

@@ -5,6 +5,9 @@ import { requirePrivilege } from "../auth/policy.ts";
 import { deletedStatusesWhere } from "../timelines/inclusion.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
+import { NotFound } from "../errors.ts";
+import { bool, int } from "../inputs.ts";
+import { instanceHealth, type InstanceHealth } from "../federation/instances.ts";
 
 export const PURGE_INSTANCE_JOB = "admin.instances.purge";
 const BATCH = 100;
@@ -39,3 +42,42 @@ export async function purgeInstanceAccounts(ctx: Pick<Ctx, "db" | "bus">, host: 
     removed += ids.length;
   }
 }
+
+// ---- delivery health (federation): what the instances table records about each remote server
+
+const instancesInput = z.object({
+  /** only instances currently unreachable (true) or reachable (false) */
+  unreachable: bool().optional(),
+  page: int().default(1),
+  page_size: int().default(50),
+});
+
+const pageSize = (n: number) => Math.min(500, Math.max(1, n));
+
+/** Known remote instances with their delivery health, the unreachable first, then by domain. */
+export const listInstances = operation({
+  name: "admin.instances.list",
+  input: instancesInput,
+  authorize: (ctx) => requirePrivilege(ctx, "statistics_read"),
+  async run(ctx, input): Promise<{ total: number; items: InstanceHealth[] }> {
+    const where = input.unreachable === undefined ? {} : { unreachableSince: input.unreachable ? { not: null } : null };
+    const [total, rows] = await Promise.all([
+      ctx.db.instance.count({ where }),
+      ctx.db.instance.findMany({ where, orderBy: [{ unreachableSince: { sort: "asc", nulls: "last" } }, { domain: "asc" }], skip: (Math.max(1, input.page) - 1) * pageSize(input.page_size), take: pageSize(input.page_size) }),
+    ]);
+    const now = ctx.clock();
+    return { total, items: rows.map((r) => instanceHealth(r, now)) };
+  },
+});
+
+/** One instance's delivery health; 404 when nothing was ever delivered to or heard from it. */
+export const showInstance = operation({
+  name: "admin.instances.show",
+  input: z.object({ instance: z.string().trim().min(1) }),
+  authorize: (ctx) => requirePrivilege(ctx, "statistics_read"),
+  async run(ctx, input): Promise<InstanceHealth> {
+    const row = await ctx.db.instance.findUnique({ where: { domain: input.instance.toLowerCase() } });
+    if (!row) throw NotFound("Instance not found");
+    return instanceHealth(row, ctx.clock());
+  },
+});

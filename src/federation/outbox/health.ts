@@ -6,16 +6,13 @@
 // (a successful delivery, or an activity received from them: `markInstanceReachable`).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db } from "../../db/client.ts";
-
-export const UNREACHABLE_AFTER_DAYS = 7;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { suspensionCutoff } from "../../domain/federation/instances.ts";
 
 /** Hosts among `hosts` unreachable for longer than the limit. One statement. */
 export async function unreachableHosts(db: Db, hosts: readonly string[], now = new Date()): Promise<Set<string>> {
   if (hosts.length === 0) return new Set();
   const rows = await db.instance.findMany({
-    where: { domain: { in: [...new Set(hosts.map((h) => h.toLowerCase()))] }, unreachableSince: { lt: new Date(now.getTime() - UNREACHABLE_AFTER_DAYS * DAY_MS) } },
+    where: { domain: { in: [...new Set(hosts.map((h) => h.toLowerCase()))] }, unreachableSince: { lt: suspensionCutoff(now) } },
     select: { domain: true },
   });
   return new Set(rows.map((r) => r.domain));
