@@ -1,0 +1,235 @@
+// npm run bench:federation — the federation benchmark (issue 13, criterion 9), on the test network
+// (real server process on PostgreSQL behind the TLS front, loopback host names, test CA):
+//   (i)  inbox throughput: signed `Create` activities (draft-cavage, 20 remote actors of a Fedify peer in
+//        this process) POSTed concurrently to the server's shared inbox; accepted/s (202s) and
+//        processed/s (remote statuses stored by the inbox jobs);
+//   (ii) fan-out: one public status of an account with 10,000 remote followers on 500 instances
+//        (`i1.fed.test`…, seeded in the database, all routed to one sink in this process that counts
+//        POSTs per host and verifies a sample of signatures); time until every instance has it, and the
+//        server process's RSS sampled meanwhile.
+// Environment: BENCH_INBOX (activities, default 2000), BENCH_CONCURRENCY (default 32),
+// BENCH_FOLLOWERS (10000), BENCH_INSTANCES (500).
+import http from "node:http";
+import os from "node:os";
+import fs from "node:fs";
+import path from "node:path";
+import { execFileSync, spawnSync } from "node:child_process";
+import { verifyRequest } from "@fedify/fedify";
+import { getDocumentLoader } from "@fedify/vocab-runtime";
+import { eventually, startFederationNet, type TestInstance } from "../../test/support/federation/network.ts";
+import { startPeer } from "../../test/support/federation/peer.ts";
+
+const INBOX_ACTIVITIES = Number(process.env.BENCH_INBOX ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 10_000);
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 500);
+const ACTORS = 20;
+const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+
+const log = (...args: unknown[]) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
+
+/** The pid of the process listening on `port` (the spawned server). */
+function pidOnPort(port: number): number {
+  const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
+  const pid = out.match(/pid=(\d+)/)?.[1];
+  if (!pid) throw new Error(`no process listens on ${port}`);
+  return Number(pid);
+}
+
+const rssMb = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+
+function sampler(pid: number) {
+  const samples: number[] = [];
+  const timer = setInterval(() => samples.push(rssMb(pid)), 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { start: samples[0] ?? rssMb(pid), peak: Math.max(...samples, rssMb(pid)), end: rssMb(pid) };
+    },
+  };
+}
+
+async function pool<T>(n: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        results[i] = await task(i);
+      }
+    }),
+  );
+  return results;
+}
+
+async function count(a: TestInstance, sql: string, params: unknown[] = []): Promise<number> {
+  return Number((await a.sql<{ n: number }>(sql, params))[0].n);
+}
+
+async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet>>, a: TestInstance, pid: number) {
+  const peer = await startPeer(net, "peer");
+  const actors = await Promise.all(Array.from({ length: ACTORS }, (_, i) => peer.actor(`bench${i}`)));
+  let serial = 0;
+  const create = (actorIndex: number) => {
+    const actor = actors[actorIndex % ACTORS];
+    const id = `${peer.baseUrl}/notes/${++serial}-${Date.now()}`;
+    const note = { id, type: "Note", attributedTo: actor.id, to: [PUBLIC], cc: [actor.followers], content: `<p>benchmark note ${serial}</p>`, published: new Date().toISOString() };
+    return { "@context": "https://www.w3.org/ns/activitystreams", id: `${id}/activity`, type: "Create", actor: actor.id, to: [PUBLIC], cc: [actor.followers], object: note };
+  };
+  const send = async (i: number) => {
+    const res = await peer.send(actors[i % ACTORS].id.split("/").pop()!, `${a.baseUrl}/inbox`, create(i));
+    await res.arrayBuffer();
+    return res.status;
+  };
+  // warm-up: every actor once (the server fetches and stores each actor and its key the first time)
+  log(`inbox: warm-up with ${ACTORS} actors`);
+  const warm = await pool(ACTORS, ACTORS, send);
+  if (warm.some((s) => s !== 202)) throw new Error(`warm-up answers: ${warm.join(",")}`);
+  const remoteStatuses = () => count(a, "SELECT count(*)::int AS n FROM statuses WHERE local = false");
+  await eventually(async () => (await remoteStatuses()) >= ACTORS, { timeoutMs: 60_000, what: "warm-up processed" });
+  const base = await remoteStatuses();
+
+  log(`inbox: ${INBOX_ACTIVITIES} signed Creates, ${CONCURRENCY} at a time`);
+  const rss = sampler(pid);
+  const t0 = performance.now();
+  const statuses = await pool(INBOX_ACTIVITIES, CONCURRENCY, (i) => send(ACTORS + i));
+  const acceptedMs = performance.now() - t0;
+  const accepted = statuses.filter((s) => s === 202).length;
+  await eventually(async () => (await remoteStatuses()) - base >= accepted, { timeoutMs: 600_000, intervalMs: 250, what: "inbox processed" });
+  const processedMs = performance.now() - t0;
+  const memory = rss.stop();
+  const failedJobs = await count(a, "SELECT count(*)::int AS n FROM jobs WHERE state = 'failed'");
+  await peer.close();
+  return {
+    activities: INBOX_ACTIVITIES,
+    concurrency: CONCURRENCY,
+    accepted,
+    refused: statuses.length - accepted,
+    acceptedPerSecond: Math.round((accepted / acceptedMs) * 1000),
+    processedPerSecond: Math.round((accepted / processedMs) * 1000),
+    acceptSeconds: +(acceptedMs / 1000).toFixed(2),
+    processSeconds: +(processedMs / 1000).toFixed(2),
+    failedJobs,
+    rssMb: { start: Math.round(memory.start), peak: Math.round(memory.peak), end: Math.round(memory.end) },
+  };
+}
+
+async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: TestInstance, pid: number) {
+  // the sink: every instance's shared inbox
+  const perHost = new Map<string, number>();
+  const firstAt = new Map<string, number>();
+  let posts = 0;
+  let sampled = 0;
+  let verified = 0;
+  const documentLoader = getDocumentLoader({ allowPrivateAddress: true });
+  const verifications: Promise<void>[] = [];
+  const sink = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const host = String(req.headers.host ?? "").split(":")[0];
+    posts++;
+    perHost.set(host, (perHost.get(host) ?? 0) + 1);
+    if (!firstAt.has(host)) firstAt.set(host, performance.now());
+    if (posts % 50 === 1) {
+      // a sample of the signatures, checked against the sender's published key
+      sampled++;
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+      const request = new Request(`https://${host}${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) });
+      verifications.push(verifyRequest(request, { documentLoader }).then((key) => void (key && verified++)));
+    }
+    res.writeHead(202).end();
+  });
+  await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+  const sinkPort = (sink.address() as { port: number }).port;
+  for (let i = 1; i <= INSTANCES; i++) net.route(`i${i}`, sinkPort);
+
+  const author = await a.createUser("popular");
+  log(`fan-out: seeding ${FOLLOWERS} remote followers on ${INSTANCES} instances`);
+  await a.sql(
+    `INSERT INTO accounts (id, nickname, domain, local, ap_id, inbox, shared_inbox, url, created_at, updated_at)
+     SELECT '0bench' || lpad(g::text, 6, '0'), 'u' || g || '@i' || h || '.fed.test', 'i' || h || '.fed.test', false,
+            'https://i' || h || '.fed.test/users/u' || g, 'https://i' || h || '.fed.test/users/u' || g || '/inbox',
+            'https://i' || h || '.fed.test/inbox', 'https://i' || h || '.fed.test/@u' || g, now(), now()
+     FROM generate_series(1, $1::int) g, LATERAL (SELECT (g - 1) % $2::int + 1 AS h) x`,
+    [FOLLOWERS, INSTANCES],
+  );
+  await a.sql(
+    `INSERT INTO follows (id, follower_id, following_id, state, created_at, updated_at)
+     SELECT '0bfollow' || lpad(g::text, 6, '0'), '0bench' || lpad(g::text, 6, '0'), $1, 'accept', now(), now() FROM generate_series(1, $2::int) g`,
+    [author.id, FOLLOWERS],
+  );
+  await a.sql("ANALYZE accounts; ANALYZE follows");
+
+  log("fan-out: posting");
+  const rss = sampler(pid);
+  const t0 = performance.now();
+  const res = await a.api("/api/v1/statuses", { token: author.token, json: { status: "one status for ten thousand followers", visibility: "public" } });
+  if (res.status !== 200) throw new Error(`post: ${res.status}`);
+  const postMs = performance.now() - t0;
+  await eventually(async () => firstAt.size >= INSTANCES, { timeoutMs: 300_000, intervalMs: 100, what: "every instance delivered" });
+  const doneMs = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, 1000)); // anything more would be a duplicate
+  const memory = rss.stop();
+  await Promise.all(verifications);
+  const times = [...firstAt.values()].map((t) => t - t0).sort((x, y) => x - y);
+  sink.close();
+  return {
+    followers: FOLLOWERS,
+    instances: INSTANCES,
+    instancesReached: firstAt.size,
+    posts,
+    duplicates: [...perHost.values()].filter((n) => n > 1).length,
+    postRequestMs: Math.round(postMs),
+    firstDeliveryMs: Math.round(times[0]),
+    medianDeliveryMs: Math.round(times[Math.floor(times.length / 2)]),
+    allDeliveredSeconds: +(doneMs / 1000).toFixed(2),
+    signaturesSampled: sampled,
+    signaturesVerified: verified,
+    rssMb: { start: Math.round(memory.start), peak: Math.round(memory.peak), end: Math.round(memory.end) },
+  };
+}
+
+async function main() {
+  const load = () => os.loadavg().map((l) => +l.toFixed(2));
+  const loadBefore = load();
+  log(`machine: ${os.cpus().length} cores, load ${loadBefore.join(" ")}`);
+  const net = await startFederationNet();
+  try {
+    const a = await net.start("a", { LOG_LEVEL: "error" });
+    const pid = pidOnPort(Number(new URL(a.directUrl).port));
+    const inbox = await inboxThroughput(net, a, pid);
+    log("inbox", inbox);
+    const loadMiddle = load();
+    const fanout = await fanOut(net, a, pid);
+    log("fan-out", fanout);
+    const result = { date: new Date().toISOString(), cores: os.cpus().length, node: process.version, load: { before: loadBefore, middle: loadMiddle, after: load() }, inbox, fanout };
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await net.close();
+  }
+}
+
+/**
+ * Node reads NODE_EXTRA_CA_CERTS at start-up only: unless the test CA is already trusted, run again
+ * with a bundle of the environment's extra CAs and the test CA (as vitest.config.ts does for tests).
+ */
+function trustTestCa(): boolean {
+  const testCa = fs.readFileSync(path.resolve("test/support/federation/pki/ca.pem"), "utf8");
+  const current = process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS, "utf8") : "";
+  if (current.includes(testCa)) return true;
+  const bundle = path.join(os.tmpdir(), `bench-federation-ca-${process.pid}.pem`);
+  fs.writeFileSync(bundle, `${current}\n${testCa}`);
+  const run = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit", env: { ...process.env, NODE_EXTRA_CA_CERTS: bundle } });
+  fs.rmSync(bundle, { force: true });
+  process.exit(run.status ?? 1);
+}
+
+if (trustTestCa()) main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
