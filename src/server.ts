@@ -133,7 +133,12 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const applied = await database.migrate();
   if (applied.length) log(settings, `applied migrations: ${applied.join(", ")}`);
 
-  const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl, redis: { prefix: jobsPrefix(settings) } });
+  const jobs = createJobQueue({
+    prisma: database.prisma,
+    redisUrl: settings.redisUrl,
+    database: { concurrency: settings.jobsConcurrency },
+    redis: { prefix: jobsPrefix(settings), concurrency: settings.jobsConcurrency },
+  });
   const config = await loadRuntimeConfig(database.prisma, settings);
   loadEmojiRegistry(settings);
   const services: Services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(settings.redisUrl ? { url: settings.redisUrl, prefix: channelPrefix(settings) } : undefined), clock: () => new Date() };

@@ -36,6 +36,13 @@ function pidOnPort(port: number): number {
   return Number(pid);
 }
 
+/** CPU time (user + system) the process has used, in milliseconds. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the whole line)
+  return (ticks * 1000) / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+}
+
 const rssMb = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
 
 function sampler(pid: number) {
@@ -92,12 +99,14 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
 
   log(`inbox: ${INBOX_ACTIVITIES} signed Creates, ${CONCURRENCY} at a time`);
   const rss = sampler(pid);
+  const cpu0 = cpuMs(pid);
   const t0 = performance.now();
   const statuses = await pool(INBOX_ACTIVITIES, CONCURRENCY, (i) => send(ACTORS + i));
   const acceptedMs = performance.now() - t0;
   const accepted = statuses.filter((s) => s === 202).length;
   await eventually(async () => (await remoteStatuses()) - base >= accepted, { timeoutMs: 600_000, intervalMs: 250, what: "inbox processed" });
   const processedMs = performance.now() - t0;
+  const serverCpuMs = cpuMs(pid) - cpu0;
   const memory = rss.stop();
   const failedJobs = await count(a, "SELECT count(*)::int AS n FROM jobs WHERE state = 'failed'");
   await peer.close();
@@ -111,6 +120,8 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
     acceptSeconds: +(acceptedMs / 1000).toFixed(2),
     processSeconds: +(processedMs / 1000).toFixed(2),
     failedJobs,
+    /** the server process's CPU time per activity (accepting and processing), whatever the machine's load */
+    serverCpuMsPerActivity: +(serverCpuMs / accepted).toFixed(2),
     rssMb: { start: Math.round(memory.start), peak: Math.round(memory.peak), end: Math.round(memory.end) },
   };
 }
@@ -164,12 +175,14 @@ async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: Te
 
   log("fan-out: posting");
   const rss = sampler(pid);
+  const cpu0 = cpuMs(pid);
   const t0 = performance.now();
   const res = await a.api("/api/v1/statuses", { token: author.token, json: { status: "one status for ten thousand followers", visibility: "public" } });
   if (res.status !== 200) throw new Error(`post: ${res.status}`);
   const postMs = performance.now() - t0;
   await eventually(async () => firstAt.size >= INSTANCES, { timeoutMs: 300_000, intervalMs: 100, what: "every instance delivered" });
   const doneMs = performance.now() - t0;
+  const serverCpuMs = cpuMs(pid) - cpu0;
   await new Promise((r) => setTimeout(r, 1000)); // anything more would be a duplicate
   const memory = rss.stop();
   await Promise.all(verifications);
@@ -185,6 +198,7 @@ async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: Te
     firstDeliveryMs: Math.round(times[0]),
     medianDeliveryMs: Math.round(times[Math.floor(times.length / 2)]),
     allDeliveredSeconds: +(doneMs / 1000).toFixed(2),
+    serverCpuSeconds: +(serverCpuMs / 1000).toFixed(2),
     signaturesSampled: sampled,
     signaturesVerified: verified,
     rssMb: { start: Math.round(memory.start), peak: Math.round(memory.peak), end: Math.round(memory.end) },
@@ -197,10 +211,21 @@ async function main() {
   log(`machine: ${os.cpus().length} cores, load ${loadBefore.join(" ")}`);
   const net = await startFederationNet();
   try {
-    const a = await net.start("a", { LOG_LEVEL: "error" });
+    // BENCH_CPU_PROF=<file>: the server's CPU profile of the inbox part is written there (cpu-profile.mjs)
+    const preload = path.resolve("test/support/federation/loopback-dns.mjs");
+    const profiler = path.resolve("scripts/bench/cpu-profile.mjs");
+    const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--import ${preload} --import ${profiler}`, CPU_PROF_FILE: path.resolve(process.env.BENCH_CPU_PROF) } : {};
+    // BENCH_SERVER_ENV='{"JOBS_CONCURRENCY":"16"}': extra environment of the server
+    const extra = JSON.parse(process.env.BENCH_SERVER_ENV ?? "{}") as Record<string, string>;
+    const a = await net.start("a", { LOG_LEVEL: "error", ...profile, ...extra });
     const pid = pidOnPort(Number(new URL(a.directUrl).port));
     const inbox = await inboxThroughput(net, a, pid);
     log("inbox", inbox);
+    if (process.env.BENCH_CPU_PROF) {
+      process.kill(pid, "SIGUSR2");
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    if (process.env.BENCH_SKIP_FANOUT) return;
     const loadMiddle = load();
     const fanout = await fanOut(net, a, pid);
     log("fan-out", fanout);

@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   ALLOW_PRIVATE_FETCH: bool.default(false),
   /** first delay of the delivery retries (doubling up to 6 hours); 30 s unless shortened (tests) */
   FEDERATION_RETRY_INITIAL_SECONDS: z.coerce.number().positive().optional(),
+  /** job handlers running at once in this process (default 5); deliveries and inbox activities are jobs */
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(200).optional(),
 });
 
 export interface Settings {
@@ -59,6 +61,8 @@ export interface Settings {
   allowPrivateFetch: boolean;
   /** first delay of the delivery retries in seconds (default 30) */
   federationRetryInitialSeconds?: number;
+  /** job handlers running at once in this process (the queue's default when absent) */
+  jobsConcurrency?: number;
 }
 
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
@@ -91,5 +95,6 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     jobsEnabled: e.JOBS_ENABLED,
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
     federationRetryInitialSeconds: e.FEDERATION_RETRY_INITIAL_SECONDS,
+    jobsConcurrency: e.JOBS_CONCURRENCY,
   };
 }

@@ -58,6 +58,7 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
   let heartbeatTimer: NodeJS.Timeout | undefined;
   let polling: Promise<void> | undefined;
   let pollAgain = false;
+  let lastSweep = 0;
 
   // Serialises polls: a wake during a poll schedules exactly one more.
   function wake(): void {
@@ -80,7 +81,12 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
     if (free <= 0) return;
     const names = [...handlers.keys()];
     try {
-      await failAbandonedFinalAttempts(names);
+      // polls follow every finished job (a backlog drains at once); the sweep of abandoned final
+      // tries need not: once per poll interval keeps a busy queue at one statement per claim
+      if (Date.now() - lastSweep >= pollIntervalMs) {
+        lastSweep = Date.now();
+        await failAbandonedFinalAttempts(names);
+      }
       const jobs = await prisma.$queryRaw<ClaimedJob[]>`
         UPDATE jobs
         SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
