@@ -151,7 +151,8 @@ export function registerActors(federation: Federation<Services>) {
     .mapActorAlias(SERVICE_ACTOR_PATHS[RELAY_ACTOR], RELAY_ACTOR)
     .setKeyPairsDispatcher(async (ctx, identifier) => {
       if (isServiceActor(identifier)) return cryptoKeyPairs(await serviceActorKeys(ctx.data, identifier));
-      const account = await localActorAccount(ctx.data, identifier);
+      // a deactivated account keeps its keys: the Delete that announces its end is signed with them
+      const account = await localAccount(ctx.data, identifier);
       if (!account) return [];
       return cryptoKeyPairs(await accountKeyPairs(ctx.data.db, account));
     });

@@ -12,6 +12,7 @@ import { onBlock } from "./block.ts";
 import { onCreate } from "./create.ts";
 import { onDelete } from "./delete.ts";
 import { onAccept, onFollow, onReject } from "./follow.ts";
+import { onUnverifiedActivity } from "./gone-actor.ts";
 import { onEmojiReact, onLike } from "./like.ts";
 import { onMove } from "./move.ts";
 import { onUndo } from "./undo.ts";
@@ -38,5 +39,6 @@ export function registerInbox(federation: Federation<Services>) {
     .on(EmojiReact, onEmojiReact)
     .on(Block, onBlock)
     .on(Move, onMove)
+    .onUnverifiedActivity(onUnverifiedActivity)
     .onError((_ctx, error) => console.error("inbox:", error));
 }

@@ -47,5 +47,6 @@ export async function recipients(db: Db, ...groups: Row[][]): Promise<Recipient[
 /** Bare inbox URLs (the snapshot of a deleted actor) as recipients without actor ids. */
 export async function inboxRecipients(db: Db, inboxes: readonly string[]): Promise<Recipient[]> {
   const dead = await unreachableHosts(db, inboxes.map((i) => new URL(i).host));
-  return inboxes.filter((i) => !dead.has(new URL(i).host)).map((i) => ({ id: null, inboxId: new URL(i), endpoints: null }));
+  // Fedify skips recipients without an id: the inbox stands for the (possibly already gone) actors behind it
+  return inboxes.filter((i) => !dead.has(new URL(i).host)).map((i) => ({ id: new URL(i), inboxId: new URL(i), endpoints: null }));
 }
