@@ -48,6 +48,8 @@ export async function startTestServer(kind: DbKind, env: Record<string, string> 
       return fetch(server.url + p, { ...rest, method, headers, body, redirect: "manual" });
     },
     async countQueries(fn) {
+      // background work the set-up started (e.g. federation jobs of statuses just posted) is not the work under test
+      await jobsSettled(server);
       let queries = 0;
       // the job queue polls on its own schedule; only the work under test counts
       const stop = server.database.onQuery((sql) => void (/\bjobs\b/.test(sql) || queries++));
@@ -67,6 +69,16 @@ export async function startTestServer(kind: DbKind, env: Record<string, string> 
       });
     },
   };
+}
+
+/** Waits (a few seconds at most) until no job that is due is waiting or running. */
+async function jobsSettled(server: RunningServer) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const busy = await server.services.db.job.count({ where: { OR: [{ state: "running" }, { state: "pending", runAt: { lte: new Date() } }] } });
+    if (busy === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Registers an app and returns its client credentials. */
