@@ -70,6 +70,12 @@ async function pool<T>(n: number, concurrency: number, task: (i: number) => Prom
   return results;
 }
 
+/** Transactions committed in the server's database so far (each autocommit statement is one). */
+async function commits(a: TestInstance): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1500)); // statistics are flushed about every second
+  return Number((await a.sql<{ n: string }>("SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()"))[0].n);
+}
+
 async function count(a: TestInstance, sql: string, params: unknown[] = []): Promise<number> {
   return Number((await a.sql<{ n: number }>(sql, params))[0].n);
 }
@@ -97,7 +103,13 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
   await eventually(async () => (await remoteStatuses()) >= ACTORS, { timeoutMs: 60_000, what: "warm-up processed" });
   const base = await remoteStatuses();
 
+  if (process.env.BENCH_CPU_PROF) {
+    // the profile so far (start-up, warm-up) is written and dropped; the next one covers the measured part
+    process.kill(pid, "SIGUSR2");
+    await new Promise((r) => setTimeout(r, 2000));
+  }
   log(`inbox: ${INBOX_ACTIVITIES} signed Creates, ${CONCURRENCY} at a time`);
+  const commits0 = await commits(a);
   const rss = sampler(pid);
   const cpu0 = cpuMs(pid);
   const t0 = performance.now();
@@ -109,6 +121,7 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
   const serverCpuMs = cpuMs(pid) - cpu0;
   const memory = rss.stop();
   const failedJobs = await count(a, "SELECT count(*)::int AS n FROM jobs WHERE state = 'failed'");
+  const transactions = (await commits(a)) - commits0;
   await peer.close();
   return {
     activities: INBOX_ACTIVITIES,
@@ -122,6 +135,8 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
     failedJobs,
     /** the server process's CPU time per activity (accepting and processing), whatever the machine's load */
     serverCpuMsPerActivity: +(serverCpuMs / accepted).toFixed(2),
+    /** database transactions (mostly single statements) per activity, accepting and processing */
+    transactionsPerActivity: +(transactions / accepted).toFixed(1),
     rssMb: { start: Math.round(memory.start), peak: Math.round(memory.peak), end: Math.round(memory.end) },
   };
 }
@@ -174,6 +189,7 @@ async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: Te
   await a.sql("ANALYZE accounts; ANALYZE follows");
 
   log("fan-out: posting");
+  const commits0 = await commits(a);
   const rss = sampler(pid);
   const cpu0 = cpuMs(pid);
   const t0 = performance.now();
@@ -186,6 +202,7 @@ async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: Te
   await new Promise((r) => setTimeout(r, 1000)); // anything more would be a duplicate
   const memory = rss.stop();
   await Promise.all(verifications);
+  const transactions = (await commits(a)) - commits0;
   const times = [...firstAt.values()].map((t) => t - t0).sort((x, y) => x - y);
   sink.close();
   return {
@@ -199,6 +216,7 @@ async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: Te
     medianDeliveryMs: Math.round(times[Math.floor(times.length / 2)]),
     allDeliveredSeconds: +(doneMs / 1000).toFixed(2),
     serverCpuSeconds: +(serverCpuMs / 1000).toFixed(2),
+    transactions,
     signaturesSampled: sampled,
     signaturesVerified: verified,
     rssMb: { start: Math.round(memory.start), peak: Math.round(memory.peak), end: Math.round(memory.end) },

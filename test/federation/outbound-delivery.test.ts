@@ -61,6 +61,27 @@ describe("statuses", () => {
     expect(since(before).filter((d) => d.host === hostS3)).toHaveLength(0);
   });
 
+  it("a poll goes out as a Question, attachments with their alt text, a content warning as summary", async () => {
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+    const form = new FormData();
+    form.set("file", new Blob([png], { type: "image/png" }), "dot.png");
+    form.set("description", "a single dot");
+    const uploaded = await a.api("/api/v2/media", { method: "POST", token: alice.token, body: form });
+    expect(uploaded.status).toBeLessThan(300);
+    const media = await uploaded.json();
+    const before = sink.deliveries.length;
+    const withMedia = await post(a, alice.token, { status: "look", media_ids: [media.id], spoiler_text: "dots", sensitive: true, visibility: "public" });
+    const poll = await post(a, alice.token, { status: "tea or coffee?", poll: { options: ["tea", "coffee"], expires_in: 3600 }, visibility: "public" });
+    const note = (await eventually(async () => activitiesOf(since(before), "Create").find((d) => d.activity.object?.id === `${a.baseUrl}/objects/${withMedia.id}`))).activity.object;
+    expect(note).toMatchObject({ summary: "dots", sensitive: true });
+    expect([note.attachment].flat()[0]).toMatchObject({ type: "Document", mediaType: "image/png", name: "a single dot" });
+    const question = (await eventually(async () => activitiesOf(since(before), "Create").find((d) => d.activity.object?.id === `${a.baseUrl}/objects/${poll.id}`))).activity.object;
+    expect(question.type).toBe("Question");
+    expect(question.oneOf.map((o: any) => o.name)).toEqual(["tea", "coffee"]);
+    expect(question.oneOf[0].replies).toMatchObject({ type: "Collection", totalItems: 0 });
+    expect(question.endTime).toBeTruthy();
+  });
+
   it("the Create's object is served at its id (the object dispatcher)", async () => {
     const status = await post(a, alice.token, { status: "served object", visibility: "public" });
     const res = await fetch(`${a.baseUrl}/objects/${status.id}`, { headers: { accept: "application/activity+json" } });
@@ -167,6 +188,24 @@ describe("interactions with remote accounts", () => {
     expect((await a.api(`/api/v1/statuses/${remoteStatusId}/unreblog`, { method: "POST", token: alice.token })).status).toBe(200);
     const undo = await eventually(async () => activitiesOf(since(before), "Undo").find((d) => d.activity.object?.type === "Announce"), { what: "Undo Announce" });
     expect(undo.activity.object.id).toBe(announces[0].activity.id);
+  });
+
+  it("a vote on a remote poll goes to its author as a Create of a Note named after the option", async () => {
+    const statusId = `0rpoll${Date.now()}`;
+    const pollId = `0poll${Date.now()}`;
+    await a.sql(
+      `INSERT INTO statuses (id, uri, account_id, local, content, visibility, context, object_type, created_at, updated_at)
+       VALUES ($1, $2, $3, false, '<p>pick one</p>', 'public', $4, 'Question', now(), now())`,
+      [statusId, `https://${hostS2}/objects/poll`, m1.id, `https://${hostS2}/contexts/poll`],
+    );
+    await a.sql(`INSERT INTO polls (id, status_id, options, multiple, expires_at, created_at) VALUES ($1, $2, ARRAY['tea','coffee'], false, now() + interval '1 day', now())`, [pollId, statusId]);
+    const before = sink.deliveries.length;
+    const voted = await a.api(`/api/v1/polls/${pollId}/votes`, { token: alice.token, json: { choices: [1] } });
+    expect(voted.status).toBe(200);
+    const vote = await eventually(async () => activitiesOf(since(before), "Create").find((d) => d.activity.object?.inReplyTo === `https://${hostS2}/objects/poll`), { what: "the vote" });
+    expect(vote.host).toBe(hostS2);
+    expect(vote.activity.object).toMatchObject({ type: "Note", name: "coffee", attributedTo: `${a.baseUrl}/users/alice`, to: m1.apId });
+    expect(vote.activity.object.content).toBeUndefined();
   });
 
   it("Follow goes to the remote account and stays pending; Undo when unfollowed", async () => {

@@ -9,7 +9,7 @@ import type { Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
 import { array, int } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
-import { federate } from "../federation/outbox.ts";
+import { federate, federateStatus } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import type { PollData } from "../statuses/status-data.ts";
 import { getVisibleStatus } from "../statuses/statuses.read.ts";
@@ -94,6 +94,9 @@ export async function closePoll(ctx: Ctx, pollId: string): Promise<number> {
   // claiming the close makes a repeated or concurrent run a no-op
   const claimed = await ctx.db.poll.updateMany({ where: { id: poll.id, closedAt: null }, data: { closedAt: now } });
   if (claimed.count === 0) return 0;
+  // federation: the final results of a local poll go out as an Update of its Question
+  const status = await ctx.db.status.findUnique({ where: { id: poll.status.id } });
+  if (status?.local) await federateStatus(ctx, "status.updated", status);
   try {
     const voters = await ctx.db.pollVote.groupBy({ by: ["accountId"], where: { pollId: poll.id } });
     const author = poll.status.accountId;

@@ -43,11 +43,11 @@ export function renderCreate(parts: StatusParts, baseUrl: string): Create {
   });
 }
 
-/** The Update of an edited status (one id per version). */
-export function renderStatusUpdate(parts: StatusParts, baseUrl: string): Update {
-  const at = parts.status.editedAt ?? parts.status.updatedAt;
+/** The Update of an edited status, or of a poll's results (each Update its own id). */
+export function renderStatusUpdate(parts: StatusParts, baseUrl: string, now = new Date()): Update {
+  const at = parts.status.editedAt ?? now;
   return new Update({
-    id: new URL(`${parts.status.uri}#updates/${at.getTime()}`),
+    id: new URL(`${parts.status.uri}#updates/${now.getTime()}`),
     actor: new URL(parts.author.apId),
     ...statusAddressing(parts),
     published: instant(at),
