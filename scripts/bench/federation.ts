@@ -237,7 +237,7 @@ async function main() {
     const extra = JSON.parse(process.env.BENCH_SERVER_ENV ?? "{}") as Record<string, string>;
     const a = await net.start("a", { LOG_LEVEL: "error", ...profile, ...extra });
     const pid = pidOnPort(Number(new URL(a.directUrl).port));
-    const inbox = await inboxThroughput(net, a, pid);
+    const inbox = process.env.BENCH_SKIP_INBOX ? null : await inboxThroughput(net, a, pid);
     log("inbox", inbox);
     if (process.env.BENCH_CPU_PROF) {
       process.kill(pid, "SIGUSR2");
