@@ -43,11 +43,24 @@ function cpuMs(pid: number): number {
   return (ticks * 1000) / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 }
 
-const rssMb = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+const rssMb = (pid: number) => {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+  } catch {
+    throw new Error(`the server process ${pid} is gone`);
+  }
+};
 
 function sampler(pid: number) {
   const samples: number[] = [];
-  const timer = setInterval(() => samples.push(rssMb(pid)), 200);
+  const timer = setInterval(() => {
+    try {
+      samples.push(rssMb(pid));
+    } catch (error) {
+      clearInterval(timer);
+      console.error(String(error));
+    }
+  }, 200);
   return {
     stop() {
       clearInterval(timer);
@@ -228,6 +241,7 @@ async function main() {
   const loadBefore = load();
   log(`machine: ${os.cpus().length} cores, load ${loadBefore.join(" ")}`);
   const net = await startFederationNet();
+  let server: TestInstance | undefined;
   try {
     // BENCH_CPU_PROF=<file>: the server's CPU profile of the inbox part is written there (cpu-profile.mjs)
     const preload = path.resolve("test/support/federation/loopback-dns.mjs");
@@ -235,7 +249,7 @@ async function main() {
     const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--import ${preload} --import ${profiler}`, CPU_PROF_FILE: path.resolve(process.env.BENCH_CPU_PROF) } : {};
     // BENCH_SERVER_ENV='{"JOBS_CONCURRENCY":"16"}': extra environment of the server
     const extra = JSON.parse(process.env.BENCH_SERVER_ENV ?? "{}") as Record<string, string>;
-    const a = await net.start("a", { LOG_LEVEL: "error", ...profile, ...extra });
+    const a = (server = await net.start("a", { LOG_LEVEL: "error", ...profile, ...extra }));
     const pid = pidOnPort(Number(new URL(a.directUrl).port));
     const inbox = process.env.BENCH_SKIP_INBOX ? null : await inboxThroughput(net, a, pid);
     log("inbox", inbox);
@@ -249,6 +263,9 @@ async function main() {
     log("fan-out", fanout);
     const result = { date: new Date().toISOString(), cores: os.cpus().length, node: process.version, load: { before: loadBefore, middle: loadMiddle, after: load() }, inbox, fanout };
     console.log(JSON.stringify(result, null, 2));
+  } catch (error) {
+    if (server) console.error(`server output:\n${server.logs().slice(-4000)}`);
+    throw error;
   } finally {
     await net.close();
   }
