@@ -5,7 +5,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createYoga } from "graphql-yoga";
-import { GraphQLError, execute, subscribe } from "graphql";
+import { GraphQLError, execute, parse, subscribe } from "graphql";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import * as trpcExpress from "@trpc/server/adapters/express";
@@ -23,8 +23,10 @@ import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
 import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts";
 import { packsDir } from "./domain/emoji/pack-store.ts";
 import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
-import { DomainError, Invalid } from "./domain/errors.ts";
+import { DomainError } from "./domain/errors.ts";
 import { federationMiddleware } from "./federation/mount.ts";
+import { answerClientErrors, boundaryErrorHandler, HTTP_LIMITS, parseQueryString, requestBoundary } from "./http/boundary.ts";
+import { unsafeGraphQLInput, useSafeInput } from "./graphql/safe-input.ts";
 import { schema } from "./graphql/schema.ts";
 import { allJobs } from "./jobs/all.ts";
 import { createJobQueue, jobsPrefix } from "./jobs/index.ts";
@@ -60,8 +62,12 @@ export function buildApp(services: Services, ctlSecret: string) {
   const ns = settings.namespace;
   const app = express();
   app.disable("x-powered-by");
-  app.set("query parser", "extended"); // ids[]=1&ids[]=2 as the family's clients send arrays
+  // ids[]=1&ids[]=2 as the family's clients send arrays, under the boundary's limits
+  app.set("query parser", parseQueryString);
   app.set("trust proxy", "loopback");
+
+  // the input boundary (src/http/boundary.ts): request target, path encoding, query string, text rule
+  app.use(requestBoundary());
 
   const viewerCtx = async (creds: Credentials): Promise<Ctx> => makeCtx(services, await authenticate(makeCtx(services), creds));
 
@@ -74,6 +80,7 @@ export function buildApp(services: Services, ctlSecret: string) {
     graphiql: false,
     logging: false, // maskError logs what is unexpected; expected refusals are not noise
     maskedErrors: { maskError },
+    plugins: [useSafeInput()],
     context: async ({ req }) => viewerCtx(credentialsOf(req, ns)),
   });
   app.use(yoga.graphqlEndpoint, yoga as any);
@@ -100,8 +107,9 @@ export function buildApp(services: Services, ctlSecret: string) {
     }),
   );
 
-  app.use(express.json({ limit: "10mb", type: ["application/json", "application/*+json"] }));
-  app.use(express.urlencoded({ extended: true, limit: "10mb" }));
+  app.use(express.json({ limit: HTTP_LIMITS.bodyBytes, type: ["application/json", "application/*+json"] }));
+  // `depth` (body-parser 2) is missing from its type declarations
+  app.use(express.urlencoded({ extended: true, limit: HTTP_LIMITS.bodyBytes, depth: HTTP_LIMITS.bodyDepth, parameterLimit: HTTP_LIMITS.parameters } as Parameters<typeof express.urlencoded>[0]));
 
   const rest = express.Router();
   mountRoutes(rest, allRoutes, services);
@@ -117,12 +125,8 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.use("/emoji/packs", express.static(packsDir(settings), { index: false, dotfiles: "deny", setHeaders: (res) => res.set({ "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox" }) }));
 
   app.use((_req: express.Request, res: express.Response) => void res.status(404).json({ error: "Not found" }));
-  app.use((err: any, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    if (err?.type === "entity.parse.failed") return sendError(res, Invalid("Invalid JSON body"));
-    if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE") return void res.status(413).json({ error: "Request entity too large" });
-    if (err?.name === "MulterError") return sendError(res, Invalid(err.message));
-    sendError(res, err);
-  });
+  // body-parser, multipart and URL-decoding failures answer 400/413/415 in the family's shape
+  app.use(boundaryErrorHandler((res, err) => sendError(res, err)));
   return { app, yoga };
 }
 
@@ -143,6 +147,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const { app } = buildApp(services, ctlSecret);
 
   const server = http.createServer(app);
+  answerClientErrors(server);
   // two path-bound WebSocketServers on one HTTP server abort each other's upgrades: route by path
   const wss = new WebSocketServer({ noServer: true });
   const streaming = createStreamingServer(services);
@@ -157,6 +162,17 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       schema,
       execute,
       subscribe,
+      // the text rule of the input boundary: refuse NUL and unpaired surrogates before subscribing
+      onSubscribe: (_ctx, _id, payload) => {
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch {
+          return; // graphql-ws answers the syntax error itself
+        }
+        const error = unsafeGraphQLInput(document, payload.variables);
+        return error ? [error] : undefined;
+      },
       context: async ({ connectionParams, extra }) => {
         const auth = String(connectionParams?.authorization ?? connectionParams?.Authorization ?? "");
         const cookies = parseCookie(extra.request.headers.cookie ?? "");

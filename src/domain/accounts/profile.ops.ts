@@ -8,8 +8,9 @@ import { array, bool } from "../inputs.ts";
 import { customEmojiIn } from "../emoji/emojify.ts";
 import { operation } from "../operation.ts";
 import { requireAccount } from "../auth/policy.ts";
+import { text } from "../input-limits.ts";
 
-const field = z.object({ name: z.string().default(""), value: z.string().default("") });
+const field = z.object({ name: text().default(""), value: text().default("") });
 
 /** `fields_attributes` comes as an array, or as an object keyed "0", "1", … from forms. */
 const fieldsAttributes = z.preprocess((v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.values(v) : v), z.array(field));
@@ -31,7 +32,7 @@ type ImageField = keyof typeof IMAGES;
 
 export const profileInput = z.object({
   display_name: z.string().optional(),
-  note: z.string().optional(),
+  note: text().optional(),
   locked: bool().optional(),
   bot: bool().optional(),
   discoverable: bool().optional(),
