@@ -10,6 +10,7 @@ import { GuardedFetchError } from "../src/net/guarded-fetch.ts";
 import { assertSafeInput, withLengthLimits } from "../src/domain/input-limits.ts";
 import { invalidFromZod } from "../src/domain/operation.ts";
 import { HTTP_LIMITS, multipartBoundary, restMediaType } from "../src/http/boundary.ts";
+import { applyRateDecision, RateLimiter } from "../src/http/rate-limit.ts";
 import { credentialsOf } from "./credentials.ts";
 import { assertRouteDeclared, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
 
@@ -88,7 +89,7 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
   }
 }
 
-export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services) {
+export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services, limiter = new RateLimiter()) {
   routes.forEach(assertRouteDeclared);
   for (const declared of routes) {
     const resolved = resolveRoute(declared, services.settings.namespace);
@@ -99,6 +100,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
     const handle = async (req: Request, res: Response) => {
       try {
         const ctx = await authorize(declared, services, req);
+        if (def.rateLimit && !applyRateDecision(res, limiter.hit(services.config, def.rateLimit, { account: ctx.viewer.account?.id, ip: req.ip ?? "" }))) return;
         const query = (req.query ?? {}) as Record<string, unknown>;
         const body = req.is("multipart/form-data") ? normalizeMultipart(req.body) : ((req.body ?? {}) as Record<string, unknown>);
         // the text rule before the handler reads the input: no NUL, no unpaired surrogate (422)

@@ -40,6 +40,7 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
             description: def.response?.description ?? "Success",
             ...(def.response?.schema ? { content: { "application/json": { schema: def.response.schema } } } : {}),
           },
+          ...(def.rateLimit ? { "429": { description: `Rate limited (runtime setting rate_limit.${def.rateLimit}); Retry-After says when to retry`, content: { "application/json": { schema: errorSchema } } } } : {}),
           default: { description: "Error", content: { "application/json": { schema: errorSchema } } },
         },
       };

@@ -25,6 +25,8 @@ import { packsDir } from "./domain/emoji/pack-store.ts";
 import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
 import { DomainError } from "./domain/errors.ts";
 import { federationMiddleware } from "./federation/mount.ts";
+import { applyRateDecision, RateLimiter } from "./http/rate-limit.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { answerClientErrors, boundaryErrorHandler, HTTP_LIMITS, parseQueryString, requestBoundary } from "./http/boundary.ts";
 import { unsafeGraphQLInput, useSafeInput } from "./graphql/safe-input.ts";
 import { schema } from "./graphql/schema.ts";
@@ -66,6 +68,7 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.set("query parser", parseQueryString);
   app.set("trust proxy", "loopback");
 
+  app.use(securityHeaders);
   // the input boundary (src/http/boundary.ts): request target, path encoding, query string, text rule
   app.use(requestBoundary());
 
@@ -85,6 +88,12 @@ export function buildApp(services: Services, ctlSecret: string) {
   });
   app.use(yoga.graphqlEndpoint, yoga as any);
 
+  // the admin UI's sign-in counts against the same `authentication` limit as the token endpoint
+  const limiter = new RateLimiter();
+  app.use("/trpc", (req, res, next) => {
+    if (req.method !== "POST" || !req.path.includes("session.signIn")) return next();
+    if (applyRateDecision(res, limiter.hit(services.config, "authentication", { ip: req.ip ?? "" }))) next();
+  });
   app.use(
     "/trpc",
     trpcExpress.createExpressMiddleware({
@@ -112,7 +121,7 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.use(express.urlencoded({ extended: true, limit: HTTP_LIMITS.bodyBytes, depth: HTTP_LIMITS.bodyDepth, parameterLimit: HTTP_LIMITS.parameters } as Parameters<typeof express.urlencoded>[0]));
 
   const rest = express.Router();
-  mountRoutes(rest, allRoutes, services);
+  mountRoutes(rest, allRoutes, services, limiter);
   app.use(rest);
 
   const openapi = openApiDocument(allRoutes, settings);

@@ -22,6 +22,7 @@ const upload = (path: string, summary: string) =>
   route({
     method: "POST",
     path,
+    rateLimit: "media_upload",
     summary,
     tags: ["Media"],
     auth: { scopes: ["write:media"] },

@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   JOBS_ENABLED: bool.default(true),
   /** the guarded fetcher may reach private and loopback addresses (tests, closed networks) */
   ALLOW_PRIVATE_FETCH: bool.default(false),
+  /** the default of the runtime setting `rate_limit.enabled` (docs/security.md) */
+  RATE_LIMITS_ENABLED: bool.default(true),
 });
 
 export interface Settings {
@@ -55,6 +57,7 @@ export interface Settings {
   jobsEnabled: boolean;
   /** remote fetches may reach private addresses (the default of the runtime setting http.allow_private_addresses) */
   allowPrivateFetch: boolean;
+  rateLimitsEnabled: boolean;
 }
 
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
@@ -86,5 +89,6 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     logLevel: e.LOG_LEVEL,
     jobsEnabled: e.JOBS_ENABLED,
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
+    rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
   };
 }
