@@ -27,7 +27,7 @@ import { DomainError } from "./domain/errors.ts";
 import { federationMiddleware } from "./federation/mount.ts";
 import { applyRateDecision, RateLimiter } from "./http/rate-limit.ts";
 import { securityHeaders } from "./http/security-headers.ts";
-import { answerClientErrors, boundaryErrorHandler, HTTP_LIMITS, parseQueryString, requestBoundary } from "./http/boundary.ts";
+import { answerClientErrors, boundaryErrorHandler, declaredBodyLimit, HTTP_LIMITS, parseQueryString, requestBoundary } from "./http/boundary.ts";
 import { unsafeGraphQLInput, useSafeInput } from "./graphql/safe-input.ts";
 import { schema } from "./graphql/schema.ts";
 import { allJobs } from "./jobs/all.ts";
@@ -59,6 +59,8 @@ function maskError(error: unknown): GraphQLError {
   return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
 }
 
+const GRAPHQL_TRPC_BODY_BYTES = 10 * 1024 * 1024;
+
 export function buildApp(services: Services, ctlSecret: string) {
   const { settings } = services;
   const ns = settings.namespace;
@@ -86,6 +88,8 @@ export function buildApp(services: Services, ctlSecret: string) {
     plugins: [useSafeInput()],
     context: async ({ req }) => viewerCtx(credentialsOf(req, ns)),
   });
+  // yoga and tRPC read their own bodies: the same size limit as the REST parsers
+  app.use([yoga.graphqlEndpoint, "/trpc"], declaredBodyLimit(GRAPHQL_TRPC_BODY_BYTES));
   app.use(yoga.graphqlEndpoint, yoga as any);
 
   // the admin UI's sign-in counts against the same `authentication` limit as the token endpoint

@@ -167,3 +167,15 @@ export function answerClientErrors(server: import("node:http").Server) {
     socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
 }
+
+/**
+ * For surfaces that read their own bodies (GraphQL, tRPC): a declared Content-Length over `maxBytes`
+ * answers 413 before anything is read.
+ */
+export function declaredBodyLimit(maxBytes: number): RequestHandler {
+  return (req, res, next) => {
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (length > maxBytes) return send(res, 413, "Request entity too large");
+    next();
+  };
+}
