@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 import { runFuzz, type FuzzResult } from "./harness.ts";
 
 const SEED = 16;
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2400);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 1500);
 
 describe("fuzzing every operation of /api/openapi", () => {
   let server: TestServer;
