@@ -5,15 +5,22 @@ import type { z } from "zod";
 import { authenticate } from "../src/domain/auth/authenticate.ts";
 import { requirePrivilege, requireRole, requireScopes } from "../src/domain/auth/policy.ts";
 import { anonymous, makeCtx, type Ctx, type Services } from "../src/domain/context.ts";
-import { DomainError, Forbidden, httpStatus } from "../src/domain/errors.ts";
+import { DomainError, Forbidden, httpStatus, UpstreamFailure } from "../src/domain/errors.ts";
+import { GuardedFetchError } from "../src/net/guarded-fetch.ts";
+import { assertSafeInput, withLengthLimits } from "../src/domain/input-limits.ts";
 import { invalidFromZod } from "../src/domain/operation.ts";
+import { HTTP_LIMITS, multipartBoundary, restMediaType } from "../src/http/boundary.ts";
+import { applyRateDecision, RateLimiter } from "../src/http/rate-limit.ts";
 import { credentialsOf } from "./credentials.ts";
 import { assertRouteDeclared, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
 
-const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 64 * 1024 * 1024 } });
+const upload = multer({ storage: multer.memoryStorage(), limits: HTTP_LIMITS.multipart });
 
 /** The family's default error body for a domain error (routes may declare their own). */
 export function defaultErrorShape(error: DomainError): ErrorShape {
+  // a fetch made for the request: refused (the client named a forbidden address) 400, failed 502
+  if (error instanceof GuardedFetchError) return { status: error.reason === "refused" ? 400 : 502, body: { error: error.message } };
+  if (error instanceof UpstreamFailure) return { status: 502, body: { error: error.message } };
   const status = httpStatus[error.kind];
   if (error.kind === "invalid" && error.fields) {
     const errors = Object.entries(error.fields).map(([field, message]) => ({ title: "Invalid value", source: { pointer: `/${field.replaceAll(".", "/")}` }, message }));
@@ -26,11 +33,12 @@ export function sendError(res: Response, error: unknown, def?: Pick<RouteDef, "e
   if (res.headersSent) return;
   if (error instanceof DomainError) {
     const shape = def?.errors?.(error) ?? defaultErrorShape(error);
-    res.status(shape.status).json(shape.body);
+    // a handler may have set another type (HTML pages) before failing: the error is JSON
+    res.status(shape.status).type("application/json").json(shape.body);
     return;
   }
   console.error("unhandled error:", error);
-  res.status(500).json({ error: "Internal server error" });
+  res.status(500).type("application/json").json({ error: "Internal server error" });
 }
 
 /** Form bodies name arrays `ids[]`; multer leaves the brackets in the key. */
@@ -81,16 +89,24 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
   }
 }
 
-export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services) {
+export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services, limiter = new RateLimiter()) {
   routes.forEach(assertRouteDeclared);
   for (const declared of routes) {
-    const def = resolveRoute(declared, services.settings.namespace);
-    const multipart = def.files?.length ? upload.fields(def.files.map((name) => ({ name }))) : upload.none();
+    const resolved = resolveRoute(declared, services.settings.namespace);
+    // every string and array of the route's schemas has a maximum length (src/domain/input-limits.ts)
+    const limited = <S extends z.ZodType | undefined>(s: S) => (s ? withLengthLimits(s) : s) as S;
+    const def = { ...resolved, params: limited(resolved.params), query: limited(resolved.query), body: limited(resolved.body) };
+    const multipart = multipartBoundary(def.files?.length ? upload.fields(def.files.map((name) => ({ name }))) : upload.none());
     const handle = async (req: Request, res: Response) => {
       try {
         const ctx = await authorize(declared, services, req);
+        if (def.rateLimit && !applyRateDecision(res, limiter.hit(services.config, def.rateLimit, { account: ctx.viewer.account?.id, ip: req.ip ?? "" }))) return;
         const query = (req.query ?? {}) as Record<string, unknown>;
         const body = req.is("multipart/form-data") ? normalizeMultipart(req.body) : ((req.body ?? {}) as Record<string, unknown>);
+        // the text rule before the handler reads the input: no NUL, no unpaired surrogate (422)
+        assertSafeInput(req.params, "path");
+        assertSafeInput(body);
+        for (const files of Object.values((req.files ?? {}) as Record<string, Express.Multer.File[]>)) for (const f of files) assertSafeInput(f.originalname, `${f.fieldname}.filename`);
         const input = {
           params: def.params ? parseLenient(def.params, req.params) : req.params,
           query: def.query ? parseLenient(def.query, query) : {},
@@ -110,7 +126,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
     };
     const method = def.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
     for (const path of def.paths) {
-      router[method](path, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle);
+      router[method](path, restMediaType, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle);
     }
   }
 }

@@ -3,6 +3,7 @@ import { createDocument } from "zod-openapi";
 import { z } from "zod";
 import type { Settings } from "../src/config/env.ts";
 import { SOFTWARE_VERSION } from "../src/domain/instance/instance.ops.ts";
+import { withLengthLimits } from "../src/domain/input-limits.ts";
 import { resolveRoute, type RouteDef } from "./route.ts";
 
 const FORM_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
@@ -23,7 +24,10 @@ function bodySchema(def: ReturnType<typeof resolveRoute>) {
 export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Settings, "namespace" | "baseUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const declared of routes) {
-    const def = resolveRoute(declared, settings.namespace);
+    const resolved = resolveRoute(declared, settings.namespace);
+    // the length caps the mounted route applies (compat-rest/mount.ts) are part of the contract
+    const limited = <S extends z.ZodType | undefined>(s: S) => (s ? withLengthLimits(s) : s) as S;
+    const def = { ...resolved, params: limited(resolved.params), query: limited(resolved.query), body: limited(resolved.body) };
     for (const path of def.paths) {
       const oaPath = path.replace(/:([A-Za-z_]+)/g, "{$1}");
       const operation: Record<string, unknown> = {
@@ -36,6 +40,7 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
             description: def.response?.description ?? "Success",
             ...(def.response?.schema ? { content: { "application/json": { schema: def.response.schema } } } : {}),
           },
+          ...(def.rateLimit ? { "429": { description: `Rate limited (runtime setting rate_limit.${def.rateLimit}); Retry-After says when to retry`, content: { "application/json": { schema: errorSchema } } } } : {}),
           default: { description: "Error", content: { "application/json": { schema: errorSchema } } },
         },
       };

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { Ctx } from "../src/domain/context.ts";
 import type { DomainError } from "../src/domain/errors.ts";
 import type { Privilege } from "../src/config/runtime.ts";
+import type { RateLimitName } from "../src/http/rate-limit.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -52,6 +53,8 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   body?: B | ((namespace: string) => B);
   /** multipart file fields; `$ns` is replaced like in paths */
   files?: readonly string[];
+  /** the rate limit (runtime settings `rate_limit.<name>`) counted before the handler runs; 429 beyond it */
+  rateLimit?: RateLimitName;
   /** success status (default 200) */
   status?: number;
   /** OpenAPI response descriptions (success schema optional) */

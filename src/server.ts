@@ -5,7 +5,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createYoga } from "graphql-yoga";
-import { GraphQLError, execute, subscribe } from "graphql";
+import { GraphQLError, execute, parse, subscribe } from "graphql";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import * as trpcExpress from "@trpc/server/adapters/express";
@@ -23,9 +23,13 @@ import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
 import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts";
 import { packsDir } from "./domain/emoji/pack-store.ts";
 import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
-import { DomainError, Invalid } from "./domain/errors.ts";
+import { DomainError } from "./domain/errors.ts";
 import { federationMiddleware } from "./federation/mount.ts";
 import { createFederationPort } from "./federation/resolve.ts";
+import { applyRateDecision, RateLimiter } from "./http/rate-limit.ts";
+import { securityHeaders } from "./http/security-headers.ts";
+import { answerClientErrors, boundaryErrorHandler, declaredBodyLimit, HTTP_LIMITS, parseQueryString, requestBoundary } from "./http/boundary.ts";
+import { unsafeGraphQLInput, useSafeInput } from "./graphql/safe-input.ts";
 import { schema } from "./graphql/schema.ts";
 import { allJobs } from "./jobs/all.ts";
 import { createJobQueue, jobsPrefix } from "./jobs/index.ts";
@@ -56,13 +60,20 @@ function maskError(error: unknown): GraphQLError {
   return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
 }
 
+const GRAPHQL_TRPC_BODY_BYTES = 10 * 1024 * 1024;
+
 export function buildApp(services: Services, ctlSecret: string) {
   const { settings } = services;
   const ns = settings.namespace;
   const app = express();
   app.disable("x-powered-by");
-  app.set("query parser", "extended"); // ids[]=1&ids[]=2 as the family's clients send arrays
+  // ids[]=1&ids[]=2 as the family's clients send arrays, under the boundary's limits
+  app.set("query parser", parseQueryString);
   app.set("trust proxy", "loopback");
+
+  app.use(securityHeaders);
+  // the input boundary (src/http/boundary.ts): request target, path encoding, query string, text rule
+  app.use(requestBoundary());
 
   const viewerCtx = async (creds: Credentials): Promise<Ctx> => makeCtx(services, await authenticate(makeCtx(services), creds));
 
@@ -75,10 +86,19 @@ export function buildApp(services: Services, ctlSecret: string) {
     graphiql: false,
     logging: false, // maskError logs what is unexpected; expected refusals are not noise
     maskedErrors: { maskError },
+    plugins: [useSafeInput()],
     context: async ({ req }) => viewerCtx(credentialsOf(req, ns)),
   });
+  // yoga and tRPC read their own bodies: the same size limit as the REST parsers
+  app.use([yoga.graphqlEndpoint, "/trpc"], declaredBodyLimit(GRAPHQL_TRPC_BODY_BYTES));
   app.use(yoga.graphqlEndpoint, yoga as any);
 
+  // the admin UI's sign-in counts against the same `authentication` limit as the token endpoint
+  const limiter = new RateLimiter();
+  app.use("/trpc", (req, res, next) => {
+    if (req.method !== "POST" || !req.path.includes("session.signIn")) return next();
+    if (applyRateDecision(res, limiter.hit(services.config, "authentication", { ip: req.ip ?? "" }))) next();
+  });
   app.use(
     "/trpc",
     trpcExpress.createExpressMiddleware({
@@ -101,11 +121,12 @@ export function buildApp(services: Services, ctlSecret: string) {
     }),
   );
 
-  app.use(express.json({ limit: "10mb", type: ["application/json", "application/*+json"] }));
-  app.use(express.urlencoded({ extended: true, limit: "10mb" }));
+  app.use(express.json({ limit: HTTP_LIMITS.bodyBytes, type: ["application/json", "application/*+json"] }));
+  // `depth` (body-parser 2) is missing from its type declarations
+  app.use(express.urlencoded({ extended: true, limit: HTTP_LIMITS.bodyBytes, depth: HTTP_LIMITS.bodyDepth, parameterLimit: HTTP_LIMITS.parameters } as Parameters<typeof express.urlencoded>[0]));
 
   const rest = express.Router();
-  mountRoutes(rest, allRoutes, services);
+  mountRoutes(rest, allRoutes, services, limiter);
   app.use(rest);
 
   const openapi = openApiDocument(allRoutes, settings);
@@ -118,12 +139,8 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.use("/emoji/packs", express.static(packsDir(settings), { index: false, dotfiles: "deny", setHeaders: (res) => res.set({ "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox" }) }));
 
   app.use((_req: express.Request, res: express.Response) => void res.status(404).json({ error: "Not found" }));
-  app.use((err: any, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    if (err?.type === "entity.parse.failed") return sendError(res, Invalid("Invalid JSON body"));
-    if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE") return void res.status(413).json({ error: "Request entity too large" });
-    if (err?.name === "MulterError") return sendError(res, Invalid(err.message));
-    sendError(res, err);
-  });
+  // body-parser, multipart and URL-decoding failures answer 400/413/415 in the family's shape
+  app.use(boundaryErrorHandler((res, err) => sendError(res, err)));
   return { app, yoga };
 }
 
@@ -150,6 +167,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const { app } = buildApp(services, ctlSecret);
 
   const server = http.createServer(app);
+  answerClientErrors(server);
   // two path-bound WebSocketServers on one HTTP server abort each other's upgrades: route by path
   const wss = new WebSocketServer({ noServer: true });
   const streaming = createStreamingServer(services);
@@ -164,6 +182,17 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       schema,
       execute,
       subscribe,
+      // the text rule of the input boundary: refuse NUL and unpaired surrogates before subscribing
+      onSubscribe: (_ctx, _id, payload) => {
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch {
+          return; // graphql-ws answers the syntax error itself
+        }
+        const error = unsafeGraphQLInput(document, payload.variables);
+        return error ? [error] : undefined;
+      },
       context: async ({ connectionParams, extra }) => {
         const auth = String(connectionParams?.authorization ?? connectionParams?.Authorization ?? "");
         const cookies = parseCookie(extra.request.headers.cookie ?? "");

@@ -11,7 +11,7 @@ const name = z.object({ name: z.string() });
 
 /** The family answers every failed installation with 400 `{error}`, whatever went wrong. */
 const installFailed = (e: DomainError): ErrorShape | undefined =>
-  e instanceof FrontendInstallError || e instanceof GuardedFetchError ? { status: 400, body: { error: e.message } } : undefined;
+  e instanceof FrontendInstallError || (e instanceof GuardedFetchError && e.reason === "refused") ? { status: 400, body: { error: e.message } } : undefined;
 
 export const adminDocumentFrontendRoutes = [
   route({

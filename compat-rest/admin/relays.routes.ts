@@ -34,8 +34,8 @@ export const adminRelayRoutes = [
     tags,
     auth: { scopes: ["admin:write:follows"], role: "admin" },
     body: unfollowRelay.input,
-    response: { description: "the relay URL; an unknown relay (without `force`) answers 500 with the URL, as the family does" },
-    errors: (e) => (e instanceof RelayFailure ? { status: 500, body: e.relayUrl } : undefined),
+    response: { description: "the relay URL; an unknown relay (without `force`) answers 404 `{error}` (the family answers 500 with the URL)" },
+    errors: (e) => (e instanceof RelayFailure ? { status: 404, body: { error: e.message } } : undefined),
     handler: (ctx, { body }) => unfollowRelay(ctx, body),
   }),
 ];

@@ -12,6 +12,7 @@ import type { DomainError } from "../../src/domain/errors.ts";
 import { route } from "../route.ts";
 import { renderAdminReport, renderAdminReports, renderGroupedReports } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
+import { text } from "../../src/domain/input-limits.ts";
 
 const read = { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" } as const;
 const write = { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" } as const;
@@ -79,7 +80,7 @@ export const adminReportRoutes = [
     tags,
     auth: write,
     params: z.object({ id: z.string() }),
-    body: z.object({ content: z.string() }),
+    body: z.object({ content: text() }),
     status: 204,
     errors: invalidParameters,
     response: { description: "204; 400 `\"Invalid parameters\"`" },

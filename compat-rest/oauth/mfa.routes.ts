@@ -56,6 +56,7 @@ export const oauthMfaRoutes = [
   route({
     method: "POST",
     path: "/oauth/mfa/challenge",
+    rateLimit: "authentication",
     summary: "Exchange an mfa_token and a TOTP or recovery code for the token the password grant held back",
     tags: ["OAuth"],
     auth: "public",

@@ -36,6 +36,7 @@ export const oauthRoutes = [
   route({
     method: "POST",
     path: "/oauth/token",
+    rateLimit: "authentication",
     summary: "Obtain a token (authorization_code, password, refresh_token or client_credentials grant)",
     tags: ["OAuth"],
     auth: "public",
@@ -73,6 +74,7 @@ export const oauthRoutes = [
   route({
     method: "POST",
     path: "/oauth/authorize",
+    rateLimit: "authentication",
     summary: "Submit the sign-in and consent form; redirects with a code or shows it (out-of-band)",
     tags: ["OAuth"],
     auth: "public",

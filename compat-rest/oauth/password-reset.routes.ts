@@ -30,6 +30,7 @@ export const passwordResetRoutes = [
   route({
     method: "POST",
     path: "/auth/password",
+    rateLimit: "password_reset",
     summary: "Request a password reset e-mail (by e-mail address or nickname); 204 whether or not the account exists",
     tags: ["Accounts"],
     auth: "public",

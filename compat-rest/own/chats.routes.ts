@@ -21,6 +21,7 @@ import { pageInput } from "../../src/domain/pagination.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderChat, renderChatMessage, renderChatMessages, renderChats } from "../views/chat.ts";
+import { text } from "../../src/domain/input-limits.ts";
 
 const tags = ["Chats"];
 const read = { scopes: ["read:chats"] };
@@ -101,7 +102,7 @@ export const chatRoutes = [
     tags,
     auth: write,
     params: idParam,
-    body: z.object({ content: z.string().optional(), media_id: z.string().optional() }),
+    body: z.object({ content: text().optional(), media_id: z.string().optional() }),
     errors: postErrors,
     response: { description: "ChatMessage; 400 `{error: no_content | content_too_long | forbidden | not_found}`; 422 `{error}` when the recipient refuses" },
     async handler(ctx, { params, body, req }) {

@@ -8,7 +8,6 @@ import { addPackFile, deletePackFile, updatePackFile } from "../../src/domain/em
 import { createPack, deletePack, getPackArchive, importPacks, listPacks, PackFailure, showPack, updatePackMetadata } from "../../src/domain/emoji/packs.ops.ts";
 import { downloadPack, listRemotePacks } from "../../src/domain/emoji/remote.ops.ts";
 import { Invalid, type DomainError } from "../../src/domain/errors.ts";
-import { GuardedFetchError } from "../../src/net/guarded-fetch.ts";
 import { route, type ErrorShape, type RouteAuth, type RouteDef } from "../route.ts";
 
 const paths = (p: string) => [`/api/v1/$ns${p}`, `/api/$ns${p}`];
@@ -17,7 +16,8 @@ const tags = ["Emoji packs"];
 
 /** Failures the family answers with 500 (the guarded fetcher's refusals included: the remote could not be used). */
 function packErrors(error: DomainError): ErrorShape | undefined {
-  if (error instanceof PackFailure || error instanceof GuardedFetchError) return { status: 500, body: { error: error.message } };
+  // remote failures (GuardedFetchError, UpstreamFailure) take the default shapes: 400 refused, 502 failed
+  if (error instanceof PackFailure) return { status: 500, body: { error: error.message } };
   return undefined;
 }
 

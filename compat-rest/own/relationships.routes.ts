@@ -6,6 +6,7 @@ import { moveAccount } from "../../src/domain/relationships/move.ops.ts";
 import { subscribeToAccount, unsubscribeFromAccount } from "../../src/domain/relationships/follows.ops.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderRelationship } from "../views/relationship.ts";
+import { MAX_LIST_TEXT } from "../../src/domain/input-limits.ts";
 
 const IMPORTS: { kind: ImportKind; path: string; scopes: string[] }[] = [
   { kind: "follow", path: "follow_import", scopes: ["follow", "write:follows"] },
@@ -34,7 +35,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
       summary: `Import ${kind}s from a list of accounts (text or uploaded file); runs in the background`,
       tags: ["Relationships"],
       auth: { scopes },
-      body: z.object({ list: z.string().optional() }),
+      body: z.object({ list: z.string().max(MAX_LIST_TEXT).optional() }),
       files: ["list"],
       response: { description: 'The JSON string "job started"' },
       async handler(ctx, { body, files }) {

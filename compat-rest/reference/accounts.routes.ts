@@ -95,6 +95,7 @@ export const accountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/search",
+    rateLimit: "search",
     summary: "Search accounts by nickname or display name (no authentication needed)",
     tags: ["Accounts"],
     auth: { scopes: ["read:search", "read:accounts"], optional: true },

@@ -6,9 +6,10 @@ import { Invalid } from "../../src/domain/errors.ts";
 import { FileTooLarge } from "../../src/media/storage.ts";
 import { route } from "../route.ts";
 import { renderMedia } from "../views/media.ts";
+import { text } from "../../src/domain/input-limits.ts";
 
 const describe = z.object({
-  description: z.string().optional(),
+  description: text().optional(),
   /** "x,y", both between -1.0 and 1.0 */
   focus: z.string().optional(),
 });
@@ -21,6 +22,7 @@ const upload = (path: string, summary: string) =>
   route({
     method: "POST",
     path,
+    rateLimit: "media_upload",
     summary,
     tags: ["Media"],
     auth: { scopes: ["write:media"] },

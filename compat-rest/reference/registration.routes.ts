@@ -70,6 +70,7 @@ export const registrationRoutes = [
   route({
     method: "POST",
     path: "/api/v1/accounts",
+    rateLimit: "app_account_creation",
     summary: "Register an account (needs an app token); answers with a token, or with why the account cannot sign in yet",
     tags: ["Accounts"],
     // the app is checked by the operation: the family answers 403 "Invalid credentials" without one

@@ -20,6 +20,7 @@ import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderRelationship } from "../views/relationship.ts";
+import { text } from "../../src/domain/input-limits.ts";
 
 const idParam = z.object({ id: z.string() });
 const withRelationships = z.object({ with_relationships: bool().optional() });
@@ -88,7 +89,7 @@ export const relationshipRoutes: RouteDef[] = [
     z.object({ notifications: bool().optional(), duration: int().optional(), expires_in: int().optional() }),
   ),
   accountAction("unmute", "Unmute an account", MUTES, unmuteAccount, noBody),
-  accountAction("note", "Set (or, empty, remove) the private note about an account", ["write:accounts"], setAccountNote, z.object({ comment: z.string().optional() })),
+  accountAction("note", "Set (or, empty, remove) the private note about an account", ["write:accounts"], setAccountNote, z.object({ comment: text().optional() })),
 
   route({
     method: "GET",

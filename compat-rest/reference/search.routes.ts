@@ -16,6 +16,7 @@ export const searchRoutes = ([1, 2] as const).map((version) =>
   route({
     method: "GET",
     path: `/api/v${version}/search`,
+    rateLimit: "search",
     summary: version === 2 ? "Search accounts, statuses and hashtags" : "Search (hashtags as plain names)",
     tags: ["Search"],
     auth: { scopes: ["read:search"], optional: true },

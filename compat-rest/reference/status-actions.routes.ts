@@ -132,6 +132,7 @@ export const statusActionRoutes: RouteDef[] = [
   route({
     method: "PUT",
     path: "/api/v1/statuses/:id",
+    rateLimit: "statuses_actions",
     summary: "Edit an own status (text, content warning, sensitivity, media, content type, language); the old version goes to its history",
     tags: ["Statuses"],
     auth: { scopes: ["write:statuses"] },

@@ -12,6 +12,7 @@ export const statusRoutes = [
   route({
     method: "POST",
     path: "/api/v1/statuses",
+    rateLimit: "statuses_actions",
     summary: "Post a status (or preview it, or schedule it); Idempotency-Key header honoured",
     tags: ["Statuses"],
     auth: { scopes: ["write:statuses"] },

@@ -32,6 +32,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/public",
+    rateLimit: "timeline",
     summary: "Public statuses (and local-only ones for signed-in users); local, remote, only_media, instance",
     tags: ["Timelines"],
     auth: OPTIONAL,
@@ -43,6 +44,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/bubble",
+    rateLimit: "timeline",
     summary: "Local statuses and those of the instances in the administrator's bubble",
     tags: ["Timelines"],
     auth: OPTIONAL,
@@ -54,6 +56,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/tag/:hashtag",
+    rateLimit: "timeline",
     summary: "Public statuses with the hashtag (any[], all[], none[] refine it)",
     tags: ["Timelines"],
     auth: OPTIONAL,

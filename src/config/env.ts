@@ -35,6 +35,8 @@ const EnvSchema = z.object({
    * fan-out to 500 instances takes 13 s at 16 and 51 s at 5 (docs/performance.md, "Federation")
    */
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  /** the default of the runtime setting `rate_limit.enabled` (docs/security.md) */
+  RATE_LIMITS_ENABLED: bool.default(true),
 });
 
 export interface Settings {
@@ -66,6 +68,7 @@ export interface Settings {
   federationRetryInitialSeconds?: number;
   /** job handlers running at once in this process (absent in settings built by hand: the queue's default) */
   jobsConcurrency?: number;
+  rateLimitsEnabled: boolean;
 }
 
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
@@ -99,5 +102,6 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
     federationRetryInitialSeconds: e.FEDERATION_RETRY_INITIAL_SECONDS,
     jobsConcurrency: e.JOBS_CONCURRENCY,
+    rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
   };
 }

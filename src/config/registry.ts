@@ -4,8 +4,8 @@
 // terms. GET /config/descriptions is generated from it, GET /config shows its defaults in the family's
 // form, and stored family values reach `ctx.config` through it. The mapped type below makes a setting
 // added to runtime.ts without an entry here a compile error.
-import { ADMIN_PRIVILEGES, type Privilege, type RuntimeSettings } from "./runtime.ts";
-import { atom, isAtom, isKeyword, isModule, keyword, keywordGet, module, toJson, tuple, type Json, type Keyword, type Term } from "./convert.ts";
+import { ADMIN_PRIVILEGES, type Privilege, type RateLimitRule, type RateWindow, type RuntimeSettings } from "./runtime.ts";
+import { atom, isAtom, isKeyword, isModule, isTuple, keyword, keywordGet, module, toJson, tuple, type Json, type Keyword, type Term } from "./convert.ts";
 
 export const SERVICE_GROUP = ":pleroma";
 /** Rows of the server's own bookkeeping in config_entries; never shown nor accepted by the admin API. */
@@ -124,6 +124,33 @@ function asChoice<T extends string>(modules: Record<T, string>) {
   };
 }
 
+/** `{scale_ms, limit}` as the family writes it: a tuple of two positive integers; nil = unlimited. */
+function asWindow(term: Term): RateWindow | null | undefined {
+  if (term === null) return null;
+  if (!isTuple(term) || term.items.length !== 2) return undefined;
+  const [scale, limit] = term.items.map(asInteger(1));
+  return scale !== undefined && limit !== undefined ? { scale_ms: scale, limit } : undefined;
+}
+
+/** The family's rate limit: one tuple for everyone, or `[unauthenticated, authenticated]`; nil disables it. */
+function asRateLimit(term: Term): RateLimitRule | undefined {
+  if (term === null) return { unauthenticated: null, authenticated: null };
+  if (Array.isArray(term)) {
+    if (term.length !== 2) return undefined;
+    const [unauthenticated, authenticated] = term.map(asWindow);
+    return unauthenticated === undefined || authenticated === undefined ? undefined : { unauthenticated, authenticated };
+  }
+  const one = asWindow(term);
+  return one === undefined ? undefined : { unauthenticated: one, authenticated: one };
+}
+
+const windowTerm = (w: RateWindow | null): Term => (w ? tuple(w.scale_ms, w.limit) : null);
+function rateLimitTerm(rule: RateLimitRule): Term {
+  const [u, a] = [rule.unauthenticated, rule.authenticated];
+  if (u?.scale_ms === a?.scale_ms && u?.limit === a?.limit) return windowTerm(u);
+  return [windowTerm(u), windowTerm(a)];
+}
+
 /** Setting builders for one key under the service group. */
 function under(key: string) {
   const base = (path: string, type: FamilyType, description: string, options: Options) => ({ key, path: path.split("."), type, description, ...options });
@@ -152,6 +179,11 @@ function under(key: string) {
       ...base(path, ["list", "atom"], description, { suggestions: allowed.map((a) => `:${a}`), ...options }),
       decode: asAtoms(allowed),
       encode: (v) => v.map(atom),
+    }),
+    rateLimit: (path: string, description: string, options: Options = {}): Setting<RateLimitRule> => ({
+      ...base(path, ["tuple", "list"], description, { suggestions: [{ tuple: [60_000, 15] }, [{ tuple: [1000, 10] }, { tuple: [1000, 30] }]], ...options }),
+      decode: asRateLimit,
+      encode: rateLimitTerm,
     }),
     map: (path: string, description: string, options: Options = {}): Setting<Record<string, unknown>> => ({
       ...base(path, "map", description, options),
@@ -183,6 +215,8 @@ function buildRegistry(): Registry {
   const backup = under("Pleroma.User.Backup");
   const frontends = under(":frontend_configurations");
   const captcha = under("Pleroma.Captcha");
+  const rate = under(":rate_limit");
+  const window = "{scale_ms, limit}: at most `limit` requests per `scale_ms` milliseconds, per IP address for anonymous requests and per account for signed-in ones; a list [{unauthenticated}, {authenticated}] sets them apart; nil: no limit.";
   const smtp = { subgroup: SMTP };
   return {
     instance: {
@@ -265,6 +299,16 @@ function buildRegistry(): Registry {
       seconds_valid: captcha.integer("seconds_valid", "The time in seconds for which the captcha is valid", { min: 1, reboot: true, suggestions: [60] }),
       method: captcha.choice("method", "The method/service to use for captcha", { native: "Pleroma.Captcha.Native" }),
     },
+    rate_limit: {
+      enabled: rate.boolean("enabled", "Apply the rate limits below (extension; default RATE_LIMITS_ENABLED, true)"),
+      authentication: rate.rateLimit("authentication", `Sign-in attempts (token endpoint, authorization page, MFA challenge, admin UI). ${window}`),
+      app_account_creation: rate.rateLimit("app_account_creation", `Account registrations. ${window}`),
+      password_reset: rate.rateLimit("password_reset", `Password reset requests. ${window}`),
+      statuses_actions: rate.rateLimit("statuses_actions", `Posting and editing statuses. ${window}`),
+      media_upload: rate.rateLimit("media_upload", `Media uploads (extension). ${window}`),
+      search: rate.rateLimit("search", `Searches. ${window}`),
+      timeline: rate.rateLimit("timeline", `Public, bubble and hashtag timelines. ${window}`),
+    },
     backup: {
       limit_days: backup.integer("limit_days", "Limit user to export not more often than once per N days", { suggestions: [7] }),
     },
@@ -284,6 +328,7 @@ const KEYS: Record<string, { label: string; description: string }> = {
   },
   "Pleroma.Captcha": { label: "Pleroma.Captcha", description: "Captcha-related settings" },
   "Pleroma.User.Backup": { label: "Pleroma.User.Backup", description: "Account backup" },
+  ":rate_limit": { label: "Rate limit", description: "Rate limit settings. 429 with Retry-After and X-RateLimit-* headers when exceeded." },
 };
 const NESTED: Record<string, { type: FamilyType; description: string }> = {
   ":instance poll_limits": { type: "map", description: "A map with poll limits for local polls" },

@@ -28,6 +28,18 @@ export const ADMIN_PRIVILEGES = [
 ] as const;
 export type Privilege = (typeof ADMIN_PRIVILEGES)[number];
 
+/** A fixed window: at most `limit` requests per `scale_ms` milliseconds. */
+export interface RateWindow {
+  scale_ms: number;
+  limit: number;
+}
+/** A rate limit as the family writes it: one window for anonymous requests (per IP), one for signed-in ones (per account); null = unlimited. */
+export interface RateLimitRule {
+  unauthenticated: RateWindow | null;
+  authenticated: RateWindow | null;
+}
+const both = (scale_ms: number, limit: number): RateLimitRule => ({ unauthenticated: { scale_ms, limit }, authenticated: { scale_ms, limit } });
+
 export function defaultRuntimeSettings(settings: Settings) {
   return {
     instance: {
@@ -129,6 +141,25 @@ export function defaultRuntimeSettings(settings: Settings) {
       /** how long a captcha can be answered (the family applies a change after a restart) */
       seconds_valid: 300,
       method: "native" as "native",
+    },
+    /** the family's `:rate_limit` (src/http/rate-limit.ts, docs/security.md): the family's defaults where it has the key */
+    rate_limit: {
+      /** off: no route is limited (RATE_LIMITS_ENABLED; an extension) */
+      enabled: settings.rateLimitsEnabled,
+      /** sign-in: the token endpoint, the authorization page, the MFA challenge, the admin UI's sign-in */
+      authentication: both(60_000, 15),
+      /** registration (POST /api/v1/accounts) */
+      app_account_creation: both(1_800_000, 25),
+      /** asking for a password reset e-mail */
+      password_reset: both(1_800_000, 5),
+      /** posting and editing statuses */
+      statuses_actions: both(10_000, 15),
+      /** media uploads (an extension) */
+      media_upload: both(60_000, 30),
+      /** search */
+      search: { unauthenticated: { scale_ms: 1000, limit: 10 }, authenticated: { scale_ms: 1000, limit: 30 } } as RateLimitRule,
+      /** public, bubble and hashtag timelines read without an account */
+      timeline: { unauthenticated: { scale_ms: 500, limit: 3 }, authenticated: null } as RateLimitRule,
     },
     /** account backups (the family's Pleroma.User.Backup) */
     backup: {

@@ -10,6 +10,13 @@ export class DomainError extends Error {
   }
 }
 
+/** Another server failed or answered something unusable (a remote fetch made for the request): REST answers 502. */
+export class UpstreamFailure extends DomainError {
+  constructor(message: string) {
+    super("unprocessable", message);
+  }
+}
+
 export const Unauthorized = (message = "Invalid credentials.") => new DomainError("unauthorized", message);
 export const Forbidden = (message = "Forbidden") => new DomainError("forbidden", message);
 export const NotFound = (message = "Not found") => new DomainError("not_found", message);

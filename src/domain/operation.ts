@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { Ctx } from "./context.ts";
 import { Invalid } from "./errors.ts";
+import { assertSafeInput, withLengthLimits } from "./input-limits.ts";
 
 export interface OperationDef<S extends z.ZodType, O> {
   name: string;
@@ -14,8 +15,11 @@ export interface OperationDef<S extends z.ZodType, O> {
 
 export type Operation<S extends z.ZodType, O> = ((ctx: Ctx, input: z.input<S>) => Promise<O>) & OperationDef<S, O>;
 
-export function operation<S extends z.ZodType, O>(def: OperationDef<S, O>): Operation<S, O> {
+export function operation<S extends z.ZodType, O>(declared: OperationDef<S, O>): Operation<S, O> {
+  // every string and array gets a maximum length (src/domain/input-limits.ts), whichever surface calls
+  const def = { ...declared, input: withLengthLimits(declared.input) };
   const fn = async (ctx: Ctx, raw: z.input<S>) => {
+    assertSafeInput(raw);
     const input = parseInput(def.input, raw);
     await def.authorize?.(ctx, input);
     return def.run(ctx, input);

@@ -7,6 +7,7 @@ import { signInWithPassword } from "../domain/auth/sign-in.ts";
 import { requireSecondFactor } from "../domain/auth/second-factor.ts";
 import type { Ctx } from "../domain/context.ts";
 import { DomainError } from "../domain/errors.ts";
+import { findUnsafeInput, withLengthLimits } from "../domain/input-limits.ts";
 import type { Account } from "../generated/prisma/client.ts";
 
 export interface TrpcContext {
@@ -34,7 +35,15 @@ const mapErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-const procedure = t.procedure.use(mapErrors);
+/** The text rule of the input boundary (src/domain/input-limits.ts): NUL and unpaired surrogates → 422. */
+const safeInput = t.middleware(async ({ getRawInput, next }) => {
+  const problem = findUnsafeInput(await getRawInput(), "input");
+  if (problem?.kind === "depth") throw new TRPCError({ code: "BAD_REQUEST", message: `${problem.where}: nested too deeply` });
+  if (problem) throw new TRPCError({ code: "UNPROCESSABLE_CONTENT", message: `${problem.where}: text must not contain NUL characters or unpaired surrogates.` });
+  return next();
+});
+
+const procedure = t.procedure.use(safeInput).use(mapErrors);
 const systemProcedure = procedure.use(({ ctx, next }) => {
   if (!ctx.system) throw new TRPCError({ code: "UNAUTHORIZED", message: "ctl credentials required" });
   return next({ ctx: { ...ctx, system: ctx.system } });
@@ -45,7 +54,7 @@ const summary = (a: Account) => ({ id: a.id, nickname: a.nickname, email: a.emai
 export const appRouter = t.router({
   session: t.router({
     /** with MFA on, `code` (TOTP or backup code) is needed too: without it 401 `mfa_required` */
-    signIn: procedure.input(z.object({ username: z.string(), password: z.string(), code: z.string().optional() })).mutation(async ({ ctx, input }) => {
+    signIn: procedure.input(withLengthLimits(z.object({ username: z.string(), password: z.string(), code: z.string().optional() }))).mutation(async ({ ctx, input }) => {
       const account = await signInWithPassword(ctx.ctx, input.username, input.password);
       await requireSecondFactor(ctx.ctx, account, input.code);
       const session = await createSession(ctx.ctx, account.id);

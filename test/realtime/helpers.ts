@@ -108,7 +108,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ext-proc-"));
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: root,
-    env: { ...parentEnv, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+    env: { ...parentEnv, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", RATE_LIMITS_ENABLED: "false", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   live.add(child);

@@ -87,12 +87,12 @@ describe.each(DB_KINDS)("admin relays and media-proxy bans on %s", (kind) => {
       expect((await messages()).slice(before)).toEqual([`@ada unfollowed relay: ${URL_A}`]);
     });
 
-    test("DELETE of a relay not followed fails like the family (500, the URL) unless forced", async () => {
+    test("DELETE of a relay not followed answers 404 {error} (the family: 500, the URL) unless forced", async () => {
       const url = "https://never-followed.example/relay";
       const before = (await messages()).length;
       const res = await call("DELETE", "/relay", { json: { relay_url: url } });
-      expect(res.status).toBe(500);
-      expect(await res.json()).toBe(url);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: `Not following relay ${url}` });
       expect((await messages()).slice(before)).toEqual([]);
 
       const forced = await call("DELETE", "/relay", { json: { relay_url: url, force: true }, prefix: PREFIXES[1] });

@@ -21,7 +21,8 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(kind: DbKind, env: Record<string, string> = {}): Promise<TestServer> {
   const db = await freshDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ext-test-"));
-  const settings = loadSettings({ PORT: "0", DATA_DIR: dataDir, DATABASE_URL: db.url, BASE_URL: "http://localhost:4000", LOG_LEVEL: "error", ...env });
+  // rate limits are off unless a test turns them on (RATE_LIMITS_ENABLED: "true"): suites sign in and post in bursts
+  const settings = loadSettings({ PORT: "0", DATA_DIR: dataDir, DATABASE_URL: db.url, BASE_URL: "http://localhost:4000", LOG_LEVEL: "error", RATE_LIMITS_ENABLED: "false", ...env });
   const server = await startServer(settings);
   return {
     ...server,

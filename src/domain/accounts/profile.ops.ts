@@ -9,8 +9,9 @@ import { customEmojiIn } from "../emoji/emojify.ts";
 import { federate, hasRemoteFollowers } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { requireAccount } from "../auth/policy.ts";
+import { text } from "../input-limits.ts";
 
-const field = z.object({ name: z.string().default(""), value: z.string().default("") });
+const field = z.object({ name: text().default(""), value: text().default("") });
 
 /** `fields_attributes` comes as an array, or as an object keyed "0", "1", … from forms. */
 const fieldsAttributes = z.preprocess((v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.values(v) : v), z.array(field));
@@ -32,7 +33,7 @@ type ImageField = keyof typeof IMAGES;
 
 export const profileInput = z.object({
   display_name: z.string().optional(),
-  note: z.string().optional(),
+  note: text().optional(),
   locked: bool().optional(),
   bot: bool().optional(),
   discoverable: bool().optional(),

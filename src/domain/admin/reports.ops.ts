@@ -9,6 +9,7 @@ import { Invalid, NotFound } from "../errors.ts";
 import { array, int } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
+import { text } from "../input-limits.ts";
 
 export const REPORT_STATES = ["open", "closed", "resolved"] as const;
 export type ReportStateName = (typeof REPORT_STATES)[number];
@@ -129,7 +130,7 @@ export const updateReportStates = operation({
 
 export const addReportNote = operation({
   name: "admin.reports.addNote",
-  input: z.object({ id: z.string(), content: z.string() }),
+  input: z.object({ id: z.string(), content: text() }),
   authorize: guard,
   async run(ctx, input): Promise<ReportRow> {
     const content = input.content.trim();

@@ -12,6 +12,7 @@ import { bool } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { getUser, NOT_FOUND } from "./users.read.ts";
+import { text } from "../input-limits.ts";
 
 const manageCredentials = (ctx: Ctx) => requirePrivilege(ctx, "users_manage_credentials");
 
@@ -47,7 +48,7 @@ export const showCredentials = operation({
   run: (ctx, input) => getUser(ctx, input.nickname),
 });
 
-const field = z.object({ name: z.string().default(""), value: z.string().default("") });
+const field = z.object({ name: text().default(""), value: text().default("") });
 /** Profile fields as an array, or an object keyed "0", "1", … from forms. */
 const fields = z.preprocess((v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.values(v) : v), z.array(field));
 

@@ -11,6 +11,7 @@ import { NotFound } from "../errors.ts";
 import { bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { normalizeEmoji } from "../reactions/reactions.ops.ts";
+import { text } from "../input-limits.ts";
 
 const manage = (ctx: Ctx) => requirePrivilege(ctx, "announcements_manage_announcements");
 
@@ -56,7 +57,7 @@ export const getAnnouncement = operation({
 
 export const createAnnouncement = operation({
   name: "announcements.create",
-  input: z.object({ content: z.string(), starts_at: when.optional(), ends_at: when.optional(), all_day: bool().optional().default(false) }),
+  input: z.object({ content: text(), starts_at: when.optional(), ends_at: when.optional(), all_day: bool().optional().default(false) }),
   authorize: manage,
   async run(ctx, input) {
     const now = ctx.clock();
@@ -71,7 +72,7 @@ export const createAnnouncement = operation({
 /** Changes what is given; a missing parameter keeps its value, an explicit null clears a date. */
 export const updateAnnouncement = operation({
   name: "announcements.update",
-  input: z.object({ id: z.string(), content: z.string().optional(), starts_at: when.optional(), ends_at: when.optional(), all_day: bool().optional() }),
+  input: z.object({ id: z.string(), content: text().optional(), starts_at: when.optional(), ends_at: when.optional(), all_day: bool().optional() }),
   authorize: manage,
   async run(ctx, input) {
     const data: Prisma.AnnouncementUpdateManyMutationInput = {

@@ -2,10 +2,13 @@
 import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Forbidden, Unauthorized } from "../errors.ts";
+import { assertSafeInput } from "../input-limits.ts";
 import { verifyPassword } from "./passwords.ts";
 
 /** Finds the local account by nickname or e-mail and checks the password; says nothing about which was wrong. */
 export async function checkPassword(ctx: Ctx, login: string, password: string): Promise<Account> {
+  // Basic credentials arrive base64-encoded, past the input boundary: the text rule applies here too
+  assertSafeInput({ login, password }, "credentials");
   const account = await ctx.db.account.findFirst({
     where: { local: true, OR: [{ nickname: { equals: login, mode: "insensitive" } }, { email: { equals: login, mode: "insensitive" } }] },
   });

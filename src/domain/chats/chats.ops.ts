@@ -15,6 +15,7 @@ import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { chatContentHtml, chatLength } from "./chat-content.ts";
+import { text } from "../input-limits.ts";
 import {
   chatCursor,
   chatInclude,
@@ -117,7 +118,7 @@ export const listChatMessages = operation({
 
 export const postChatMessageInput = z.object({
   id: z.string(),
-  content: z.string().optional(),
+  content: text().optional(),
   media_id: z.string().optional(),
   /** the `Idempotency-Key` request header */
   idempotency_key: z.string().optional(),

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
 import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Conflict, DomainError, Forbidden, Invalid, NotFound } from "../errors.ts";
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, UpstreamFailure } from "../errors.ts";
 import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { isDownloadable, packArchive, sha256Hex } from "./archive.ts";
@@ -14,7 +14,7 @@ import { checkPackName, EMOJI_EXTENSIONS, isValidFileName, META_KEYS, packDir, p
 import { loadEmojiRegistry } from "./registry.ts";
 import { readZip } from "./zip.ts";
 
-/** A failure the family answers with 500 (delete, download, remote listing): REST maps it there. */
+/** A local failure (the pack folder cannot be read, written or removed): REST answers 500, as the family. */
 export class PackFailure extends DomainError {
   constructor(message: string) {
     super("unprocessable", message);
@@ -160,7 +160,7 @@ export const updatePackMetadata = operation({
     const src = next["fallback-src"];
     if (typeof src === "string" && src && src !== current.pack["fallback-src"]) {
       const res = await guardedFetch(ctx, src);
-      if (!res.ok) throw new PackFailure(`Could not fetch the fallback archive ${src}: status ${res.status}`);
+      if (!res.ok) throw new UpstreamFailure(`Could not fetch the fallback archive ${src}: status ${res.status}`);
       const wanted = new Set(Object.values(current.files));
       const found = readZip(res.body, (n) => wanted.has(n), ctx.config.get("http", "max_body_bytes") * 4);
       if ([...wanted].some((f) => !found.has(f))) throw Invalid("The fallback archive does not have all files specified in pack.json");

@@ -8,6 +8,7 @@ import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { operation } from "../operation.ts";
+import { text } from "../input-limits.ts";
 
 export interface Focus {
   x: number;
@@ -32,7 +33,7 @@ function checkDescription(ctx: Ctx, description: string | undefined): string | n
 }
 
 const describe = {
-  description: z.string().optional(),
+  description: text().optional(),
   /** "x,y" in -1..1 */
   focus: z.string().optional(),
 };

@@ -14,6 +14,7 @@ import { publishFollowUpdate } from "./follows.ops.ts";
 import { EXPIRE_MUTE_JOB } from "./relationships.job-names.ts";
 import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
 import { activeRelation } from "./relationships.read.ts";
+import { text } from "../input-limits.ts";
 
 function upsertRelation(ctx: Ctx, sourceId: string, targetId: string, type: RelationshipType, expiresAt: Date | null = null, apId?: string) {
   return ctx.db.userRelationship.upsert({
@@ -108,7 +109,7 @@ export const muteAccount = relationshipAction(
 export const unmuteAccount = relationshipAction("relationships.unmute", accountInput, (ctx, me, target) => unmuteAs(ctx, me, target));
 
 /** A private note about an account; an empty comment removes it. */
-export const setAccountNote = relationshipAction("relationships.note", accountInput.extend({ comment: z.string().default("") }), async (ctx, me, target, input) => {
+export const setAccountNote = relationshipAction("relationships.note", accountInput.extend({ comment: text().default("") }), async (ctx, me, target, input) => {
   if (input.comment === "") {
     await ctx.db.accountNote.deleteMany({ where: { authorId: me.id, targetId: target.id } });
     return;

@@ -11,6 +11,7 @@ import { blockAs, muteAs } from "./blocks-mutes.ops.ts";
 import { followAs } from "./follows.ops.ts";
 import { IMPORT_JOB } from "./relationships.job-names.ts";
 import { signedIn } from "./relationships.policy.ts";
+import { MAX_LIST_TEXT } from "../input-limits.ts";
 
 export const IMPORT_KINDS = ["follow", "block", "mute"] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -39,7 +40,7 @@ export interface ImportPayload {
 /** Starts the import job; answers at once, as the family does ("job started"). */
 export const startImport = operation({
   name: "relationships.startImport",
-  input: z.object({ kind: z.enum(IMPORT_KINDS), list: z.string() }),
+  input: z.object({ kind: z.enum(IMPORT_KINDS), list: z.string().max(MAX_LIST_TEXT) }),
   authorize: signedIn,
   async run(ctx, input) {
     const me = requireAccount(ctx);

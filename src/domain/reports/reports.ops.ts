@@ -11,6 +11,7 @@ import { array, bool } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { filterVisible } from "../statuses/statuses.read.ts";
+import { text } from "../input-limits.ts";
 
 /** The reference API's default limit on a report's comment. */
 export const REPORT_COMMENT_LIMIT = 1000;
@@ -25,7 +26,7 @@ export type StatusSnapshotter = (ctx: Ctx, statuses: Status[]) => Promise<unknow
 export const reportParams = z.object({
   account_id: z.string(),
   status_ids: array(z.string()).optional(),
-  comment: z.string().optional().nullable(),
+  comment: text().optional().nullable(),
   /** forward a copy to the reported account's server (remote accounts only) */
   forward: bool().optional().nullable(),
   /** accepted for clients that send them; instance rules do not exist yet, so they are ignored */

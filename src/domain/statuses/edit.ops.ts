@@ -16,12 +16,13 @@ import { actionTarget } from "./actions.ops.ts";
 import { formatStatus } from "./formatter.ts";
 import { checkContent } from "./statuses.ops.ts";
 import { getVisibleStatus } from "./statuses.read.ts";
+import { text } from "../input-limits.ts";
 
 /** Absent fields keep their current value. */
 export const editInput = z.object({
   id: z.string(),
-  status: z.string().optional(),
-  spoiler_text: z.string().optional(),
+  status: text().optional(),
+  spoiler_text: text().optional(),
   sensitive: bool().optional(),
   media_ids: array(z.string()).optional(),
   content_type: z.string().optional(),

@@ -17,6 +17,7 @@ import { operation } from "../operation.ts";
 import { formatStatus } from "./formatter.ts";
 import { CLOSE_POLL_JOB, EXPIRE_STATUS_JOB, PUBLISH_SCHEDULED_JOB } from "./statuses.job-names.ts";
 import { canSee, viewerContext } from "./visibility.ts";
+import { text } from "../input-limits.ts";
 
 const HOUR_S = 60 * 60;
 /** Idempotency keys are honoured this long, as in the reference API. */
@@ -25,7 +26,7 @@ const IDEMPOTENCY_MS = 60 * 60 * 1000;
 const MIN_SCHEDULE_MS = 5 * 60 * 1000;
 
 export const postInput = z.object({
-  status: z.string().optional(),
+  status: text().optional(),
   media_ids: array(z.string()).optional(),
   poll: z
     .object({
@@ -37,7 +38,7 @@ export const postInput = z.object({
     .optional(),
   in_reply_to_id: z.string().optional().nullable(),
   sensitive: bool().optional(),
-  spoiler_text: z.string().optional(),
+  spoiler_text: text().optional(),
   visibility: z.string().regex(/^(public|unlisted|private|direct|local|list:.+)$/, "is invalid").optional(),
   scheduled_at: z.iso.datetime({ offset: true }).optional(),
   language: z.string().max(35).optional().nullable(),
