@@ -9,6 +9,7 @@ import type { FederationIntent } from "../../domain/federation/outbox.ts";
 import type { Account } from "../../generated/prisma/client.ts";
 import type { FederationContext } from "../federation.ts";
 import { federationFor } from "../federation.ts";
+import { withGuard } from "../../net/outbound.ts";
 import { accountKeyPairs, cryptoKeyPairs } from "../keys.ts";
 import {
   followId,
@@ -181,8 +182,7 @@ export async function deliverIntent(services: Services, fctx: FederationContext,
       const sender = await localAccount(services, intent.accountId);
       if (!sender || sender.deactivated) return;
       // the actor document as the actor dispatcher serves it
-      const rctx = federationFor(services).createContext(new Request(baseUrl), services);
-      const actor = await rctx.getActor(sender.nickname);
+      const actor = await withGuard(services, () => federationFor(services).createContext(new Request(baseUrl), services).getActor(sender.nickname));
       if (!actor) return;
       return send(services, fctx, { sender, activity: renderActorUpdate(actor, sender.apId, new Date()), to: await recipients(db, await remoteFollowers(db, sender.id)), shared: true });
     }
