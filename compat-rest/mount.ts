@@ -8,6 +8,7 @@ import { anonymous, makeCtx, type Ctx, type Services } from "../src/domain/conte
 import { DomainError, Forbidden, httpStatus } from "../src/domain/errors.ts";
 import { invalidFromZod } from "../src/domain/operation.ts";
 import { credentialsOf } from "./credentials.ts";
+import type { Settings } from "../src/config/env.ts";
 import { assertRouteDeclared, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
 
 const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 64 * 1024 * 1024 } });
@@ -22,10 +23,10 @@ export function defaultErrorShape(error: DomainError): ErrorShape {
   return { status, body: { error: error.message } };
 }
 
-export function sendError(res: Response, error: unknown, def?: Pick<RouteDef, "errors">) {
+export function sendError(res: Response, error: unknown, def?: Pick<RouteDef, "errors">, settings?: Settings) {
   if (res.headersSent) return;
   if (error instanceof DomainError) {
-    const shape = def?.errors?.(error) ?? defaultErrorShape(error);
+    const shape = (settings && def?.errors?.(error, settings)) || defaultErrorShape(error);
     res.status(shape.status).json(shape.body);
     return;
   }
@@ -105,7 +106,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
         if (result === undefined) res.status(def.status ?? 204).end();
         else res.status(def.status ?? 200).json(result);
       } catch (error) {
-        sendError(res, error, def);
+        sendError(res, error, def, services.settings);
       }
     };
     const method = def.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";

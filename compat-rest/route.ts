@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { Ctx } from "../src/domain/context.ts";
 import type { DomainError } from "../src/domain/errors.ts";
 import type { Privilege } from "../src/config/runtime.ts";
+import type { Settings } from "../src/config/env.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -56,8 +57,8 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   status?: number;
   /** OpenAPI response descriptions (success schema optional) */
   response?: { description: string; schema?: z.ZodType };
-  /** maps a domain error to this endpoint's wire shape; undefined falls back to `{error}` */
-  errors?: (error: DomainError) => ErrorShape | undefined;
+  /** maps a domain error to this endpoint's wire shape (which may depend on the settings' profile); undefined falls back to `{error}` */
+  errors?: (error: DomainError, settings: Settings) => ErrorShape | undefined;
   /**
    * Does the work. Returns the JSON body, or `undefined` after writing the response itself
    * (HTML pages, redirects, empty bodies).

@@ -7,7 +7,13 @@
 import { ADMIN_PRIVILEGES, type Privilege, type RuntimeSettings } from "./runtime.ts";
 import { atom, isAtom, isKeyword, isModule, keyword, keywordGet, module, toJson, type Json, type Keyword, type Term } from "./convert.ts";
 
+/** The service group as the conversion rules know it; the API shows and stores it under the namespace word (`serviceGroupName`). */
 export const SERVICE_GROUP = ":pleroma";
+
+/** The service group as the admin API names it: `:<namespace>` (`:ext` by default, `:pleroma` in the family's profile). */
+export function serviceGroupName(namespace: string): string {
+  return `:${namespace}`;
+}
 /** Rows of the server's own bookkeeping in config_entries; never shown nor accepted by the admin API. */
 export const INTERNAL_GROUP = ":_internal";
 export const NEED_REBOOT_KEY = ":need_reboot";
@@ -289,8 +295,8 @@ export function registeredKeys(): string[] {
 
 const label = (name: string) => (name.charAt(0).toUpperCase() + name.slice(1)).replaceAll("_", " ");
 
-/** GET /config/descriptions: one object per family key, children per keyword entry (nested ones nested). */
-export function configDescriptions() {
+/** GET /config/descriptions: one object per family key under the namespace's group, children per keyword entry (nested ones nested). */
+export function configDescriptions(namespace: string) {
   return registeredKeys().map((key) => {
     const children: Record<string, unknown>[] = [];
     for (const { setting } of registeredSettings().filter((r) => r.setting.key === key)) {
@@ -314,7 +320,7 @@ export function configDescriptions() {
       }
       (parent.children as unknown[]).push(child);
     }
-    return { group: SERVICE_GROUP, key, label: KEYS[key]?.label ?? key, type: "group", description: KEYS[key]?.description ?? "", children };
+    return { group: serviceGroupName(namespace), key, label: KEYS[key]?.label ?? key, type: "group", description: KEYS[key]?.description ?? "", children };
   });
 }
 
@@ -358,14 +364,14 @@ export function familyValues(current: RuntimeSettings): Map<string, Keyword> {
  * Applies a stored family value of `key` (under the service group) to `target`: every registry setting
  * found in it is decoded and set. Returns what did not fit, as messages (nothing is set for those).
  */
-export function applyFamilyValue(target: RuntimeSettings, key: string, value: Term): string[] {
+export function applyFamilyValue(target: RuntimeSettings, key: string, value: Term, group = SERVICE_GROUP): string[] {
   const problems: string[] = [];
   for (const { ours, setting } of registeredSettings()) {
     if (setting.key !== key) continue;
     const found = keywordAt(value, setting.path);
     if (found === undefined) continue;
     const decoded = setting.decode(found);
-    if (decoded === undefined) problems.push(`${SERVICE_GROUP} ${key} ${setting.path.map((p) => `:${p}`).join(" ")}: expected ${JSON.stringify(setting.type)}, got ${JSON.stringify(toJson(found))}`);
+    if (decoded === undefined) problems.push(`${group} ${key} ${setting.path.map((p) => `:${p}`).join(" ")}: expected ${JSON.stringify(setting.type)}, got ${JSON.stringify(toJson(found))}`);
     else setAt(target, ours, decoded);
   }
   return problems;

@@ -171,7 +171,8 @@ describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
 
     // a remote link, fetched through the guarded fetcher (this server allows private addresses)
     const remote = await call(server, root, "POST", `${API}/packs/files?name=cats`, { file: `${fixtureUrl}/api/v1/pleroma/emoji/packs/archive?name=nothing` });
-    expect(remote.status).toBe(500);
+    // the remote answers an error status: a bad gateway with the reason
+    expect(remote).toMatchObject({ status: 502, body: { error: expect.stringMatching(/^Could not fetch .*: status 4\d\d$/) } });
     writePackOnDisk(other, "share", { remoteimg: "remoteimg.png" });
     const linked = await call(server, root, "POST", `${API}/packs/files?name=cats`, { file: `${other.url}/emoji/packs/share/remoteimg.png` });
     expect(linked).toMatchObject({ status: 200, body: { remoteimg: "remoteimg.png" } });
@@ -284,17 +285,23 @@ describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
     expect((await call(server, null, "GET", "/api/v1/custom_emojis")).body).toEqual(expect.arrayContaining([expect.objectContaining({ shortcode: "s2", category: "copied" })]));
     expect(await call(server, root, "POST", `${API}/packs/download`, { url: other.url, name: "shared", as: "copied" })).toMatchObject({ status: 409 });
     const unshared = await call(server, root, "POST", `${API}/packs/download`, { url: other.url, name: "private" });
-    expect(unshared).toMatchObject({ status: 500, body: { error: "The pack was not set as shared and there is no fallback src to download from" } });
+    expect(unshared).toMatchObject({ status: 502, body: { error: "The pack was not set as shared and there is no fallback src to download from" } });
     expect(fs.existsSync(onDisk("private"))).toBe(false);
     expect((await call(server, ann, "POST", `${API}/packs/download`, { url: other.url, name: "shared", as: "x" })).status).toBe(403);
 
     // the other instance keeps the guard on: our server is on 127.0.0.1, so it refuses to fetch it
     await call(server, root, "PATCH", `${API}/pack?name=copied`, { metadata: { "share-files": true } });
     const refused = await call(other, otherRoot, "POST", `${API}/packs/download`, { url: server.url, name: "copied" });
-    expect(refused.status).toBe(500);
+    expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/private or local address/);
     expect(fs.existsSync(path.join(packsDir(other), "copied"))).toBe(false);
-    expect((await call(other, otherRoot, "GET", `${API}/packs/remote?url=${encodeURIComponent(server.url)}`)).status).toBe(500);
+    expect((await call(other, otherRoot, "GET", `${API}/packs/remote?url=${encodeURIComponent(server.url)}`)).status).toBe(400);
+    // an instance that cannot be reached: 502 with a message, never 500
+    const closed = await freePort();
+    const unreachable = await call(server, root, "GET", `${API}/packs/remote?url=${encodeURIComponent(`http://127.0.0.1:${closed}`)}`);
+    expect(unreachable).toMatchObject({ status: 502, body: { error: expect.stringContaining(`127.0.0.1:${closed}`) } });
+    const notPleroma = await call(server, root, "POST", `${API}/packs/download`, { url: `http://127.0.0.1:${closed}`, name: "x" });
+    expect(notPleroma.status).toBe(502);
   });
 
   test("download from a family server: fallback-src with its checksum; bad checksum and zip-slip refused", async () => {
@@ -303,17 +310,18 @@ describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
     expect(JSON.parse(fs.readFileSync(onDisk("fallback", "pack.json"), "utf8")).files).toEqual({ f1: "f1.png", f2: "dir/f2.png" });
     expect(fs.existsSync(onDisk("fallback", "extra.txt"))).toBe(false);
 
-    expect(await dl("badsha")).toMatchObject({ status: 500, body: { error: "SHA256 for the pack doesn't match the one sent by the server" } });
+    expect(await dl("badsha")).toMatchObject({ status: 502, body: { error: "SHA256 for the pack doesn't match the one sent by the server" } });
     const slip = await dl("slip");
-    expect(slip.status).toBe(500);
+    expect(slip.status).toBe(502);
     expect(slip.body.error).toMatch(/unsafe/);
     const slipzip = await dl("slipzip");
-    expect(slipzip.status).toBe(500);
+    expect(slipzip.status).toBe(502);
     expect(slipzip.body.error).toMatch(/outside the pack folder/);
     for (const name of ["badsha", "slip", "slipzip"]) expect(fs.existsSync(onDisk(name)), name).toBe(false);
     expect(fs.existsSync(path.join(server.dataDir, "emoji", "escaped.png"))).toBe(false);
     expect(fs.existsSync(path.join(server.dataDir, "escaped.png"))).toBe(false);
     expect((await dl("fallback", "../../x")).status).toBe(400);
-    expect((await call(server, root, "POST", `${API}/packs/download`, { url: "file:///etc", name: "x" })).status).toBe(500);
+    expect((await call(server, root, "POST", `${API}/packs/download`, { url: "file:///etc", name: "x" })).status).toBe(400);
+    expect((await call(server, root, "POST", `${API}/packs/download`, { url: "not a url", name: "x" })).status).toBe(400);
   });
 });

@@ -12,7 +12,7 @@ import { Conflict, Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { checkFileName, checkPackName, checkShortcode, EMOJI_EXTENSIONS, inside, isValidFileName, packFilePath, readPack, SHORTCODE, withPackLock, writePack, type Pack } from "./pack-store.ts";
-import { PackFailure, reloadRegistry } from "./packs.ops.ts";
+import { reloadRegistry, RemotePackFailure } from "./packs.ops.ts";
 import { emojiRegistry } from "./registry.ts";
 import { isZip, readZip } from "./zip.ts";
 
@@ -78,7 +78,7 @@ export const addPackFile = operation({
     let given: string;
     if (typeof input.file === "string") {
       const res = await guardedFetch(ctx, input.file, { maxBytes });
-      if (!res.ok) throw new PackFailure(`Could not fetch ${input.file}: status ${res.status}`);
+      if (!res.ok) throw new RemotePackFailure(`Could not fetch ${input.file}: status ${res.status}`);
       data = res.body;
       given = decodeURIComponent(path.posix.basename(new URL(res.url).pathname));
     } else {

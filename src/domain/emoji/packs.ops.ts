@@ -21,6 +21,9 @@ export class PackFailure extends DomainError {
   }
 }
 
+/** Another server could not be used for a pack: an error status, content that is not what it advertised (REST: 502). */
+export class RemotePackFailure extends PackFailure {}
+
 /** The pack as the API shows it: `pack` gains `can-download` and, when it can, the archive's `download-sha256`. */
 export interface PackView {
   files: Record<string, string>;
@@ -160,7 +163,7 @@ export const updatePackMetadata = operation({
     const src = next["fallback-src"];
     if (typeof src === "string" && src && src !== current.pack["fallback-src"]) {
       const res = await guardedFetch(ctx, src);
-      if (!res.ok) throw new PackFailure(`Could not fetch the fallback archive ${src}: status ${res.status}`);
+      if (!res.ok) throw new RemotePackFailure(`Could not fetch the fallback archive ${src}: status ${res.status}`);
       const wanted = new Set(Object.values(current.files));
       const found = readZip(res.body, (n) => wanted.has(n), ctx.config.get("http", "max_body_bytes") * 4);
       if ([...wanted].some((f) => !found.has(f))) throw Invalid("The fallback archive does not have all files specified in pack.json");

@@ -8,21 +8,21 @@ import { guardedFetch, type GuardedResponse } from "../../net/guarded-fetch.ts";
 import { detectImageType } from "../../media/storage.ts";
 import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Conflict, DomainError } from "../errors.ts";
+import { Conflict, DomainError, Invalid } from "../errors.ts";
 import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { sha256Hex } from "./archive.ts";
 import { checkPackName, isValidFileName, META_KEYS, packDir, packFilePath, packsDir, SHORTCODE, withPackLock, writePack, type Pack, type PackMeta } from "./pack-store.ts";
-import { PackFailure, reloadRegistry } from "./packs.ops.ts";
+import { PackFailure, reloadRegistry, RemotePackFailure } from "./packs.ops.ts";
 import { readZip } from "./zip.ts";
 
 async function getJson<T>(ctx: Ctx, url: string, what: string): Promise<T> {
   const res: GuardedResponse = await guardedFetch(ctx, url, { headers: { accept: "application/json" } });
-  if (!res.ok) throw new PackFailure(`Could not fetch ${what} from ${url}: status ${res.status}`);
+  if (!res.ok) throw new RemotePackFailure(`Could not fetch ${what} from ${url}: status ${res.status}`);
   try {
     return res.json<T>();
   } catch {
-    throw new PackFailure(`Could not fetch ${what} from ${url}: not JSON`);
+    throw new RemotePackFailure(`Could not fetch ${what} from ${url}: not JSON`);
   }
 }
 
@@ -30,7 +30,7 @@ function baseOf(raw: string): URL {
   try {
     return new URL(raw.trim());
   } catch {
-    throw new PackFailure(`Not a URL: ${raw}`);
+    throw Invalid(`Not a URL: ${raw}`);
   }
 }
 
@@ -41,14 +41,14 @@ function baseOf(raw: string): URL {
 async function remoteNamespace(ctx: Ctx, base: URL): Promise<string> {
   const wellKnown = await getJson<{ links?: { href?: string }[] }>(ctx, new URL("/.well-known/nodeinfo", base).href, "nodeinfo");
   const href = wellKnown.links?.at(-1)?.href;
-  if (typeof href !== "string") throw new PackFailure("The requested instance does not support sharing emoji packs");
+  if (typeof href !== "string") throw new RemotePackFailure("The requested instance does not support sharing emoji packs");
   const info = await getJson<{ metadata?: { features?: unknown } }>(ctx, new URL(href, base).href, "nodeinfo");
   const features = Array.isArray(info.metadata?.features) ? (info.metadata.features as unknown[]) : [];
-  if (!features.includes("shareable_emoji_packs")) throw new PackFailure("The requested instance does not support sharing emoji packs");
+  if (!features.includes("shareable_emoji_packs")) throw new RemotePackFailure("The requested instance does not support sharing emoji packs");
   const ns = ctx.settings.namespace;
   if (features.includes(`${ns}_api`)) return ns;
   if (features.includes("pleroma_api")) return "pleroma";
-  throw new PackFailure("The requested instance does not support sharing emoji packs");
+  throw new RemotePackFailure("The requested instance does not support sharing emoji packs");
 }
 
 const pagingInput = { page: int().pipe(z.number().min(1)).default(1), page_size: int().pipe(z.number().min(1)).default(50) };
@@ -75,7 +75,7 @@ function remoteFiles(remote: RemotePack): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [code, file] of Object.entries(remote.files ?? {})) {
     if (typeof file !== "string" || !SHORTCODE.test(code) || !isValidFileName(file))
-      throw new PackFailure(`Refused pack: unsafe shortcode or file name ${JSON.stringify(code)} → ${JSON.stringify(file)}`);
+      throw new RemotePackFailure(`Refused pack: unsafe shortcode or file name ${JSON.stringify(code)} → ${JSON.stringify(file)}`);
     files[code] = file;
   }
   return files;
@@ -115,23 +115,23 @@ export const downloadPack = operation({
       source = { url: new URL(`/api/v1/${rns}/emoji/packs/archive?name=${encodeURIComponent(input.name)}`, base).href, sha: info["download-sha256"] };
     else if (typeof info["fallback-src"] === "string")
       source = { url: info["fallback-src"], sha: typeof info["fallback-src-sha256"] === "string" && info["fallback-src-sha256"] ? info["fallback-src-sha256"] : undefined };
-    else throw new PackFailure("The pack was not set as shared and there is no fallback src to download from");
+    else throw new RemotePackFailure("The pack was not set as shared and there is no fallback src to download from");
 
     const archive = await guardedFetch(ctx, source.url);
-    if (!archive.ok) throw new PackFailure(`Could not download the pack archive ${source.url}: status ${archive.status}`);
-    if (source.sha && sha256Hex(archive.body) !== source.sha.toUpperCase()) throw new PackFailure("SHA256 for the pack doesn't match the one sent by the server");
+    if (!archive.ok) throw new RemotePackFailure(`Could not download the pack archive ${source.url}: status ${archive.status}`);
+    if (source.sha && sha256Hex(archive.body) !== source.sha.toUpperCase()) throw new RemotePackFailure("SHA256 for the pack doesn't match the one sent by the server");
 
     const wanted = new Set(Object.values(files));
     let contents: Map<string, Uint8Array>;
     try {
       contents = readZip(archive.body, (n) => wanted.has(n), ctx.config.get("http", "max_body_bytes") * 4);
     } catch (error) {
-      throw new PackFailure(error instanceof DomainError ? error.message : String(error));
+      throw new RemotePackFailure(`The pack archive could not be read: ${error instanceof DomainError ? error.message : String(error)}`);
     }
     for (const file of wanted) {
       const data = contents.get(file);
-      if (!data) throw new PackFailure(`The pack archive does not have the file ${file} named in pack.json`);
-      if (!detectImageType(Buffer.from(data))) throw new PackFailure(`The pack archive's file ${file} is not an image`);
+      if (!data) throw new RemotePackFailure(`The pack archive does not have the file ${file} named in pack.json`);
+      if (!detectImageType(Buffer.from(data))) throw new RemotePackFailure(`The pack archive's file ${file} is not an image`);
     }
 
     return withPackLock(ctx.settings, async () => {
