@@ -49,6 +49,10 @@ import { pushRoutes } from "./reference/push.routes.ts";
 import { statusActionRoutes } from "./reference/status-actions.routes.ts";
 import { relationshipRoutes } from "./reference/relationships.routes.ts";
 import { statusRoutes } from "./reference/statuses.routes.ts";
+import { ownAppRoutes } from "./own/apps.routes.ts";
+import { appSettingsRoutes } from "./own/app-settings.routes.ts";
+import { federationStatusRoutes } from "./own/federation-status.routes.ts";
+import { manifestRoutes } from "./own/manifest.routes.ts";
 import type { RouteDef } from "./route.ts";
 
 export const allRoutes: readonly RouteDef[] = [
@@ -59,6 +63,10 @@ export const allRoutes: readonly RouteDef[] = [
   ...captchaRoutes,
   ...mascotRoutes,
   ...frontendConfigurationRoutes,
+  ...manifestRoutes,
+  ...federationStatusRoutes,
+  ...ownAppRoutes,
+  ...appSettingsRoutes,
   ...passwordResetRoutes,
   ...appRoutes,
   ...instanceRoutes,

@@ -303,6 +303,8 @@ const stubRoutes: RouteDef[] = [
   emptyArray("/api/v1/suggestions", { scopes: ["read"], optional: true }),
   emptyArray("/api/v1/trends", "public"),
   emptyArray("/api/v1/identity_proofs", { scopes: ["read:accounts"], optional: true }),
+  // the later family answers an account's identity proofs with [] (megalodon asks for them)
+  emptyArray("/api/v1/accounts/:id/identity_proofs", { scopes: ["read:accounts"] }),
   emptyArray("/api/v1/endorsements", { scopes: ["read:accounts"] }),
   route({
     method: "GET",

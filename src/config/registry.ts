@@ -169,6 +169,7 @@ function buildRegistry(): Registry {
   const backup = under("Pleroma.User.Backup");
   const frontends = under(":frontend_configurations");
   const captcha = under("Pleroma.Captcha");
+  const manifest = under(":manifest");
   const smtp = { subgroup: SMTP };
   return {
     instance: {
@@ -245,6 +246,10 @@ function buildRegistry(): Registry {
       seconds_valid: captcha.integer("seconds_valid", "The time in seconds for which the captcha is valid", { min: 1, reboot: true, suggestions: [60] }),
       method: captcha.choice("method", "The method/service to use for captcha", { native: "Pleroma.Captcha.Native" }),
     },
+    manifest: {
+      theme_color: manifest.string("theme_color", "Describe the theme color to use by the browser", { suggestions: ["#282c37", "mediumpurple"] }),
+      background_color: manifest.string("background_color", "Describe the background color of the app", { suggestions: ["#191b22", "aliceblue"] }),
+    },
     backup: {
       limit_days: backup.integer("limit_days", "Limit user to export not more often than once per N days", { suggestions: [7] }),
     },
@@ -262,6 +267,7 @@ const KEYS: Record<string, { label: string; description: string }> = {
   },
   "Pleroma.Captcha": { label: "Pleroma.Captcha", description: "Captcha-related settings" },
   "Pleroma.User.Backup": { label: "Pleroma.User.Backup", description: "Account backup" },
+  ":manifest": { label: "Manifest", description: "This section describe PWA manifest instance-specific values. Currently this option relate only for MastoFE." },
 };
 const NESTED: Record<string, { type: FamilyType; description: string }> = {
   ":instance poll_limits": { type: "map", description: "A map with poll limits for local polls" },

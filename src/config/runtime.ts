@@ -120,6 +120,11 @@ export function defaultRuntimeSettings(settings: Settings) {
       seconds_valid: 300,
       method: "native" as "native",
     },
+    /** the web app manifest (`/manifest.json`; the family's `:manifest`) */
+    manifest: {
+      theme_color: "#282c37",
+      background_color: "#191b22",
+    },
     /** account backups (the family's Pleroma.User.Backup) */
     backup: {
       /** a user may ask for one backup per this many days */
