@@ -53,6 +53,10 @@ import { ownAppRoutes } from "./own/apps.routes.ts";
 import { appSettingsRoutes } from "./own/app-settings.routes.ts";
 import { federationStatusRoutes } from "./own/federation-status.routes.ts";
 import { manifestRoutes } from "./own/manifest.routes.ts";
+import { adminRuleRoutes } from "./admin/rules.routes.ts";
+import { bookmarkFolderRoutes } from "./own/bookmark-folders.routes.ts";
+import { scrobbleRoutes } from "./own/scrobbles.routes.ts";
+import { birthdayRoutes } from "./own/birthdays.routes.ts";
 import type { RouteDef } from "./route.ts";
 
 export const allRoutes: readonly RouteDef[] = [
@@ -67,6 +71,9 @@ export const allRoutes: readonly RouteDef[] = [
   ...federationStatusRoutes,
   ...ownAppRoutes,
   ...appSettingsRoutes,
+  ...bookmarkFolderRoutes,
+  ...scrobbleRoutes,
+  ...birthdayRoutes,
   ...passwordResetRoutes,
   ...appRoutes,
   ...instanceRoutes,
@@ -94,6 +101,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminOAuthAppRoutes,
   ...adminAnnouncementRoutes,
   ...adminConfigRoutes,
+  ...adminRuleRoutes,
   ...announcementRoutes,
   ...reactionRoutes,
   ...emojiPackRoutes,

@@ -243,10 +243,10 @@ const collectionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/bookmarks",
-    summary: "The viewer's bookmarked statuses, newest bookmark first",
+    summary: "The viewer's bookmarked statuses, newest bookmark first; `folder_id` keeps one of the viewer's bookmark folders",
     tags: ["Statuses"],
     auth: { scopes: ["read:bookmarks"] },
-    query: pageInput,
+    query: listBookmarks.input,
     async handler(ctx, { query, req, res }) {
       const page = await listBookmarks(ctx, query);
       setLinkHeader(req, res, ctx.settings.baseUrl, page);

@@ -100,7 +100,7 @@ function renderOne(
             sensitive: false,
             language: a.language,
             follow_requests_count: ownerCounts.followRequests,
-            [ns]: { show_role: a.showRole, no_rich_text: a.noRichText, discoverable: a.discoverable, actor_type: a.actorType },
+            [ns]: { show_role: a.showRole, no_rich_text: a.noRichText, discoverable: a.discoverable, actor_type: a.actorType, show_birthday: a.showBirthday },
           },
         }
       : {}),
@@ -127,6 +127,8 @@ function renderOne(
       also_known_as: a.alsoKnownAs,
       favicon: null,
       skip_thread_containment: a.skipThreadContainment,
+      // the family's birthday (YYYY-MM-DD), shown when the account allows it, and to itself
+      birthday: a.birthday && (a.showBirthday || isOwner) ? a.birthday.toISOString().slice(0, 10) : null,
       ...(owner
         ? {
             settings_store: a.settingsStore,

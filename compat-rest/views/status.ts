@@ -106,6 +106,7 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
       emoji_reactions: reactions,
       parent_visible: s.inReplyToId ? (data.parentVisible.get(s.inReplyToId) ?? false) : false,
       pinned_at: s.pinnedAt?.toISOString() ?? null,
+      bookmark_folder: data.bookmarkFolders.get(s.id) ?? null,
     },
   };
 }

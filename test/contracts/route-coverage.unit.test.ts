@@ -98,6 +98,17 @@ describe("route coverage against the family's inventories", () => {
       ["GET", "/api/v1/pleroma/settings/:app"],
       ["PATCH", "/api/v1/pleroma/settings/:app"],
       ["GET", "/api/v1/pleroma/federation_status"],
+      ["GET", "/api/v1/pleroma/bookmark_folders"],
+      ["POST", "/api/v1/pleroma/bookmark_folders"],
+      ["PATCH", "/api/v1/pleroma/bookmark_folders/:id"],
+      ["DELETE", "/api/v1/pleroma/bookmark_folders/:id"],
+      ["POST", "/api/v1/pleroma/scrobble"],
+      ["GET", "/api/v1/pleroma/accounts/:id/scrobbles"],
+      ["GET", "/api/v1/pleroma/birthdays"],
+      ["GET", "/api/v1/pleroma/admin/rules"],
+      ["POST", "/api/v1/pleroma/admin/rules"],
+      ["PATCH", "/api/v1/pleroma/admin/rules/:id"],
+      ["DELETE", "/api/v1/pleroma/admin/rules/:id"],
     ] as const)
       expect(served.has(key(method, p)), `${method} ${p}`).toBe(true);
   });
