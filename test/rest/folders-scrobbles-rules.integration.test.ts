@@ -125,4 +125,28 @@ describe.each(DB_KINDS)("bookmark folders, scrobbles, birthdays, rules (%s)", (k
     expect((await call("boss", "PATCH", `${A}/999999`, { text: "x" })).status).toBe(404);
     expect((await call("boss", "GET", A)).body.map((r: { id: string }) => r.id)).toEqual([first.id]);
   });
+
+  test("GraphQL: rules, bookmark folders, app settings and scrobbles call the same operations", async () => {
+    const gql = async (who: string | null, query: string, variables: Record<string, unknown> = {}) =>
+      (await server.fetch("/graphql", { json: { query, variables }, headers: who ? bearer(tokens[who]!) : {} })).json();
+    const rule = await gql("boss", 'mutation { createRule(text: "Via GraphQL", priority: 9) { id text hint priority } }');
+    expect(rule.data.createRule).toMatchObject({ text: "Via GraphQL", hint: "", priority: 9 });
+    expect((await gql("ann", 'mutation { createRule(text: "nope") { id } }')).errors.length).toBeGreaterThan(0);
+    expect((await gql(null, "{ instanceRules { text } }")).data.instanceRules.map((r: { text: string }) => r.text)).toContain("Via GraphQL");
+    expect((await gql("boss", `mutation { deleteRule(id: "${rule.data.createRule.id}") }`)).data.deleteRule).toBe(true);
+
+    const folder = await gql("cat", 'mutation { createBookmarkFolder(name: "GQL", emoji: "📌") { id name emoji emojiUrl } }');
+    expect(folder.data.createBookmarkFolder).toMatchObject({ name: "GQL", emoji: "📌", emojiUrl: null });
+    expect((await gql("cat", "{ bookmarkFolders { name } }")).data.bookmarkFolders).toEqual([{ name: "GQL" }]);
+    expect((await gql("cat", `mutation { deleteBookmarkFolder(id: "${folder.data.createBookmarkFolder.id}") { name } }`)).data.deleteBookmarkFolder).toEqual({ name: "GQL" });
+
+    const set = await gql("cat", 'mutation($s: String!) { updateAppSettings(app: "gql_fe", settingsJson: $s) }', { s: JSON.stringify({ a: 1 }) });
+    expect(JSON.parse(set.data.updateAppSettings)).toEqual({ a: 1 });
+    expect(JSON.parse((await gql("cat", '{ appSettingsJson(app: "gql_fe") }')).data.appSettingsJson)).toEqual({ a: 1 });
+
+    const listened = await gql("cat", 'mutation { scrobble(title: "GQL song") { id title account { id } } }');
+    expect(listened.data.scrobble.title).toBe("GQL song");
+    const read = await gql(null, `{ scrobbles(accountId: "${listened.data.scrobble.account.id}", limit: 1) { title } }`);
+    expect(read.data.scrobbles).toEqual([{ title: "GQL song" }]);
+  });
 });
