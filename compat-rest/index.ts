@@ -57,6 +57,7 @@ import { adminRuleRoutes } from "./admin/rules.routes.ts";
 import { bookmarkFolderRoutes } from "./own/bookmark-folders.routes.ts";
 import { scrobbleRoutes } from "./own/scrobbles.routes.ts";
 import { birthdayRoutes } from "./own/birthdays.routes.ts";
+import { frontendProfileRoutes } from "./own/frontend-profiles.routes.ts";
 import type { RouteDef } from "./route.ts";
 
 export const allRoutes: readonly RouteDef[] = [
@@ -74,6 +75,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...bookmarkFolderRoutes,
   ...scrobbleRoutes,
   ...birthdayRoutes,
+  ...frontendProfileRoutes,
   ...passwordResetRoutes,
   ...appRoutes,
   ...instanceRoutes,

@@ -85,7 +85,7 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
 export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services) {
   routes.forEach(assertRouteDeclared);
   for (const declared of routes) {
-    const def = resolveRoute(declared, services.settings.namespace);
+    const def = resolveRoute(declared, services.settings.namespace, services.settings.family);
     const multipart = def.files?.length ? upload.fields(def.files.map((name) => ({ name }))) : upload.none();
     const handle = async (req: Request, res: Response) => {
       try {

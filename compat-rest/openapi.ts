@@ -20,10 +20,10 @@ function bodySchema(def: ReturnType<typeof resolveRoute>) {
   return def.body ? z.object(files).partial().and(def.body) : z.object(files).partial();
 }
 
-export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Settings, "namespace" | "baseUrl">) {
+export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Settings, "namespace" | "family" | "baseUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const declared of routes) {
-    const def = resolveRoute(declared, settings.namespace);
+    const def = resolveRoute(declared, settings.namespace, settings.family);
     for (const path of def.paths) {
       const oaPath = path.replace(/:([A-Za-z_]+)/g, "{$1}");
       const operation: Record<string, unknown> = {

@@ -42,7 +42,7 @@ export interface ErrorShape {
 
 export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends AnyObject = AnyObject> {
   method: Method;
-  /** express-style paths; `$ns` is replaced by the configured namespace word */
+  /** express-style paths; `$ns` is replaced by the configured namespace word, `$family` by the family word */
   path: string | readonly string[];
   summary: string;
   tags?: string[];
@@ -71,15 +71,15 @@ export function route<P extends AnyObject, Q extends AnyObject, B extends AnyObj
   return def as unknown as RouteDef;
 }
 
-export function pathsOf(def: RouteDef, namespace: string): string[] {
-  return (typeof def.path === "string" ? [def.path] : [...def.path]).map((p) => p.replaceAll("$ns", namespace));
+export function pathsOf(def: RouteDef, namespace: string, family = "own"): string[] {
+  return (typeof def.path === "string" ? [def.path] : [...def.path]).map((p) => p.replaceAll("$ns", namespace).replaceAll("$family", family));
 }
 
-/** A declaration with the namespace word filled in: what is mounted and described. */
-export function resolveRoute(def: RouteDef, namespace: string) {
+/** A declaration with the namespace and family words filled in: what is mounted and described. */
+export function resolveRoute(def: RouteDef, namespace: string, family = "own") {
   return {
     ...def,
-    paths: pathsOf(def, namespace),
+    paths: pathsOf(def, namespace, family),
     files: def.files?.map((f) => f.replaceAll("$ns", namespace)),
     body: typeof def.body === "function" ? def.body(namespace) : def.body,
   };

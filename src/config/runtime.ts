@@ -69,6 +69,8 @@ export function defaultRuntimeSettings(settings: Settings) {
       /** what each staff role may do in the admin API (the family's defaults) */
       admin_privileges: [...ADMIN_PRIVILEGES] as Privilege[],
       moderator_privileges: ["messages_delete", "reports_manage_reports"] as Privilege[],
+      /** the later family's limit on one synced frontend settings profile, in JSON characters */
+      max_frontend_settings_json_chars: 100_000,
     },
     mailer: smtpDefaults(settings),
     /** the guarded fetcher (src/net/guarded-fetch.ts): every fetch made on someone's behalf */

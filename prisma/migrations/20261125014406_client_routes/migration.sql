@@ -33,6 +33,19 @@ CREATE TABLE "scrobbles" (
 );
 
 -- CreateTable
+CREATE TABLE "frontend_settings_profiles" (
+    "account_id" TEXT NOT NULL,
+    "frontend_name" TEXT NOT NULL,
+    "profile_name" TEXT NOT NULL,
+    "version" INTEGER NOT NULL,
+    "settings" JSONB NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "frontend_settings_profiles_pkey" PRIMARY KEY ("account_id","frontend_name","profile_name")
+);
+
+-- CreateTable
 CREATE TABLE "rules" (
     "id" SERIAL NOT NULL,
     "priority" INTEGER NOT NULL DEFAULT 0,
@@ -61,3 +74,6 @@ ALTER TABLE "bookmark_folders" ADD CONSTRAINT "bookmark_folders_account_id_fkey"
 
 -- AddForeignKey
 ALTER TABLE "scrobbles" ADD CONSTRAINT "scrobbles_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "frontend_settings_profiles" ADD CONSTRAINT "frontend_settings_profiles_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
