@@ -51,6 +51,15 @@ import { pushRoutes } from "./reference/push.routes.ts";
 import { statusActionRoutes } from "./reference/status-actions.routes.ts";
 import { relationshipRoutes } from "./reference/relationships.routes.ts";
 import { statusRoutes } from "./reference/statuses.routes.ts";
+import { ownAppRoutes } from "./own/apps.routes.ts";
+import { appSettingsRoutes } from "./own/app-settings.routes.ts";
+import { federationStatusRoutes } from "./own/federation-status.routes.ts";
+import { manifestRoutes } from "./own/manifest.routes.ts";
+import { adminRuleRoutes } from "./admin/rules.routes.ts";
+import { bookmarkFolderRoutes } from "./own/bookmark-folders.routes.ts";
+import { scrobbleRoutes } from "./own/scrobbles.routes.ts";
+import { birthdayRoutes } from "./own/birthdays.routes.ts";
+import { frontendProfileRoutes } from "./own/frontend-profiles.routes.ts";
 import type { RouteDef } from "./route.ts";
 
 export const allRoutes: readonly RouteDef[] = [
@@ -61,6 +70,14 @@ export const allRoutes: readonly RouteDef[] = [
   ...captchaRoutes,
   ...mascotRoutes,
   ...frontendConfigurationRoutes,
+  ...manifestRoutes,
+  ...federationStatusRoutes,
+  ...ownAppRoutes,
+  ...appSettingsRoutes,
+  ...bookmarkFolderRoutes,
+  ...scrobbleRoutes,
+  ...birthdayRoutes,
+  ...frontendProfileRoutes,
   ...passwordResetRoutes,
   ...appRoutes,
   ...instanceRoutes,
@@ -88,6 +105,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminOAuthAppRoutes,
   ...adminAnnouncementRoutes,
   ...adminConfigRoutes,
+  ...adminRuleRoutes,
   ...announcementRoutes,
   ...reactionRoutes,
   ...emojiPackRoutes,

@@ -12,6 +12,7 @@ import { invalidFromZod } from "../src/domain/operation.ts";
 import { HTTP_LIMITS, multipartBoundary, restMediaType } from "../src/http/boundary.ts";
 import { applyRateDecision, RateLimiter } from "../src/http/rate-limit.ts";
 import { credentialsOf } from "./credentials.ts";
+import type { Settings } from "../src/config/env.ts";
 import { assertRouteDeclared, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
 
 const upload = multer({ storage: multer.memoryStorage(), limits: HTTP_LIMITS.multipart });
@@ -29,10 +30,10 @@ export function defaultErrorShape(error: DomainError): ErrorShape {
   return { status, body: { error: error.message } };
 }
 
-export function sendError(res: Response, error: unknown, def?: Pick<RouteDef, "errors">) {
+export function sendError(res: Response, error: unknown, def?: Pick<RouteDef, "errors">, settings?: Settings) {
   if (res.headersSent) return;
   if (error instanceof DomainError) {
-    const shape = def?.errors?.(error) ?? defaultErrorShape(error);
+    const shape = (settings && def?.errors?.(error, settings)) || defaultErrorShape(error);
     // a handler may have set another type (HTML pages) before failing: the error is JSON
     res.status(shape.status).type("application/json").json(shape.body);
     return;
@@ -92,7 +93,7 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
 export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services, limiter = new RateLimiter()) {
   routes.forEach(assertRouteDeclared);
   for (const declared of routes) {
-    const resolved = resolveRoute(declared, services.settings.namespace);
+    const resolved = resolveRoute(declared, services.settings.namespace, services.settings.family);
     // every string and array of the route's schemas has a maximum length (src/domain/input-limits.ts)
     const limited = <S extends z.ZodType | undefined>(s: S) => (s ? withLengthLimits(s) : s) as S;
     const def = { ...resolved, params: limited(resolved.params), query: limited(resolved.query), body: limited(resolved.body) };
@@ -121,7 +122,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
         if (result === undefined) res.status(def.status ?? 204).end();
         else res.status(def.status ?? 200).json(result);
       } catch (error) {
-        sendError(res, error, def);
+        sendError(res, error, def, services.settings);
       }
     };
     const method = def.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";

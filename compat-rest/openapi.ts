@@ -21,10 +21,10 @@ function bodySchema(def: ReturnType<typeof resolveRoute>) {
   return def.body ? z.object(files).partial().and(def.body) : z.object(files).partial();
 }
 
-export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Settings, "namespace" | "baseUrl">) {
+export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Settings, "namespace" | "family" | "baseUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const declared of routes) {
-    const resolved = resolveRoute(declared, settings.namespace);
+    const resolved = resolveRoute(declared, settings.namespace, settings.family);
     // the length caps the mounted route applies (compat-rest/mount.ts) are part of the contract
     const limited = <S extends z.ZodType | undefined>(s: S) => (s ? withLengthLimits(s) : s) as S;
     const def = { ...resolved, params: limited(resolved.params), query: limited(resolved.query), body: limited(resolved.body) };

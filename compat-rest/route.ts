@@ -7,6 +7,7 @@ import type { Ctx } from "../src/domain/context.ts";
 import type { DomainError } from "../src/domain/errors.ts";
 import type { Privilege } from "../src/config/runtime.ts";
 import type { RateLimitName } from "../src/http/rate-limit.ts";
+import type { Settings } from "../src/config/env.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -42,7 +43,7 @@ export interface ErrorShape {
 
 export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends AnyObject = AnyObject> {
   method: Method;
-  /** express-style paths; `$ns` is replaced by the configured namespace word */
+  /** express-style paths; `$ns` is replaced by the configured namespace word, `$family` by the family word */
   path: string | readonly string[];
   summary: string;
   tags?: string[];
@@ -59,8 +60,8 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   status?: number;
   /** OpenAPI response descriptions (success schema optional) */
   response?: { description: string; schema?: z.ZodType };
-  /** maps a domain error to this endpoint's wire shape; undefined falls back to `{error}` */
-  errors?: (error: DomainError) => ErrorShape | undefined;
+  /** maps a domain error to this endpoint's wire shape (which may depend on the settings' profile); undefined falls back to `{error}` */
+  errors?: (error: DomainError, settings: Settings) => ErrorShape | undefined;
   /**
    * Does the work. Returns the JSON body, or `undefined` after writing the response itself
    * (HTML pages, redirects, empty bodies).
@@ -73,15 +74,15 @@ export function route<P extends AnyObject, Q extends AnyObject, B extends AnyObj
   return def as unknown as RouteDef;
 }
 
-export function pathsOf(def: RouteDef, namespace: string): string[] {
-  return (typeof def.path === "string" ? [def.path] : [...def.path]).map((p) => p.replaceAll("$ns", namespace));
+export function pathsOf(def: RouteDef, namespace: string, family = "own"): string[] {
+  return (typeof def.path === "string" ? [def.path] : [...def.path]).map((p) => p.replaceAll("$ns", namespace).replaceAll("$family", family));
 }
 
-/** A declaration with the namespace word filled in: what is mounted and described. */
-export function resolveRoute(def: RouteDef, namespace: string) {
+/** A declaration with the namespace and family words filled in: what is mounted and described. */
+export function resolveRoute(def: RouteDef, namespace: string, family = "own") {
   return {
     ...def,
-    paths: pathsOf(def, namespace),
+    paths: pathsOf(def, namespace, family),
     files: def.files?.map((f) => f.replaceAll("$ns", namespace)),
     body: typeof def.body === "function" ? def.body(namespace) : def.body,
   };

@@ -6,7 +6,7 @@ import { printedSchema } from "../src/graphql/schema.ts";
 
 /** Printed with the default namespace and URL so the files do not depend on the environment. */
 export function contracts(): Record<string, string> {
-  const openapi = openApiDocument(allRoutes, { namespace: "ext", baseUrl: "http://localhost:4000" });
+  const openapi = openApiDocument(allRoutes, { namespace: "ext", family: "own", baseUrl: "http://localhost:4000" });
   return {
     "schema/schema.graphql": printedSchema(),
     "schema/openapi.json": JSON.stringify(openapi, null, 2) + "\n",

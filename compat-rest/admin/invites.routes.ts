@@ -59,9 +59,9 @@ export const adminInviteRoutes = [
     auth: write,
     body: emailInvite.input,
     status: 204,
-    response: { description: "204 empty; 400 `[{error}]` when registrations are open or invites disabled (or the mail fails)" },
-    // the spec's failure body: an array of {error}
-    errors: (e) => (e.kind === "invalid" ? { status: 400, body: [{ error: e.message }] } : undefined),
+    response: { description: "204 empty; 400 `[{error}]` when registrations are open or invites disabled (or the mail fails); `{error}` in the pleroma profile" },
+    // the spec's failure body is an array of {error}; the family's servers (and the pleroma profile) answer {error}
+    errors: (e, settings) => (e.kind === "invalid" && settings.profile !== "pleroma" ? { status: 400, body: [{ error: e.message }] } : undefined),
     async handler(ctx, { body }) {
       await emailInvite(ctx, body);
       return undefined;

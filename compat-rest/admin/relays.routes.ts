@@ -14,8 +14,11 @@ export const adminRelayRoutes = [
     summary: "Followed relays",
     tags,
     auth: { scopes: ["admin:read"], role: "admin" },
-    response: { description: "array of `{actor, followed_back}` (the spec's shape; the family's servers wrap it in `{relays}`)" },
-    handler: async (ctx) => (await listRelays(ctx, {})).map(renderRelay),
+    response: { description: "array of `{actor, followed_back}` (the spec's shape); in the pleroma profile `{relays: [...]}`, as the family's servers answer and its admin front end reads" },
+    async handler(ctx) {
+      const relays = (await listRelays(ctx, {})).map(renderRelay);
+      return ctx.settings.profile === "pleroma" ? { relays } : relays;
+    },
   }),
   route({
     method: "POST",

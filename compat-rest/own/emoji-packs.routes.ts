@@ -1,7 +1,8 @@
 // The family's custom emoji API: the emoji map, and emoji packs (reading is public; writing, imports,
 // remote listing and downloads need an admin). Codes are the family's: 400 bad input, 403 archive
-// not shared, 404 missing pack, 409 existing pack or shortcode, 422 empty values, 500 failures of
-// delete, download and remote calls. Every path also answers under /api/<ns>/, as pleroma-fe calls some there.
+// not shared, 404 missing pack, 409 existing pack or shortcode, 422 empty values, 500 local failures
+// (a folder that cannot be written or removed); another server that cannot be used is 502 and a URL the
+// guarded fetcher refuses 400, each with a message (the family answers 500 for both). Every path also answers under /api/<ns>/, as pleroma-fe calls some there.
 import { z } from "zod";
 import { listCustomEmoji } from "../../src/domain/emoji/emoji.ops.ts";
 import { addPackFile, deletePackFile, updatePackFile } from "../../src/domain/emoji/files.ops.ts";
@@ -14,7 +15,11 @@ const paths = (p: string) => [`/api/v1/$ns${p}`, `/api/$ns${p}`];
 const admin: RouteAuth = { scopes: ["admin:write"], privilege: "emoji_manage_emoji" };
 const tags = ["Emoji packs"];
 
-/** Failures the family answers with 500 (the guarded fetcher's refusals included: the remote could not be used). */
+/**
+ * Remote failures: a URL the guarded fetcher refuses (private address, not http) is the request's
+ * fault (400); a server that cannot be reached, answers an error or sends something unusable is a bad
+ * gateway (502); local failures stay 500.
+ */
 function packErrors(error: DomainError): ErrorShape | undefined {
   // remote failures (GuardedFetchError, UpstreamFailure) take the default shapes: 400 refused, 502 failed
   if (error instanceof PackFailure) return { status: 500, body: { error: error.message } };
@@ -111,7 +116,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: paths("/emoji/packs/remote"),
-    summary: "Another instance's packs, as it lists them (page default 1, page_size 50); 500 when it does not share packs or cannot be reached",
+    summary: "Another instance's packs, as it lists them (page default 1, page_size 50); 502 when it does not share packs or cannot be used, 400 for a refused URL",
     tags,
     auth: admin,
     query: listRemotePacks.input,
@@ -123,7 +128,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: paths("/emoji/packs/download"),
-    summary: "Copy another instance's pack `name` here (as `as`): its shared archive, or its fallback-src, checked against the advertised sha256; 409 when the local name exists, 500 on failure",
+    summary: "Copy another instance's pack `name` here (as `as`): its shared archive, or its fallback-src, checked against the advertised sha256; 409 when the local name exists, 502 when the remote cannot be used, 400 for a refused URL",
     tags,
     auth: admin,
     body: downloadPack.input,

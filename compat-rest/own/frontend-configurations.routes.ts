@@ -4,7 +4,8 @@ import { route } from "../route.ts";
 export const frontendConfigurationRoutes = [
   route({
     method: "GET",
-    path: "/api/v1/$ns/frontend_configurations",
+    // the family's web client calls the legacy /api/<ns>/ path at boot
+    path: ["/api/v1/$ns/frontend_configurations", "/api/$ns/frontend_configurations"],
     summary: "Settings for the frontends, keyed by frontend",
     tags: ["Instance"],
     auth: "public",

@@ -4,6 +4,7 @@ import { instanceInfo, instancePeers, instanceUsage } from "../../src/domain/ins
 import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
 import { route } from "../route.ts";
 import { renderInstance } from "../views/instance.ts";
+import { readRules } from "../../src/domain/rules/rules.ops.ts";
 
 export const instanceRoutes = [
   route({
@@ -13,8 +14,8 @@ export const instanceRoutes = [
     tags: ["Instance"],
     auth: "public",
     async handler(ctx) {
-      const [info, usage, vapidKey] = await Promise.all([instanceInfo(ctx, {}), instanceUsage(ctx, {}), vapidPublicKey(ctx)]);
-      return renderInstance(ctx.settings, info, usage, vapidKey);
+      const [info, usage, vapidKey, rules] = await Promise.all([instanceInfo(ctx, {}), instanceUsage(ctx, {}), vapidPublicKey(ctx), readRules(ctx)]);
+      return renderInstance(ctx.settings, info, usage, vapidKey, rules);
     },
   }),
   route({

@@ -243,10 +243,10 @@ const collectionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/bookmarks",
-    summary: "The viewer's bookmarked statuses, newest bookmark first",
+    summary: "The viewer's bookmarked statuses, newest bookmark first; `folder_id` keeps one of the viewer's bookmark folders",
     tags: ["Statuses"],
     auth: { scopes: ["read:bookmarks"] },
-    query: pageInput,
+    query: listBookmarks.input,
     async handler(ctx, { query, req, res }) {
       const page = await listBookmarks(ctx, query);
       setLinkHeader(req, res, ctx.settings.baseUrl, page);
@@ -303,6 +303,8 @@ const stubRoutes: RouteDef[] = [
   emptyArray("/api/v1/suggestions", { scopes: ["read"], optional: true }),
   emptyArray("/api/v1/trends", "public"),
   emptyArray("/api/v1/identity_proofs", { scopes: ["read:accounts"], optional: true }),
+  // the later family answers an account's identity proofs with [] (megalodon asks for them)
+  emptyArray("/api/v1/accounts/:id/identity_proofs", { scopes: ["read:accounts"] }),
   emptyArray("/api/v1/endorsements", { scopes: ["read:accounts"] }),
   route({
     method: "GET",

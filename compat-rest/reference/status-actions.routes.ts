@@ -80,7 +80,7 @@ export const statusActionRoutes: RouteDef[] = [
     reblogInput.omit({ id: true }),
   ),
   action("unreblog", "Remove the reblog; answers the original", ["write:statuses"], unreblogStatus),
-  action("bookmark", "Bookmark a status", ["write:bookmarks"], bookmarkStatus),
+  action("bookmark", "Bookmark a status; `folder_id` puts (or moves) the bookmark into one of the viewer's bookmark folders", ["write:bookmarks"], bookmarkStatus, bookmarkStatus.input.omit({ id: true })),
   action("unbookmark", "Remove the bookmark", ["write:bookmarks"], unbookmarkStatus),
   action("pin", "Pin an own public or unlisted status to the profile (up to max_pinned_statuses)", ["write:accounts"], pinStatus),
   action("unpin", "Unpin a status", ["write:accounts"], unpinStatus),

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Ctx } from "../../src/domain/context.ts";
 import type { Page } from "../../src/domain/pagination.ts";
 import type { Status } from "../../src/generated/prisma/client.ts";
-import { accountStatuses, bubbleTimeline, homeTimeline, publicTimeline, tagTimeline } from "../../src/domain/timelines/timelines.ops.ts";
+import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../../src/domain/timelines/timelines.ops.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderStatuses } from "../views/status.ts";
@@ -27,6 +27,17 @@ export const timelineRoutes: RouteDef[] = [
     query: homeTimeline.input,
     async handler(ctx, { query, req, res }) {
       return answer(ctx, req, res, await homeTimeline(ctx, query));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/timelines/direct",
+    summary: "Direct statuses the signed-in account wrote or is addressed by (the earlier reference API; conversations are the later form)",
+    tags: ["Timelines"],
+    auth: READ,
+    query: directTimeline.input,
+    async handler(ctx, { query, req, res }) {
+      return answer(ctx, req, res, await directTimeline(ctx, query));
     },
   }),
   route({

@@ -8,6 +8,8 @@ import { renderRelationship } from "./relationship.ts";
 import { renderEmojis } from "./emoji.ts";
 import { escapeHtml, plainToHtml } from "./html.ts";
 import { avatarUrl, headerUrl } from "../../src/media/defaults.ts";
+import { rolePrivileges } from "../../src/domain/auth/policy.ts";
+import { extensionObjects } from "./extensions.ts";
 
 export interface AccountRenderOptions {
   /** embed the viewer's relationship in `<ns>.relationship` (with_relationships) */
@@ -99,17 +101,21 @@ function renderOne(
             sensitive: false,
             language: a.language,
             follow_requests_count: ownerCounts.followRequests,
-            [ns]: { show_role: a.showRole, no_rich_text: a.noRichText, discoverable: a.discoverable, actor_type: a.actorType },
+            [ns]: { show_role: a.showRole, no_rich_text: a.noRichText, discoverable: a.discoverable, actor_type: a.actorType, show_birthday: a.showBirthday },
           },
         }
       : {}),
-    [ns]: {
+    ...extensionObjects(
+      ctx.settings,
+      {
       ap_id: a.apId,
       background_image: a.background,
       tags: a.tags,
       relationship: relationship ? renderRelationship(relationship) : {},
       is_moderator: showRole ? a.isModerator : null,
       is_admin: showRole ? a.isAdmin : null,
+      // what the account may do in the admin API, where its role is shown (the family's admin front end signs in on it)
+      ...(showRole ? { privileges: rolePrivileges(ctx, a) } : {}),
       confirmation_pending: a.confirmationPending,
       hide_favorites: a.hideFavorites,
       hide_followers: a.hideFollowers,
@@ -122,6 +128,8 @@ function renderOne(
       also_known_as: a.alsoKnownAs,
       favicon: null,
       skip_thread_containment: a.skipThreadContainment,
+      // the family's birthday (YYYY-MM-DD), shown when the account allows it, and to itself
+      birthday: a.birthday && (a.showBirthday || isOwner) ? a.birthday.toISOString().slice(0, 10) : null,
       ...(owner
         ? {
             settings_store: a.settingsStore,
@@ -133,11 +141,12 @@ function renderOne(
           }
         : {}),
     },
-    [ctx.settings.family]: {
-      instance: a.local ? null : { name: a.domain, favicon: null, nodeinfo: null },
-      status_ttl_days: a.statusTtlDays,
-      permit_followback: a.permitFollowback,
-      web_feed: null,
-    },
+      {
+        instance: a.local ? null : { name: a.domain, favicon: null, nodeinfo: null },
+        status_ttl_days: a.statusTtlDays,
+        permit_followback: a.permitFollowback,
+        web_feed: null,
+      },
+    ),
   };
 }

@@ -1,5 +1,7 @@
 // GET /api/v1/instance in the reference shape (API level 2.7.2) with the family's extras.
 import type { Settings } from "../../src/config/env.ts";
+import type { Rule } from "../../src/generated/prisma/client.ts";
+import { renderRule } from "./rule.ts";
 import { API_LEVEL, type instanceInfo, type instanceUsage } from "../../src/domain/instance/instance.ops.ts";
 
 type Info = Awaited<ReturnType<typeof instanceInfo>>;
@@ -17,7 +19,7 @@ export function absoluteUrl(baseUrl: string, pathOrUrl: string) {
   return `${baseUrl}${pathOrUrl.startsWith("/") ? "" : "/"}${pathOrUrl}`;
 }
 
-export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage, "activeMonth">, vapidPublicKey: string | null = null) {
+export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage, "activeMonth">, vapidPublicKey: string | null = null, rules: Rule[] = []) {
   const cfg = info.config;
   return {
     uri: info.domain,
@@ -34,7 +36,7 @@ export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage
     approval_required: cfg.account_approval_required,
     invites_enabled: cfg.invites_enabled,
     contact_account: null,
-    rules: [],
+    rules: rules.map(renderRule),
     // the family's extras
     max_toot_chars: cfg.limit,
     description_limit: cfg.description_limit,

@@ -8,6 +8,7 @@ import { loadStatusData, type PollData, type StatusData } from "../../src/domain
 import { renderAccounts } from "./account.ts";
 import { renderEmojis } from "./emoji.ts";
 import { renderMedia } from "./media.ts";
+import { extensionObjects } from "./extensions.ts";
 
 export type RenderedAccount = Awaited<ReturnType<typeof renderAccounts>>[number];
 
@@ -47,7 +48,7 @@ export function renderPoll(ctx: Ctx, p: PollData) {
     options: p.poll.options.map((title, i) => ({ title, votes_count: hide ? null : p.votes[i] })),
     emojis: [],
     // the author promised nothing about publishing votes
-    [ctx.settings.family]: { anonymous: null },
+    ...extensionObjects(ctx.settings, null, { anonymous: null }),
   };
 }
 
@@ -105,6 +106,7 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
       emoji_reactions: reactions,
       parent_visible: s.inReplyToId ? (data.parentVisible.get(s.inReplyToId) ?? false) : false,
       pinned_at: s.pinnedAt?.toISOString() ?? null,
+      bookmark_folder: data.bookmarkFolders.get(s.id) ?? null,
     },
   };
 }

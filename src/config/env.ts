@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   ADMIN_TOKEN: z.string().optional(),
   API_NAMESPACE: word.default("ext"),
   API_FAMILY: word.default("own"),
+  /** which clients' shapes win where the spec and the family's clients differ; default: `pleroma` when API_NAMESPACE=pleroma, else `spec` */
+  API_PROFILE: z.enum(["spec", "pleroma"]).optional(),
   INSTANCE_NAME: z.string().default("ext"),
   INSTANCE_EMAIL: z.string().default(""),
   REGISTRATIONS_OPEN: bool.default(true),
@@ -55,6 +57,11 @@ export interface Settings {
   namespace: string;
   /** the name of the software-family object (`own` in the spec) */
   family: string;
+  /**
+   * `pleroma`: answer the shapes the family's real clients read where they differ from the spec
+   * (docs/compatibility.md, "The pleroma profile"); `spec`: the spec's shapes.
+   */
+  profile: "spec" | "pleroma";
   instanceName: string;
   instanceEmail: string;
   registrationsOpen: boolean;
@@ -92,6 +99,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     adminToken: e.ADMIN_TOKEN,
     namespace: e.API_NAMESPACE,
     family: e.API_FAMILY,
+    profile: e.API_PROFILE ?? (e.API_NAMESPACE === "pleroma" ? "pleroma" : "spec"),
     instanceName: e.INSTANCE_NAME,
     instanceEmail: e.INSTANCE_EMAIL,
     registrationsOpen: e.REGISTRATIONS_OPEN,

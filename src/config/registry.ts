@@ -7,7 +7,13 @@
 import { ADMIN_PRIVILEGES, type Privilege, type RateLimitRule, type RateWindow, type RuntimeSettings } from "./runtime.ts";
 import { atom, isAtom, isKeyword, isModule, isTuple, keyword, keywordGet, module, toJson, tuple, type Json, type Keyword, type Term } from "./convert.ts";
 
+/** The service group as the conversion rules know it; the API shows and stores it under the namespace word (`serviceGroupName`). */
 export const SERVICE_GROUP = ":pleroma";
+
+/** The service group as the admin API names it: `:<namespace>` (`:ext` by default, `:pleroma` in the family's profile). */
+export function serviceGroupName(namespace: string): string {
+  return `:${namespace}`;
+}
 /** Rows of the server's own bookkeeping in config_entries; never shown nor accepted by the admin API. */
 export const INTERNAL_GROUP = ":_internal";
 export const NEED_REBOOT_KEY = ":need_reboot";
@@ -217,6 +223,7 @@ function buildRegistry(): Registry {
   const captcha = under("Pleroma.Captcha");
   const rate = under(":rate_limit");
   const window = "{scale_ms, limit}: at most `limit` requests per `scale_ms` milliseconds, per IP address for anonymous requests and per account for signed-in ones; a list [{unauthenticated}, {authenticated}] sets them apart; nil: no limit.";
+  const manifest = under(":manifest");
   const smtp = { subgroup: SMTP };
   return {
     instance: {
@@ -263,6 +270,7 @@ function buildRegistry(): Registry {
       local_bubble: instance.strings("local_bubble", "List of instances hosts whose posts appear in the bubble timeline", { suggestions: ["example.com"] }),
       software_name: instance.string("software_name", "The software name nodeinfo reports (extension; family clients look for pleroma or akkoma)", { suggestions: ["pleroma", "akkoma"] }),
       admin_privileges: instance.atoms<Privilege>("admin_privileges", "What extra privileges to allow admins (e.g. updating user credentials, get password reset token, delete users, index and read private statuses and chats)", ADMIN_PRIVILEGES),
+      max_frontend_settings_json_chars: instance.integer("max_frontend_settings_json_chars", "Maximum size of a synced frontend settings profile, in characters of JSON", { min: 1, suggestions: [100_000] }),
       moderator_privileges: instance.atoms<Privilege>("moderator_privileges", "What extra privileges to allow moderators (e.g. updating user credentials, get password reset token, delete users, index and read private statuses and chats)", ADMIN_PRIVILEGES),
     },
     mailer: {
@@ -309,6 +317,10 @@ function buildRegistry(): Registry {
       search: rate.rateLimit("search", `Searches. ${window}`),
       timeline: rate.rateLimit("timeline", `Public, bubble and hashtag timelines. ${window}`),
     },
+    manifest: {
+      theme_color: manifest.string("theme_color", "Describe the theme color to use by the browser", { suggestions: ["#282c37", "mediumpurple"] }),
+      background_color: manifest.string("background_color", "Describe the background color of the app", { suggestions: ["#191b22", "aliceblue"] }),
+    },
     backup: {
       limit_days: backup.integer("limit_days", "Limit user to export not more often than once per N days", { suggestions: [7] }),
     },
@@ -329,6 +341,7 @@ const KEYS: Record<string, { label: string; description: string }> = {
   "Pleroma.Captcha": { label: "Pleroma.Captcha", description: "Captcha-related settings" },
   "Pleroma.User.Backup": { label: "Pleroma.User.Backup", description: "Account backup" },
   ":rate_limit": { label: "Rate limit", description: "Rate limit settings. 429 with Retry-After and X-RateLimit-* headers when exceeded." },
+  ":manifest": { label: "Manifest", description: "This section describe PWA manifest instance-specific values. Currently this option relate only for MastoFE." },
 };
 const NESTED: Record<string, { type: FamilyType; description: string }> = {
   ":instance poll_limits": { type: "map", description: "A map with poll limits for local polls" },
@@ -362,8 +375,8 @@ export function registeredKeys(): string[] {
 
 const label = (name: string) => (name.charAt(0).toUpperCase() + name.slice(1)).replaceAll("_", " ");
 
-/** GET /config/descriptions: one object per family key, children per keyword entry (nested ones nested). */
-export function configDescriptions() {
+/** GET /config/descriptions: one object per family key under the namespace's group, children per keyword entry (nested ones nested). */
+export function configDescriptions(namespace: string) {
   return registeredKeys().map((key) => {
     const children: Record<string, unknown>[] = [];
     for (const { setting } of registeredSettings().filter((r) => r.setting.key === key)) {
@@ -387,7 +400,7 @@ export function configDescriptions() {
       }
       (parent.children as unknown[]).push(child);
     }
-    return { group: SERVICE_GROUP, key, label: KEYS[key]?.label ?? key, type: "group", description: KEYS[key]?.description ?? "", children };
+    return { group: serviceGroupName(namespace), key, label: KEYS[key]?.label ?? key, type: "group", description: KEYS[key]?.description ?? "", children };
   });
 }
 
@@ -431,14 +444,14 @@ export function familyValues(current: RuntimeSettings): Map<string, Keyword> {
  * Applies a stored family value of `key` (under the service group) to `target`: every registry setting
  * found in it is decoded and set. Returns what did not fit, as messages (nothing is set for those).
  */
-export function applyFamilyValue(target: RuntimeSettings, key: string, value: Term): string[] {
+export function applyFamilyValue(target: RuntimeSettings, key: string, value: Term, group = SERVICE_GROUP): string[] {
   const problems: string[] = [];
   for (const { ours, setting } of registeredSettings()) {
     if (setting.key !== key) continue;
     const found = keywordAt(value, setting.path);
     if (found === undefined) continue;
     const decoded = setting.decode(found);
-    if (decoded === undefined) problems.push(`${SERVICE_GROUP} ${key} ${setting.path.map((p) => `:${p}`).join(" ")}: expected ${JSON.stringify(setting.type)}, got ${JSON.stringify(toJson(found))}`);
+    if (decoded === undefined) problems.push(`${group} ${key} ${setting.path.map((p) => `:${p}`).join(" ")}: expected ${JSON.stringify(setting.type)}, got ${JSON.stringify(toJson(found))}`);
     else setAt(target, ours, decoded);
   }
   return problems;

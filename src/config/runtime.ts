@@ -81,6 +81,8 @@ export function defaultRuntimeSettings(settings: Settings) {
       /** what each staff role may do in the admin API (the family's defaults) */
       admin_privileges: [...ADMIN_PRIVILEGES] as Privilege[],
       moderator_privileges: ["messages_delete", "reports_manage_reports"] as Privilege[],
+      /** the later family's limit on one synced frontend settings profile, in JSON characters */
+      max_frontend_settings_json_chars: 100_000,
     },
     mailer: smtpDefaults(settings),
     /** ActivityPub (the family's :activitypub key) */
@@ -160,6 +162,11 @@ export function defaultRuntimeSettings(settings: Settings) {
       search: { unauthenticated: { scale_ms: 1000, limit: 10 }, authenticated: { scale_ms: 1000, limit: 30 } } as RateLimitRule,
       /** public, bubble and hashtag timelines read without an account */
       timeline: { unauthenticated: { scale_ms: 500, limit: 3 }, authenticated: null } as RateLimitRule,
+    },
+    /** the web app manifest (`/manifest.json`; the family's `:manifest`) */
+    manifest: {
+      theme_color: "#282c37",
+      background_color: "#191b22",
     },
     /** account backups (the family's Pleroma.User.Backup) */
     backup: {

@@ -29,3 +29,13 @@ export const array = <T extends z.ZodType>(item: T) =>
 
 /** Scopes as "read write", "read,write" or an array. */
 export const scopeList = () => z.union([z.string(), z.array(z.string())]);
+
+/**
+ * An e-mail address as the family's servers accept it (the HTML form's rule): a domain without a dot
+ * (`admin@localhost`) is fine, as operators sign in so outside test suites.
+ */
+export const emailAddress = () => z.email({ pattern: z.regexes.html5Email });
+
+export function isEmailAddress(value: string): boolean {
+  return emailAddress().safeParse(value).success;
+}

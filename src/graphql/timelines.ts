@@ -4,7 +4,7 @@
 import type { Ctx } from "../domain/context.ts";
 import { listTimeline } from "../domain/lists/lists.ops.ts";
 import type { Page, PageInput } from "../domain/pagination.ts";
-import { accountStatuses, bubbleTimeline, homeTimeline, publicTimeline, tagTimeline } from "../domain/timelines/timelines.ops.ts";
+import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../domain/timelines/timelines.ops.ts";
 import type { Status } from "../generated/prisma/client.ts";
 import { builder } from "./builder.ts";
 import { opt, relayConnection, StatusType, type RelayArgs } from "./paging.ts";
@@ -43,6 +43,16 @@ builder.queryFields((t) => {
         description: "The viewer's statuses, those of followed accounts and those addressed to the viewer",
         args: feed,
         resolve: (_r, a, ctx) => page(a, (p) => homeTimeline(ctx, { ...p, ...feedInput(a) })),
+      },
+      StatusConnection,
+    ),
+    directTimeline: t.connection(
+      {
+        ...signedIn("read:statuses"),
+        type: StatusType,
+        description: "Direct statuses the viewer wrote or is addressed by",
+        args: common,
+        resolve: (_r, a, ctx) => page(a, (p) => directTimeline(ctx, { ...p, ...commonInput(a) })),
       },
       StatusConnection,
     ),

@@ -65,6 +65,15 @@ describe("ctl on the embedded database", () => {
     const unknown = await ctl(env, "user", "set", "ghost", "--admin");
     expect(unknown.code).toBe(1);
     expect(unknown.out).toMatch(/^error: No local user ghost$/m);
+    const bad = await ctl(env, "user", "new", "nomail", "not-an-address", "--password", "x");
+    expect(bad.code).toBe(1);
+  });
+
+  test("an e-mail address without a dot in its domain is accepted, as the family's servers accept admin@localhost", async () => {
+    const r = await ctl(env, "user", "new", "admin", "admin@localhost", "--password", "pw-admin-1", "--admin");
+    expect(r).toMatchObject({ code: 0 });
+    expect(await server!.services.db.account.findFirstOrThrow({ where: { nickname: "admin" } })).toMatchObject({ email: "admin@localhost", isAdmin: true });
+    expect(await tokenStatus(server!.url, "admin@localhost", "pw-admin-1")).toBe(200);
   });
 
   test("the tRPC ctl procedures refuse requests without the local secret", async () => {

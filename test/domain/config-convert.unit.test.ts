@@ -165,11 +165,12 @@ describe("the registry", () => {
     expect(new Set(family).size).toBe(family.length);
   });
 
-  test("descriptions list every registry setting under its family key", () => {
-    const described = configDescriptions();
+  test("descriptions list every registry setting under its family key, in the namespace's group", () => {
+    expect(configDescriptions("pleroma").every((d) => d.group === ":pleroma")).toBe(true);
+    const described = configDescriptions("ext");
     for (const { setting } of registeredSettings()) {
       const entry = described.find((d) => d.key === setting.key)!;
-      expect(entry).toMatchObject({ group: ":pleroma", type: "group" });
+      expect(entry).toMatchObject({ group: ":ext", type: "group" });
       let children = entry.children as { key: string; children?: unknown[] }[];
       for (const part of setting.path.slice(0, -1)) children = children.find((c) => c.key === `:${part}`)!.children as typeof children;
       expect(children.find((c) => c.key === `:${setting.path.at(-1)}`)).toMatchObject({ type: setting.type, description: setting.description });

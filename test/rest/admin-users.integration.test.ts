@@ -191,6 +191,15 @@ describe.each(DB_KINDS)("admin users on %s", (kind) => {
       expect((await passwordToken(f.server, "new_b", "read", "pw-b")).access_token).toBeTruthy();
     });
 
+    test("an address without a dot in its domain (admin@localhost) is accepted, as the family accepts it; a malformed one is not", async () => {
+      const res = await f.call("POST", "/users", { body: { users: [{ nickname: "localadmin", email: "admin@localhost", password: "pw-l" }] } });
+      expect(await json(res)).toEqual({ status: 200, body: [{ code: 200, type: "success", data: { nickname: "localadmin", email: "admin@localhost" } }] });
+      expect(await f.db.account.findUniqueOrThrow({ where: { nickname: "localadmin" } })).toMatchObject({ email: "admin@localhost" });
+      const bad = await f.call("POST", "/users", { body: { users: [{ nickname: "badmail", email: "admin@", password: "pw" }] } });
+      expect(bad.status).not.toBe(200);
+      expect(await f.db.account.findUnique({ where: { nickname: "badmail" } })).toBeNull();
+    });
+
     test("a taken e-mail: 409 with the family's body, and none of the batch is created", async () => {
       const before = await f.db.moderationLogEntry.count();
       const res = await f.call("POST", "/users", {

@@ -171,7 +171,8 @@ describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
 
     // a remote link, fetched through the guarded fetcher (this server allows private addresses)
     const remote = await call(server, root, "POST", `${API}/packs/files?name=cats`, { file: `${fixtureUrl}/api/v1/pleroma/emoji/packs/archive?name=nothing` });
-    expect(remote.status).toBe(502);
+    // the remote answers an error status: a bad gateway with the reason
+    expect(remote).toMatchObject({ status: 502, body: { error: expect.stringMatching(/^Could not fetch .*: status 4\d\d$/) } });
     writePackOnDisk(other, "share", { remoteimg: "remoteimg.png" });
     const linked = await call(server, root, "POST", `${API}/packs/files?name=cats`, { file: `${other.url}/emoji/packs/share/remoteimg.png` });
     expect(linked).toMatchObject({ status: 200, body: { remoteimg: "remoteimg.png" } });
@@ -295,6 +296,12 @@ describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
     expect(refused.body.error).toMatch(/private or local address/);
     expect(fs.existsSync(path.join(packsDir(other), "copied"))).toBe(false);
     expect((await call(other, otherRoot, "GET", `${API}/packs/remote?url=${encodeURIComponent(server.url)}`)).status).toBe(400);
+    // an instance that cannot be reached: 502 with a message, never 500
+    const closed = await freePort();
+    const unreachable = await call(server, root, "GET", `${API}/packs/remote?url=${encodeURIComponent(`http://127.0.0.1:${closed}`)}`);
+    expect(unreachable).toMatchObject({ status: 502, body: { error: expect.stringContaining(`127.0.0.1:${closed}`) } });
+    const notPleroma = await call(server, root, "POST", `${API}/packs/download`, { url: `http://127.0.0.1:${closed}`, name: "x" });
+    expect(notPleroma.status).toBe(502);
   });
 
   test("download from a family server: fallback-src with its checksum; bad checksum and zip-slip refused", async () => {
@@ -315,5 +322,6 @@ describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
     expect(fs.existsSync(path.join(server.dataDir, "escaped.png"))).toBe(false);
     expect((await dl("fallback", "../../x")).status).toBe(400);
     expect((await call(server, root, "POST", `${API}/packs/download`, { url: "file:///etc", name: "x" })).status).toBe(400);
+    expect((await call(server, root, "POST", `${API}/packs/download`, { url: "not a url", name: "x" })).status).toBe(400);
   });
 });

@@ -1,5 +1,6 @@
 // Account operations of the foundation: creating local users and changing their roles and password.
 import { z } from "zod";
+import { emailAddress } from "../inputs.ts";
 import { newId } from "../../db/ids.ts";
 import type { Ctx } from "../context.ts";
 import { Conflict, NotFound } from "../errors.ts";
@@ -32,7 +33,7 @@ export const createLocalAccount = operation({
   name: "accounts.createLocal",
   input: z.object({
     nickname: nicknameSchema,
-    email: z.email(),
+    email: emailAddress(),
     password: passwordSchema,
     admin: z.boolean().default(false),
     moderator: z.boolean().default(false),

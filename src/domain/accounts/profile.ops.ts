@@ -54,6 +54,9 @@ export const profileInput = z.object({
   also_known_as: array(z.url()).optional(),
   language: z.string().max(35).optional(),
   settings_store: settingsStore.optional(),
+  /** the family's birthday: YYYY-MM-DD, "" (or null) clears it */
+  birthday: z.union([z.literal(""), z.iso.date()]).nullable().optional(),
+  show_birthday: bool().optional(),
   background_image_description: z.string().optional(),
   /** uploads (or "" to reset), passed by the surface */
   avatar: z.custom<ImageInput>().optional(),
@@ -100,6 +103,7 @@ export const updateProfile = operation({
       skip_thread_containment: "skipThreadContainment",
       allow_following_move: "allowFollowingMove",
       accepts_chat_messages: "acceptsChatMessages",
+      show_birthday: "showBirthday",
     } as const;
     for (const [param, column] of Object.entries(flags)) {
       const value = input[param as keyof typeof flags];
@@ -112,6 +116,11 @@ export const updateProfile = operation({
     const language = input.language ?? input.source?.language;
     if (language !== undefined) data.language = language || null;
     if (input.also_known_as) data.alsoKnownAs = input.also_known_as;
+    if (input.birthday !== undefined) {
+      const birthday = input.birthday ? new Date(`${input.birthday}T00:00:00Z`) : null;
+      if (birthday && birthday > ctx.clock()) throw Invalid("birthday: is in the future", { birthday: "is invalid" });
+      data.birthday = birthday;
+    }
     if (input.background_image_description !== undefined) data.backgroundDescription = input.background_image_description || null;
     if (input.settings_store) {
       // each frontend's settings are replaced whole; other frontends keep theirs

@@ -2,6 +2,7 @@
 // Runtime settings decide the path: registrations_open, invites_enabled, account_approval_required,
 // account_activation_required (the family's names).
 import { z } from "zod";
+import { isEmailAddress } from "../inputs.ts";
 import { newId } from "../../db/ids.ts";
 import type { Account, Invite } from "../../generated/prisma/client.ts";
 import { confirmationMail } from "../../mail/templates.ts";
@@ -128,7 +129,7 @@ async function validateFields(ctx: Ctx, input: z.output<typeof registerInput>, o
   else if (!NICKNAME_RE.test(username)) fields.username = FIELD_MESSAGES.invalid;
   if (!email) {
     if (opts.activation) fields.email = FIELD_MESSAGES.blank;
-  } else if (!z.email().safeParse(email).success || email.length > 254) fields.email = FIELD_MESSAGES.invalid;
+  } else if (!isEmailAddress(email) || email.length > 254) fields.email = FIELD_MESSAGES.invalid;
   if (!input.password) fields.password = FIELD_MESSAGES.blank;
   else if (input.password.length > 1024) fields.password = FIELD_MESSAGES.tooLong(1024);
   if (input.agreement !== true) fields.agreement = FIELD_MESSAGES.accepted;

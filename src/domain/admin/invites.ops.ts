@@ -8,7 +8,7 @@ import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { escapeHtml } from "../escape.ts";
 import { Invalid, NotFound } from "../errors.ts";
-import { int } from "../inputs.ts";
+import { int, emailAddress } from "../inputs.ts";
 import { operation } from "../operation.ts";
 
 export type InviteType = "one_time" | "reusable" | "date_limited" | "reusable_date_limited";
@@ -101,7 +101,7 @@ ${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
  */
 export const emailInvite = operation({
   name: "admin.invites.email",
-  input: z.object({ email: z.email(), name: z.string().optional().nullable() }),
+  input: z.object({ email: emailAddress(), name: z.string().optional().nullable() }),
   authorize: manageInvites,
   async run(ctx, input) {
     if (ctx.config.get("instance", "registrations_open")) throw Invalid("To send invites you need to set the `registrations_open` option to false.");

@@ -8,7 +8,7 @@ import { hashPassword } from "../auth/passwords.ts";
 import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
-import { bool } from "../inputs.ts";
+import { bool, isEmailAddress } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { getUser, NOT_FOUND } from "./users.read.ts";
@@ -103,7 +103,7 @@ async function credentialChanges(ctx: Ctx, user: Account, input: z.output<typeof
   const limits = ctx.config.group("instance");
   if (input.email !== undefined) {
     const email = input.email.trim();
-    if (!z.email().safeParse(email).success) errors.email = "has invalid format";
+    if (!isEmailAddress(email)) errors.email = "has invalid format";
     else if (await ctx.db.account.findFirst({ where: { id: { not: user.id }, email: { equals: email, mode: "insensitive" } } })) errors.email = "has already been taken";
     else data.email = email;
   }

@@ -13,7 +13,7 @@ import { hashPassword } from "../auth/passwords.ts";
 import { requireAdmin, requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Forbidden } from "../errors.ts";
-import { array } from "../inputs.ts";
+import { array, isEmailAddress } from "../inputs.ts";
 import { logAction, type LogAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { followAs, unfollowAs } from "../relationships/follows.ops.ts";
@@ -225,7 +225,7 @@ function userProblems(user: z.output<typeof newUser>, taken: { nicknames: Set<st
   const problems: string[] = [];
   if (!NICKNAME_RE.test(user.nickname)) problems.push("nickname has invalid format");
   else if (taken.nicknames.has(user.nickname.toLowerCase())) problems.push("nickname has already been taken");
-  if (!z.email().safeParse(user.email).success) problems.push("email has invalid format");
+  if (!isEmailAddress(user.email)) problems.push("email has invalid format");
   else if (taken.emails.has(user.email.toLowerCase())) problems.push("email has already been taken");
   if (!user.password) problems.push("password can't be blank");
   else if (user.password.length > 1024) problems.push("password should be at most 1024 character(s)");

@@ -3,7 +3,7 @@ import type { Ctx, Viewer } from "../context.ts";
 import { Forbidden } from "../errors.ts";
 import type { Account } from "../../generated/prisma/client.ts";
 import { hasScope } from "./scopes.ts";
-import type { Privilege } from "../../config/runtime.ts";
+import { ADMIN_PRIVILEGES, type Privilege } from "../../config/runtime.ts";
 
 export function requireAccount(ctx: Ctx): Account {
   if (!ctx.viewer.account) throw Forbidden("Invalid credentials.");
@@ -47,6 +47,16 @@ export function hasPrivilege(ctx: Ctx, privilege: Privilege): boolean {
     (!!account?.isAdmin && ctx.config.get("instance", "admin_privileges").includes(privilege)) ||
     (!!account?.isModerator && ctx.config.get("instance", "moderator_privileges").includes(privilege))
   );
+}
+
+/** The privileges a local account's roles give it (the family's `User.privileges`): none for remote or non-staff accounts. */
+export function rolePrivileges(ctx: Pick<Ctx, "config">, account: Pick<Account, "local" | "isAdmin" | "isModerator">): Privilege[] {
+  if (!account.local) return [];
+  const granted = new Set<Privilege>([
+    ...(account.isAdmin ? ctx.config.get("instance", "admin_privileges") : []),
+    ...(account.isModerator ? ctx.config.get("instance", "moderator_privileges") : []),
+  ]);
+  return ADMIN_PRIVILEGES.filter((p) => granted.has(p));
 }
 
 export function requireAdmin(ctx: Ctx) {

@@ -18,7 +18,7 @@ import {
   type Json,
   type Term,
 } from "../../config/convert.ts";
-import { applyFamilyValue, configDescriptions, familyValues, INTERNAL_GROUP, NEED_REBOOT_KEY, needsReboot, SERVICE_GROUP } from "../../config/registry.ts";
+import { applyFamilyValue, configDescriptions, familyValues, INTERNAL_GROUP, NEED_REBOOT_KEY, needsReboot, SERVICE_GROUP, serviceGroupName } from "../../config/registry.ts";
 import { defaultRuntimeSettings } from "../../config/runtime.ts";
 import type { ConfigEntry } from "../../generated/prisma/client.ts";
 import { requireAdmin } from "../auth/policy.ts";
@@ -98,7 +98,7 @@ export const getConfig = operation({
       const row = rows.find((r) => isServiceKey(ctx, r, key));
       const stored = row && storedTerm(ctx, row);
       if (!row || stored === undefined) {
-        configs.push({ group: SERVICE_GROUP, key, value: toJson(defaults) });
+        configs.push({ group: serviceGroupName(ctx.settings.namespace), key, value: toJson(defaults) });
         continue;
       }
       shown.add(row.id);
@@ -127,7 +127,7 @@ function changes(ctx: Ctx, configs: z.output<typeof configInput>[]): Change[] {
     const group = c.group.trim();
     const key = c.key.trim();
     // groups are atoms; rows in our own form (group "instance") are for operators writing the table
-    if (!group.startsWith(":")) throw Invalid(`configs.${i}.group: must be an atom such as ":pleroma"`, { [`configs.${i}.group`]: "must be an atom" });
+    if (!group.startsWith(":")) throw Invalid(`configs.${i}.group: must be an atom such as "${serviceGroupName(ns)}"`, { [`configs.${i}.group`]: "must be an atom" });
     if (group === INTERNAL_GROUP) throw Invalid(`configs.${i}.group: ${INTERNAL_GROUP} is reserved`, { [`configs.${i}.group`]: "is reserved" });
     if (c.delete) return { group, key, delete: true, subkeys: c.subkeys?.map((s) => fromJson(s, ns)) };
     if (c.value === undefined || c.value === null) throw Invalid(`Missing field: configs.${i}.value.`, { [`configs.${i}.value`]: "is required" });
@@ -153,10 +153,14 @@ export const updateConfig = operation({
       const saved: ConfigEntry[] = [];
       let reboot = false;
       for (const item of items) {
-        const where = { group_key: { group: item.group, key: item.key } };
-        const row = await tx.configEntry.findUnique({ where });
-        const stored = row ? storedTerm(ctx, row) : undefined;
         const [group, key] = [canonicalName(item.group, ns), canonicalName(item.key, ns)];
+        // the service group is stored under the namespace's name; a row stored under the other spelling is the same setting
+        const storedGroup = group === SERVICE_GROUP ? serviceGroupName(ns) : item.group;
+        const groups = group === SERVICE_GROUP ? [...new Set([storedGroup, SERVICE_GROUP, item.group])] : [item.group];
+        const found = await tx.configEntry.findMany({ where: { group: { in: groups }, key: item.key }, orderBy: { id: "asc" } });
+        const row = found.find((r) => r.group === item.group) ?? found.find((r) => r.group === storedGroup) ?? found[0];
+        const where = { id: row?.id ?? -1 };
+        const stored = row ? storedTerm(ctx, row) : undefined;
         if (item.delete) {
           if (!row) continue; // the family skips deleting what is not stored
           const touched = item.subkeys ? item.subkeys.filter(isAtom).map((s) => s.name) : keysOf(stored);
@@ -170,12 +174,12 @@ export const updateConfig = operation({
         const next = updatedValue(group, key, stored, item.value);
         if (group === SERVICE_GROUP) {
           // a known setting must fit its type before it is stored (the family would crash later)
-          const problems = applyFamilyValue(defaultRuntimeSettings(ctx.settings), key, next);
+          const problems = applyFamilyValue(defaultRuntimeSettings(ctx.settings), key, next, serviceGroupName(ns));
           if (problems.length) throw Invalid(`Invalid value: ${problems.join("; ")}`);
         }
         reboot ||= needsReboot(group, key, keysOf(item.value));
         const value = toJson(next) as object;
-        saved.push(await tx.configEntry.upsert({ where, create: { group: item.group, key: item.key, value }, update: { value } }));
+        saved.push(row ? await tx.configEntry.update({ where, data: { value } }) : await tx.configEntry.create({ data: { group: storedGroup, key: item.key, value } }));
       }
       if (reboot) await tx.configEntry.upsert({ where: needRebootWhere, create: { group: INTERNAL_GROUP, key: NEED_REBOOT_KEY, value: true }, update: { value: true } });
       return saved;
@@ -189,8 +193,8 @@ export const describeConfig = operation({
   name: "config.descriptions",
   input: z.object({}),
   authorize,
-  async run() {
-    return configDescriptions();
+  async run(ctx) {
+    return configDescriptions(ctx.settings.namespace);
   },
 });
 

@@ -30,7 +30,7 @@ export function instanceSettings(config: RuntimeConfig): InstanceSettings {
  */
 export function instanceFeatures(settings: Pick<Settings, "namespace" | "family">, cfg: Pick<InstanceSettings, "local_bubble">): string[] {
   const ns = settings.namespace;
-  return [
+  const words = [
     `${ns}_api`,
     `${settings.family}_api`,
     "mastodon_api",
@@ -45,6 +45,8 @@ export function instanceFeatures(settings: Pick<Settings, "namespace" | "family"
     `${ns}_chat_messages`,
     ...(cfg.local_bubble.length > 0 ? ["bubble_timeline"] : []),
   ];
+  // the namespace and family words may be the same (API_NAMESPACE=API_FAMILY=pleroma): each word once
+  return [...new Set(words)];
 }
 
 /** The `federation` object of the instance metadata (no MRF policies or quarantine exist yet). */

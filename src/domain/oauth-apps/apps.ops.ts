@@ -6,6 +6,7 @@ import { Invalid, Unauthorized } from "../errors.ts";
 import { operation } from "../operation.ts";
 import { isKnownScope, parseScopes } from "../auth/scopes.ts";
 import { newSecret, safeEqual } from "../auth/secrets.ts";
+import { requireAccount } from "../auth/policy.ts";
 
 export const OOB_REDIRECT = "urn:ietf:wg:oauth:2.0:oob";
 
@@ -61,3 +62,13 @@ export async function findClient(ctx: Ctx, clientId: string | undefined, clientS
 export function redirectUriAllowed(app: OAuthApp, uri: string): boolean {
   return app.redirectUris.split("\n").includes(uri);
 }
+
+/** The apps the signed-in user registered (POST /api/v1/apps with their token), oldest first (the family's `GET /api/v1/<ns>/apps`). */
+export const listOwnApps = operation({
+  name: "oauthApps.listOwn",
+  input: z.object({}),
+  authorize: requireAccount,
+  async run(ctx) {
+    return ctx.db.oAuthApp.findMany({ where: { ownerId: ctx.viewer.account!.id }, orderBy: { id: "asc" } });
+  },
+});

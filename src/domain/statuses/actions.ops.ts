@@ -14,6 +14,7 @@ import { federate, federateFavourite, federatedVisibility, likeUndoIntent } from
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { getVisibleStatus } from "./statuses.read.ts";
+import { ownFolder } from "../bookmarks/folders.ops.ts";
 import { visibleWhere } from "./visibility.ts";
 
 const idInput = z.object({ id: z.string() });
@@ -162,8 +163,15 @@ export const unreblogStatus = statusAction("statuses.unreblog", idInput, async (
     await federate(ctx, { type: "announce.undo", reblogId: reblog.id, reblogUri: reblog.uri, actorId: me.id, originalUri: status.uri, originalAuthorId: status.accountId, visibility: reblog.visibility });
 });
 
-export const bookmarkStatus = statusAction("statuses.bookmark", idInput, async (ctx, me, status) => {
-  await ctx.db.bookmark.createMany({ data: [{ id: newId(), accountId: me.id, statusId: status.id }], skipDuplicates: true });
+/** Bookmarks a status; with `folder_id` (one of the viewer's folders) the bookmark goes, or moves, into that folder. */
+export const bookmarkStatus = statusAction("statuses.bookmark", idInput.extend({ folder_id: z.string().nullable().optional() }), async (ctx, me, status, input) => {
+  const folderId = input.folder_id ? (await ownFolder(ctx, input.folder_id)).id : null;
+  await ctx.db.bookmark.upsert({
+    where: { accountId_statusId: { accountId: me.id, statusId: status.id } },
+    create: { id: newId(), accountId: me.id, statusId: status.id, folderId },
+    // bookmarking again without a folder keeps the bookmark where it is
+    update: folderId ? { folderId } : {},
+  });
 });
 
 export const unbookmarkStatus = statusAction("statuses.unbookmark", idInput, async (ctx, me, status) => {

@@ -11,11 +11,12 @@ import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { visibleWhere } from "./visibility.ts";
+import { ownFolder } from "../bookmarks/folders.ops.ts";
 
 /** The family's message when an account's favourites are hidden. */
 export const FAVOURITES_HIDDEN = "Can't get favorites";
 
-async function pageRows(ctx: Ctx, table: "bookmark" | "favourite", accountId: string, input: z.output<typeof pageInput>): Promise<Page<Status>> {
+async function pageRows(ctx: Ctx, table: "bookmark" | "favourite", accountId: string, input: z.output<typeof pageInput>, folderId?: string): Promise<Page<Status>> {
   const page = keyset(input, { defaultLimit: 20, maxLimit: 40 });
   const args = {
     where: { accountId, status: visibleWhere(ctx), ...(page.cursor ? { id: page.cursor } : {}) },
@@ -23,17 +24,21 @@ async function pageRows(ctx: Ctx, table: "bookmark" | "favourite", accountId: st
     orderBy: { id: page.order },
     take: page.take,
   };
-  const rows = table === "bookmark" ? await ctx.db.bookmark.findMany(args) : await ctx.db.favourite.findMany(args);
+  const rows: { id: string; status: Status }[] =
+    table === "bookmark" ? await ctx.db.bookmark.findMany({ ...args, where: { ...args.where, ...(folderId ? { folderId } : {}) } }) : await ctx.db.favourite.findMany(args);
   const result = page.finish(rows, (r) => r.id);
   return { ...result, items: result.items.map((r) => r.status) };
 }
 
-/** The viewer's bookmarks, newest bookmark first, paged by the bookmark's id. */
+/** The viewer's bookmarks, newest bookmark first, paged by the bookmark's id; `folder_id` keeps one of the viewer's folders. */
 export const listBookmarks = operation({
   name: "statuses.bookmarks",
-  input: pageInput,
+  input: pageInput.extend({ folder_id: z.string().optional() }),
   authorize: requireAccount,
-  run: (ctx, input) => pageRows(ctx, "bookmark", requireAccount(ctx).id, input),
+  async run(ctx, input) {
+    const folderId = input.folder_id ? (await ownFolder(ctx, input.folder_id)).id : undefined;
+    return pageRows(ctx, "bookmark", requireAccount(ctx).id, input, folderId);
+  },
 });
 
 /** The viewer's favourites, newest favourite first, paged by the favourite's id. */

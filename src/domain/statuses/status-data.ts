@@ -39,6 +39,8 @@ export interface StatusData {
   favourited: Set<string>;
   reblogged: Set<string>;
   bookmarked: Set<string>;
+  /** status id → the viewer's bookmark folder holding it */
+  bookmarkFolders: Map<string, string>;
   mutedContexts: Set<string>;
   reactions: Map<string, ReactionGroup[]>;
   applications: Map<number, OAuthApp>;
@@ -61,6 +63,7 @@ interface StatusRow {
   favourited: boolean | null;
   reblogged: boolean | null;
   bookmarked: boolean | null;
+  bookmarkFolder: string | null;
   mentions: string[] | null;
   tags: string[] | null;
   media: Json[] | null;
@@ -90,6 +93,7 @@ function emptyData(): StatusData {
     favourited: new Set(),
     reblogged: new Set(),
     bookmarked: new Set(),
+    bookmarkFolders: new Map(),
     mutedContexts: new Set(),
     reactions: new Map(),
     applications: new Map(),
@@ -130,6 +134,7 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
         'favourited', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM favourites f WHERE f.account_id = ${me} AND f.status_id = s.id)`)},
         'reblogged', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM statuses r WHERE r.account_id = ${me} AND r.reblog_of_id = s.id)`)},
         'bookmarked', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM bookmarks b WHERE b.account_id = ${me} AND b.status_id = s.id)`)},
+        'bookmarkFolder', ${viewer(Prisma.sql`(SELECT b.folder_id FROM bookmarks b WHERE b.account_id = ${me} AND b.status_id = s.id)`)},
         'mentions', (SELECT json_agg(m.account_id ORDER BY m.ctid) FROM mentions m WHERE m.status_id = s.id),
         'tags', (SELECT json_agg(t.name ORDER BY st.ctid) FROM status_tags st JOIN tags t ON t.id = st.tag_id WHERE st.status_id = s.id),
         'media', (SELECT json_agg(${modelJson(db, "MediaAttachment", "m")} ORDER BY m.id) FROM media_attachments m WHERE m.status_id = s.id),
@@ -192,6 +197,7 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
     if (r.favourited) data.favourited.add(id);
     if (r.reblogged) data.reblogged.add(id);
     if (r.bookmarked) data.bookmarked.add(id);
+    if (r.bookmarkFolder) data.bookmarkFolders.set(id, r.bookmarkFolder);
     if (r.mentions) data.mentions.set(id, r.mentions.map((a) => accounts.get(a)).filter((a): a is Account => !!a));
     if (r.tags) data.tags.set(id, r.tags);
     if (r.media) data.media.set(id, r.media.map((m) => decodeModel(ctx.db, "MediaAttachment", m)));

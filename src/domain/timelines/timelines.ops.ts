@@ -259,6 +259,21 @@ export const homeTimeline = operation({
   },
 });
 
+/** Direct statuses the viewer wrote or is addressed by, newest first (the reference API's earlier direct timeline; the `direct` stream lists the same). */
+export const directTimeline = operation({
+  name: "timelines.direct",
+  input: commonInput,
+  authorize: requireAccount,
+  async run(ctx, input) {
+    const viewerId = ctx.viewer.account!.id;
+    return runTimeline(ctx, input, {
+      filterContext: "home",
+      where: [{ visibility: "direct" }, { OR: [{ accountId: viewerId }, { recipientIds: { has: viewerId } }] }],
+      reblogs: false,
+    });
+  },
+});
+
 export const publicTimeline = operation({
   name: "timelines.public",
   input: feedInput.extend({ instance: z.string().optional() }),

@@ -1,0 +1,53 @@
+// Admin API: instance rules (admins only, as in the family). Everyone reads them in /api/v1/instance.
+import { z } from "zod";
+import { createRule, deleteRule, listRules, updateRule } from "../../src/domain/rules/rules.ops.ts";
+import { route } from "../route.ts";
+import { renderAdminRule } from "../views/rule.ts";
+import { admin } from "./paths.ts";
+
+const tags = ["Admin: rules"];
+const read = { scopes: ["admin:read"], role: "admin" } as const;
+const write = { scopes: ["admin:write"], role: "admin" } as const;
+const idParam = z.object({ id: z.string() });
+
+export const adminRuleRoutes = [
+  route({
+    method: "GET",
+    path: admin("/rules"),
+    summary: "The instance rules `[{id, priority, text, hint}]`, by priority then age",
+    tags,
+    auth: read,
+    handler: async (ctx) => (await listRules(ctx, {})).map(renderAdminRule),
+  }),
+  route({
+    method: "POST",
+    path: admin("/rules"),
+    summary: "Add a rule: `text` (required), `hint`, `priority` (default 0)",
+    tags,
+    auth: write,
+    body: createRule.input,
+    handler: async (ctx, { body }) => renderAdminRule(await createRule(ctx, body)),
+  }),
+  route({
+    method: "PATCH",
+    path: admin("/rules/:id"),
+    summary: "Change a rule's text, hint or priority; 404 for an unknown rule",
+    tags,
+    auth: write,
+    params: idParam,
+    body: updateRule.input.omit({ id: true }),
+    handler: async (ctx, { params, body }) => renderAdminRule(await updateRule(ctx, { ...body, id: params.id })),
+  }),
+  route({
+    method: "DELETE",
+    path: admin("/rules/:id"),
+    summary: "Delete a rule; answers `{}`; 404 for an unknown rule",
+    tags,
+    auth: write,
+    params: idParam,
+    async handler(ctx, { params }) {
+      await deleteRule(ctx, { id: params.id });
+      return {};
+    },
+  }),
+];

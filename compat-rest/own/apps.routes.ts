@@ -1,0 +1,19 @@
+// Own API: the OAuth applications the signed-in user registered (with their token), as the family lists them.
+import { listOwnApps } from "../../src/domain/oauth-apps/apps.ops.ts";
+import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
+import { route } from "../route.ts";
+import { renderApp } from "../views/app.ts";
+
+export const ownAppRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/apps",
+    summary: "The applications the signed-in user registered (POST /api/v1/apps with a user token), with their client credentials, oldest first",
+    tags: ["Apps"],
+    auth: { scopes: ["read", "follow"] },
+    async handler(ctx) {
+      const [apps, vapid] = await Promise.all([listOwnApps(ctx, {}), vapidPublicKey(ctx)]);
+      return apps.map((app) => renderApp(app, true, vapid));
+    },
+  }),
+];

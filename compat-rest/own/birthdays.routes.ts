@@ -1,0 +1,16 @@
+// Own API: birthdays of followed accounts on a given day.
+import { listBirthdays } from "../../src/domain/accounts/birthdays.ops.ts";
+import { route } from "../route.ts";
+import { renderAccounts } from "../views/account.ts";
+
+export const birthdayRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/birthdays",
+    summary: "Accounts the viewer follows whose birthday (shown to others) is on `day` of `month`",
+    tags: ["Accounts"],
+    auth: { scopes: ["read:accounts"] },
+    query: listBirthdays.input,
+    handler: async (ctx, { query }) => renderAccounts(ctx, await listBirthdays(ctx, query)),
+  }),
+];

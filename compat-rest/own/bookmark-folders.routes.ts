@@ -1,0 +1,50 @@
+// Own API: bookmark folders (a bookmark goes into one with `folder_id` on POST /statuses/:id/bookmark;
+// GET /api/v1/bookmarks?folder_id= lists one folder).
+import { z } from "zod";
+import { createBookmarkFolder, deleteBookmarkFolder, listBookmarkFolders, updateBookmarkFolder } from "../../src/domain/bookmarks/folders.ops.ts";
+import { route } from "../route.ts";
+import { renderBookmarkFolder } from "../views/bookmark-folder.ts";
+
+const tags = ["Bookmarks"];
+const read = { scopes: ["read:bookmarks"] } as const;
+const write = { scopes: ["write:bookmarks"] } as const;
+const idParam = z.object({ id: z.string() });
+
+export const bookmarkFolderRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/bookmark_folders",
+    summary: "The viewer's bookmark folders `[{id, name, emoji, emoji_url}]`, oldest first",
+    tags,
+    auth: read,
+    handler: async (ctx) => (await listBookmarkFolders(ctx, {})).map((f) => renderBookmarkFolder(ctx, f)),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/$ns/bookmark_folders",
+    summary: "Create a folder: `name` (unique among the viewer's; 409 otherwise), `emoji` (unicode or a custom emoji's shortcode; 422 otherwise)",
+    tags,
+    auth: write,
+    body: createBookmarkFolder.input,
+    handler: async (ctx, { body }) => renderBookmarkFolder(ctx, await createBookmarkFolder(ctx, body)),
+  }),
+  route({
+    method: "PATCH",
+    path: "/api/v1/$ns/bookmark_folders/:id",
+    summary: "Rename a folder or change its emoji (\"\" clears it); 404 for a folder that is not the viewer's",
+    tags,
+    auth: write,
+    params: idParam,
+    body: updateBookmarkFolder.input.omit({ id: true }),
+    handler: async (ctx, { params, body }) => renderBookmarkFolder(ctx, await updateBookmarkFolder(ctx, { ...body, id: params.id })),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/$ns/bookmark_folders/:id",
+    summary: "Delete a folder (its bookmarks stay, in no folder); answers the deleted folder",
+    tags,
+    auth: write,
+    params: idParam,
+    handler: async (ctx, { params }) => renderBookmarkFolder(ctx, await deleteBookmarkFolder(ctx, { id: params.id })),
+  }),
+];

@@ -1,0 +1,14 @@
+// Own API: which instances this server no longer reaches (the family's federation status).
+import { federationStatus } from "../../src/domain/instance/federation-status.ops.ts";
+import { route } from "../route.ts";
+
+export const federationStatusRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/federation_status",
+    summary: "`{unreachable: {host: since}}`: instances whose deliveries have failed for 7 days or more",
+    tags: ["Instance"],
+    auth: "public",
+    handler: (ctx) => federationStatus(ctx, {}),
+  }),
+];

@@ -1,0 +1,55 @@
+// The later family's synced frontend settings profiles, under its family word (`/api/v1/<family>/…`,
+// `/api/v1/akkoma/…` with API_FAMILY=akkoma, as its web client calls them).
+import { z } from "zod";
+import { deleteFrontendProfile, getFrontendProfile, listFrontendProfiles, saveFrontendProfile } from "../../src/domain/accounts/frontend-profiles.ops.ts";
+import { route } from "../route.ts";
+
+const tags = ["Frontend settings"];
+const read = { scopes: ["read:accounts"] } as const;
+const write = { scopes: ["write:accounts"] } as const;
+const frontend = z.object({ frontend_name: z.string() });
+const profile = frontend.extend({ profile_name: z.string() });
+const BASE = "/api/v1/$family/frontend_settings/:frontend_name";
+
+export const frontendProfileRoutes = [
+  route({
+    method: "GET",
+    path: BASE,
+    summary: "The signed-in user's settings profiles for a frontend: `[{name, version}]`",
+    tags,
+    auth: read,
+    params: frontend,
+    handler: async (ctx, { params }) => (await listFrontendProfiles(ctx, params)).map((p) => ({ name: p.profileName, version: p.version })),
+  }),
+  route({
+    method: "GET",
+    path: `${BASE}/:profile_name`,
+    summary: "One profile's settings (the stored JSON object); 404 when there is none",
+    tags,
+    auth: read,
+    params: profile,
+    handler: async (ctx, { params }) => (await getFrontendProfile(ctx, params)).settings,
+  }),
+  route({
+    method: "PUT",
+    path: `${BASE}/:profile_name`,
+    summary: "Create or replace a profile: `{settings, version}`; 422 when `version` is not greater than the stored one or the settings are too large",
+    tags,
+    auth: write,
+    params: profile,
+    body: z.object({ settings: z.record(z.string(), z.unknown()), version: z.unknown() }),
+    handler: async (ctx, { params, body }) => (await saveFrontendProfile(ctx, { ...params, settings: body.settings, version: body.version as number })).settings,
+  }),
+  route({
+    method: "DELETE",
+    path: `${BASE}/:profile_name`,
+    summary: "Delete a profile: `{deleted: \"ok\"}`; 404 when there is none",
+    tags,
+    auth: write,
+    params: profile,
+    async handler(ctx, { params }) {
+      await deleteFrontendProfile(ctx, params);
+      return { deleted: "ok" };
+    },
+  }),
+];

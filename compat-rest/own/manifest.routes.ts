@@ -1,0 +1,17 @@
+// The web app manifest, for browsers installing the web client as an app.
+import { webManifest } from "../../src/domain/instance/manifest.ops.ts";
+import { route } from "../route.ts";
+
+export const manifestRoutes = [
+  route({
+    method: "GET",
+    path: "/manifest.json",
+    summary: "Web app manifest: instance name and description, icon, theme and background colours (the `:manifest` settings)",
+    tags: ["Instance"],
+    auth: "public",
+    async handler(ctx, { res }) {
+      res.type("application/manifest+json").json(await webManifest(ctx, {}));
+      return undefined;
+    },
+  }),
+];

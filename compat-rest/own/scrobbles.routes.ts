@@ -1,0 +1,37 @@
+// Own API: scrobbles (what an account listens to).
+import { z } from "zod";
+import { createScrobble, listScrobbles } from "../../src/domain/scrobbles/scrobbles.ops.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderScrobbles } from "../views/scrobble.ts";
+
+const tags = ["Scrobbles"];
+
+export const scrobbleRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/$ns/scrobble",
+    summary: "Record a listen: `title` (required), `artist`, `album`, `length` (ms), `externalLink`, `visibility` (default public)",
+    tags,
+    auth: { scopes: ["write"] },
+    body: createScrobble.input,
+    async handler(ctx, { body }) {
+      const scrobble = await createScrobble(ctx, body);
+      return (await renderScrobbles(ctx, ctx.viewer.account!, [scrobble]))[0];
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/$ns/accounts/:id/scrobbles",
+    summary: "An account's scrobbles the viewer may see, newest first, paged like statuses",
+    tags,
+    auth: { scopes: ["read"], optional: true },
+    params: z.object({ id: z.string() }),
+    query: listScrobbles.input.omit({ id: true }),
+    async handler(ctx, { params, query, req, res }) {
+      const page = await listScrobbles(ctx, { ...query, id: params.id });
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderScrobbles(ctx, page.account, page.items);
+    },
+  }),
+];

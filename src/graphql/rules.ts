@@ -1,0 +1,42 @@
+// Instance rules: everyone reads them (`instanceRules`); admins change them, as over REST.
+import { createRule, deleteRule, readRules, updateRule } from "../domain/rules/rules.ops.ts";
+import type { Rule } from "../generated/prisma/client.ts";
+import { adminOnly } from "./admin-auth.ts";
+import { builder } from "./builder.ts";
+import { opt } from "./paging.ts";
+
+const RuleRef = builder.objectRef<Rule>("InstanceRule").implement({
+  description: "An instance rule, ordered by priority then age",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    text: t.exposeString("text"),
+    hint: t.string({ resolve: (r) => r.hint ?? "" }),
+    priority: t.exposeInt("priority"),
+  }),
+});
+
+builder.queryField("instanceRules", (t) => t.field({ type: [RuleRef], resolve: (_r, _a, ctx) => readRules(ctx) }));
+
+builder.mutationFields((t) => ({
+  createRule: t.field({
+    ...adminOnly("admin:write"),
+    type: RuleRef,
+    args: { text: t.arg.string({ required: true }), hint: t.arg.string(), priority: t.arg.int() },
+    resolve: (_r, a, ctx) => createRule(ctx, { text: a.text, hint: a.hint, priority: opt(a.priority) }),
+  }),
+  updateRule: t.field({
+    ...adminOnly("admin:write"),
+    type: RuleRef,
+    args: { id: t.arg.id({ required: true }), text: t.arg.string(), hint: t.arg.string(), priority: t.arg.int() },
+    resolve: (_r, a, ctx) => updateRule(ctx, { id: Number(a.id), text: opt(a.text), hint: a.hint, priority: opt(a.priority) }),
+  }),
+  deleteRule: t.field({
+    ...adminOnly("admin:write"),
+    type: "Boolean",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      await deleteRule(ctx, { id: Number(a.id) });
+      return true;
+    },
+  }),
+}));
