@@ -37,6 +37,8 @@ interface ClaimedJob {
 
 export const DEFAULT_BACKOFF: Backoff = { type: "exponential", delay: 1000 };
 export const DEFAULT_ATTEMPTS = 5;
+/** How often finished jobs are pruned (by whichever process polls). */
+const PRUNE_EVERY_MS = 5 * 60 * 1000;
 
 /** Delay before try `attempt + 1` after try `attempt` (1-based) failed. */
 export function backoffDelay(backoff: Backoff, attempt: number): number {
@@ -59,6 +61,7 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
   let polling: Promise<void> | undefined;
   let pollAgain = false;
   let lastSweep = 0;
+  let lastPrune = 0;
 
   // Serialises polls: a wake during a poll schedules exactly one more.
   function wake(): void {
@@ -87,6 +90,10 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
         lastSweep = Date.now();
         await failAbandonedFinalAttempts(names);
       }
+      if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
+        lastPrune = Date.now();
+        await pruneFinished();
+      }
       const jobs = await prisma.$queryRaw<ClaimedJob[]>`
         UPDATE jobs
         SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
@@ -104,6 +111,15 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
     } catch (err) {
       log(`poll failed: ${errorText(err)}`);
     }
+  }
+
+  // Finished jobs are history, not state: done ones go after an hour, failed ones after a week, so the
+  // table stays small and payloads (queued deliveries carry the sender's private key) do not linger.
+  async function pruneFinished(): Promise<void> {
+    await prisma.$executeRaw`
+      DELETE FROM jobs
+      WHERE (state = 'done' AND finished_at < (now() AT TIME ZONE 'UTC') - interval '1 hour')
+         OR (state = 'failed' AND finished_at < (now() AT TIME ZONE 'UTC') - interval '7 days')`;
   }
 
   // A worker that died during the last allowed try must not get the job re-run forever
