@@ -73,6 +73,8 @@ describe("inbox refusals", () => {
     const activity = mentionCreate(peer, "alice");
     expect((await peer.send("alice", inbox, activity, { spec: "rfc9421" })).status).toBe(202);
     await eventually(async () => (await count("statuses WHERE uri = $1", [activity.object.id])) === 1, { what: "stored" });
+    // the mention's notification follows the stored row (statusStored): counted once it is there
+    await eventually(async () => (await count("notifications WHERE account_id = $1 AND status_id IN (SELECT id FROM statuses WHERE uri = $2)", [bob.id, activity.object.id])) === 1, { what: "notified" });
     const notifications = await count("notifications WHERE account_id = $1", [bob.id]);
     // again, to the shared inbox and to bob's own: de-duplicated by id, and the writes are idempotent anyway
     expect((await peer.send("alice", inbox, activity)).status).toBe(202);
