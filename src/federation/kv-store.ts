@@ -10,6 +10,37 @@ const encode = (key: KvKey) => JSON.stringify(key);
 /** Expired rows are swept at most this often (reads already ignore them). */
 const SWEEP_MS = 10 * 60 * 1000;
 
+/**
+ * Read-through cache, in this process, of the prefixes whose values change rarely and whose staleness
+ * Fedify tolerates: remote actors' public keys (a signature that fails with a cached key makes Fedify
+ * fetch the key again, which sets the fresh one) and cached remote documents. Everything else (activity
+ * idempotence, signature nonces, circuit-breaker state, our own markers) always reads the table, because
+ * other processes change it. This process's own set/delete/cas update or drop the entry at once (every
+ * DbKvStore on one database shares the cache); a change made by another process is seen after at most
+ * CACHE_TTL_MS. Only hits are cached (a miss is a fetch for the caller anyway).
+ */
+const CACHED_PREFIXES = ['["_fedify","publicKey",', '["_fedify","remoteDocument",'];
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX = 5_000;
+type CacheEntry = { json: string; until: number };
+const caches = new WeakMap<Db, Map<string, CacheEntry>>();
+const cacheable = (k: string) => CACHED_PREFIXES.some((p) => k.startsWith(p));
+
+function cacheOf(db: Db): Map<string, CacheEntry> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  return cache;
+}
+
+function remember(cache: Map<string, CacheEntry>, k: string, value: unknown, expiresAt: Date | null) {
+  if (value === undefined) return;
+  cache.delete(k); // re-inserted last: the map's order is the eviction order
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  const until = Math.min(Date.now() + CACHE_TTL_MS, expiresAt?.getTime() ?? Infinity);
+  // kept as text: every reader gets its own copy, as from the table
+  cache.set(k, { json: JSON.stringify(value), until });
+}
+
 function expiry(options?: KvStoreSetOptions): Date | null {
   if (!options?.ttl) return null;
   return new Date(Date.now() + options.ttl.total("millisecond"));
@@ -17,27 +48,45 @@ function expiry(options?: KvStoreSetOptions): Date | null {
 
 export class DbKvStore implements KvStore {
   #lastSweep = 0;
-  constructor(private readonly db: Db) {}
+  readonly #cache: Map<string, CacheEntry>;
+  constructor(private readonly db: Db) {
+    this.#cache = cacheOf(db);
+  }
 
   async get<T = unknown>(key: KvKey): Promise<T | undefined> {
-    const row = await this.db.federationKv.findUnique({ where: { key: encode(key) } });
+    const k = encode(key);
+    const useCache = cacheable(k);
+    if (useCache) {
+      const hit = this.#cache.get(k);
+      if (hit && hit.until > Date.now()) return JSON.parse(hit.json) as T;
+      if (hit) this.#cache.delete(k);
+    }
+    const row = await this.db.federationKv.findUnique({ where: { key: k } });
     if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
+    if (useCache) remember(this.#cache, k, row.value, row.expiresAt);
     return row.value as T;
   }
 
   async set(key: KvKey, value: unknown, options?: KvStoreSetOptions): Promise<void> {
+    const k = encode(key);
     const data = { value: value as object, expiresAt: expiry(options) };
-    await this.db.federationKv.upsert({ where: { key: encode(key) }, create: { key: encode(key), ...data }, update: data });
+    this.#cache.delete(k); // not served while the write is under way
+    await this.db.federationKv.upsert({ where: { key: k }, create: { key: k, ...data }, update: data });
+    if (cacheable(k)) remember(this.#cache, k, value, data.expiresAt);
     await this.#sweep();
   }
 
   async delete(key: KvKey): Promise<void> {
-    await this.db.federationKv.deleteMany({ where: { key: encode(key) } });
+    const k = encode(key);
+    this.#cache.delete(k);
+    await this.db.federationKv.deleteMany({ where: { key: k } });
+    this.#cache.delete(k); // a read that raced the delete may have put it back
   }
 
   /** Compare-and-swap: `undefined` as expected value means "absent (or expired)". */
   async cas(key: KvKey, expectedValue: unknown, newValue: unknown, options?: KvStoreSetOptions): Promise<boolean> {
     const k = encode(key);
+    this.#cache.delete(k);
     const expiresAt = expiry(options);
     const value = JSON.stringify(newValue);
     if (expectedValue === undefined) {

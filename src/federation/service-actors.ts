@@ -13,7 +13,23 @@ export type ServiceActor = (typeof SERVICE_ACTORS)[number];
 
 export const isServiceActor = (identifier: string): identifier is ServiceActor => (SERVICE_ACTORS as readonly string[]).includes(identifier);
 
+/**
+ * Read once per process and database: the pairs never change once stored (nothing rotates them), and
+ * Fedify asks for the instance actor's keys on every inbox request (its shared key for fetches).
+ */
+const known = new WeakMap<object, Map<ServiceActor, PemKeyPairs>>();
+
 export async function serviceActorKeys(services: Pick<Services, "db">, identifier: ServiceActor): Promise<PemKeyPairs> {
+  let forDb = known.get(services.db);
+  if (!forDb) known.set(services.db, (forDb = new Map()));
+  const hit = forDb.get(identifier);
+  if (hit) return hit;
+  const keys = await storedServiceActorKeys(services, identifier);
+  forDb.set(identifier, keys);
+  return keys;
+}
+
+async function storedServiceActorKeys(services: Pick<Services, "db">, identifier: ServiceActor): Promise<PemKeyPairs> {
   const name = `federation.keys.${identifier}`;
   const stored = await services.db.instanceSecret.findUnique({ where: { name } });
   if (stored) return JSON.parse(stored.value) as PemKeyPairs;

@@ -76,53 +76,55 @@ async function authorDomain(ctx: Ctx, accountId: string) {
  * direct conversation, `status_created` for streams and subscriptions.
  */
 export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promise<Status> {
-  const known = await ctx.db.status.findUnique({ where: { uri: data.uri } });
-  if (known) return known;
+  // no look-up first: callers have looked (rememberObject), and a repeated delivery hits the unique `uri` below
   const id = newId();
   const tags = await upsertTags(ctx, data.tags);
   const mentionIds = [...new Set(data.mentionIds)];
+  const row: Prisma.StatusUncheckedCreateInput = {
+    id,
+    uri: data.uri,
+    url: data.url,
+    accountId: data.accountId,
+    local: false,
+    inReplyToId: data.inReplyTo?.id ?? null,
+    inReplyToAccountId: data.inReplyTo?.accountId ?? null,
+    content: data.content,
+    source: data.source,
+    contentType: data.contentType,
+    objectType: data.objectType,
+    spoilerText: data.spoilerText,
+    sensitive: data.sensitive,
+    visibility: data.visibility,
+    language: data.language,
+    context: data.inReplyTo?.context ?? data.context ?? data.uri,
+    recipientIds: [...new Set([...data.recipientIds, ...mentionIds])],
+    emojis: emojiColumn(data.emojis),
+    editedAt: data.editedAt,
+    createdAt: data.createdAt,
+    // nested writes only when there is something to write (Prisma makes a nested create atomic itself)
+    ...(mentionIds.length ? { mentions: { create: mentionIds.map((accountId) => ({ accountId })) } } : {}),
+    ...(tags.length ? { tags: { create: tags.map((t) => ({ tagId: t.id })) } } : {}),
+    ...(data.poll ? { poll: { create: pollRow(data.poll) } } : {}),
+  };
   let created: Status;
   try {
-    created = await ctx.db.$transaction(async (tx) => {
-      const status = await tx.status.create({
-        data: {
-          id,
-          uri: data.uri,
-          url: data.url,
-          accountId: data.accountId,
-          local: false,
-          inReplyToId: data.inReplyTo?.id ?? null,
-          inReplyToAccountId: data.inReplyTo?.accountId ?? null,
-          content: data.content,
-          source: data.source,
-          contentType: data.contentType,
-          objectType: data.objectType,
-          spoilerText: data.spoilerText,
-          sensitive: data.sensitive,
-          visibility: data.visibility,
-          language: data.language,
-          context: data.inReplyTo?.context ?? data.context ?? data.uri,
-          recipientIds: [...new Set([...data.recipientIds, ...mentionIds])],
-          emojis: emojiColumn(data.emojis),
-          editedAt: data.editedAt,
-          createdAt: data.createdAt,
-          mentions: { create: mentionIds.map((accountId) => ({ accountId })) },
-          tags: { create: tags.map((t) => ({ tagId: t.id })) },
-          ...(data.poll ? { poll: { create: pollRow(data.poll) } } : {}),
-        },
-      });
-      if (data.media.length) await tx.mediaAttachment.createMany({ data: data.media.map((m) => mediaRow(data.accountId, status.id, m)) });
-      return status;
-    });
+    // one statement for a plain post; a transaction only when attachments go with it
+    created = data.media.length
+      ? await ctx.db.$transaction(async (tx) => {
+          const status = await tx.status.create({ data: row });
+          await tx.mediaAttachment.createMany({ data: data.media.map((m) => mediaRow(data.accountId, status.id, m)) });
+          return status;
+        })
+      : await ctx.db.status.create({ data: row });
   } catch (error) {
-    // the same object delivered twice at once (shared and personal inboxes): the other stored it
+    // the same object delivered twice (at once, or again): the stored one answers
     if ((error as { code?: string }).code === "P2002") {
       const winner = await ctx.db.status.findUnique({ where: { uri: data.uri } });
       if (winner) return winner;
     }
     throw error;
   }
-  await rememberRemoteEmojis(ctx, await authorDomain(ctx, data.accountId), data.emojis);
+  if (data.emojis.length) await rememberRemoteEmojis(ctx, await authorDomain(ctx, data.accountId), data.emojis);
   const status = await statusStored(ctx, created, mentionIds);
   if (data.poll?.expiresAt && !data.poll.closedAt) {
     const poll = await ctx.db.poll.findUnique({ where: { statusId: status.id }, select: { id: true } });

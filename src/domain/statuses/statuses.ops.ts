@@ -1,7 +1,7 @@
 // Posting and deleting statuses. Visibility rules live in visibility.ts, text in formatter.ts.
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
-import type { Account, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
+import type { Account, Prisma, Status, Tag, Visibility } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
@@ -172,9 +172,16 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
   return { status, mentions: recipients, tags: formatted.tags, mediaIds, poll };
 }
 
-/** The tags named `names` (lower-cased), created when new. */
-export function upsertTags(ctx: Ctx, names: readonly string[]) {
-  return Promise.all(names.map((name) => ctx.db.tag.upsert({ where: { name }, create: { id: newId(), name }, update: {} })));
+/** The tags named `names` (lower-cased), created when new: one statement however many. */
+export async function upsertTags(ctx: Ctx, names: readonly string[]): Promise<Tag[]> {
+  const unique = [...new Set(names)];
+  if (!unique.length) return [];
+  // DO UPDATE (a no-op write) rather than DO NOTHING, so existing tags come back in RETURNING too
+  const rows = await ctx.db.$queryRaw<Tag[]>`
+    INSERT INTO tags (id, name) SELECT * FROM unnest(${unique.map(() => newId())}::text[], ${unique}::text[])
+    ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, name`;
+  const byName = new Map(rows.map((t) => [t.name, t]));
+  return unique.map((name) => byName.get(name)!);
 }
 
 /**
@@ -185,7 +192,8 @@ export function upsertTags(ctx: Ctx, names: readonly string[]) {
 export async function statusStored(ctx: Ctx, stored: Status, mentionIds: readonly string[]): Promise<Status> {
   const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
   ctx.bus.publish("status_created", { statusId: status.id });
-  await ctx.db.account.update({ where: { id: status.accountId }, data: { lastStatusAt: status.createdAt } });
+  // updateMany: the row is not wanted back (an update would read every column of it)
+  await ctx.db.account.updateMany({ where: { id: status.accountId }, data: { lastStatusAt: status.createdAt } });
   await notify(
     ctx,
     mentionIds.map((accountId) => ({ accountId, type: "mention" as const, fromAccountId: status.accountId, statusId: status.id })),

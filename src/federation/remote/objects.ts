@@ -117,7 +117,8 @@ export async function objectStatusData(fctx: FederationContext, json: Json, opts
   const cc = ids(json.cc);
   const tags = list(json.tag).filter(isObject);
   const mentionHrefs = tags.filter((t) => types(t).includes("Mention")).map((t) => str(t.href) ?? idOf(t)).filter((h): h is string => !!h);
-  const addressed = [...new Set([...to, ...cc, ...mentionHrefs])].filter((id) => !PUBLIC_IDS.has(id));
+  // the author's own followers collection names no account: not looked up (most posts address only it)
+  const addressed = [...new Set([...to, ...cc, ...mentionHrefs])].filter((id) => !PUBLIC_IDS.has(id) && id !== author.followersUrl);
   const known = addressed.length ? await services.db.account.findMany({ where: { OR: [{ apId: { in: addressed } }, { url: { in: mentionHrefs } }] }, select: { id: true, apId: true, url: true } }) : [];
   const mentionIds = known.filter((a) => mentionHrefs.includes(a.apId) || (a.url !== null && mentionHrefs.includes(a.url))).map((a) => a.id);
   const hashtags = [...new Set(tags.filter((t) => types(t).includes("Hashtag")).map((t) => (str(t.name) ?? "").replace(/^#/, "").toLowerCase()).filter((n) => /^[\p{L}\p{N}_]+$/u.test(n)))];
