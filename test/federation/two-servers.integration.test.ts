@@ -191,7 +191,9 @@ describe("accounts", () => {
     const status = await post(a, erin, { status: "erin was here", visibility: "public" });
     await eventually(() => statusOn(b, bob, status.uri), { what: "erin's post on b" });
     // b forgets the keys it cached: the Delete's key must be fetched, and a answers 410 for the deleted actor
+    // (a restart also empties the process's read-through copy of those rows, see src/federation/kv-store.ts)
     await b.sql("DELETE FROM federation_kv WHERE key LIKE '%publicKey%' OR key LIKE '%remoteDocument%'");
+    await b.restart();
     const res = await a.api("/api/v1/ext/admin/users?nickname=erin", { method: "DELETE", headers: { "x-admin-token": ADMIN_TOKEN } });
     expect(res.status).toBe(200);
     expect((await fetch("https://a.fed.test/users/erin", { headers: { accept: "application/activity+json" } })).status).toBe(410);
