@@ -117,8 +117,8 @@ describe("inbound activities from a Fedify peer", () => {
     await peer.send("alice", inbox("bob"), create("alice", dm));
     const dmRow = await eventually(() => statusRow(dm.id), { what: "direct" });
     expect(dmRow.visibility).toBe("direct");
-    const conversations = await (await a.api("/api/v1/conversations", { token: bob.token })).json();
-    expect(conversations.some((c: any) => c.last_status?.id === dmRow.id)).toBe(true);
+    // the conversation is recorded just after the row (statusStored), so it is waited for too
+    await eventually(async () => ((await (await a.api("/api/v1/conversations", { token: bob.token })).json()) as any[]).some((c) => c.last_status?.id === dmRow.id), { what: "conversation" });
     // carol, not addressed, cannot see it
     expect((await a.api(`/api/v1/statuses/${dmRow.id}`, { token: carol.token })).status).toBe(404);
   });
