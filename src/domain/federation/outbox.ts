@@ -67,10 +67,15 @@ export async function anyRemote(ctx: Pick<Ctx, "db">, ids: readonly string[]): P
   return (await ctx.db.account.count({ where: { id: { in: [...ids] }, local: false } })) > 0;
 }
 
+/** Whether the instance follows a relay (public posts then go out even without remote followers). */
+async function followsRelays(ctx: Pick<Ctx, "db">): Promise<boolean> {
+  return (await ctx.db.relay.count({ where: { state: "accepted" } })) > 0;
+}
+
 /**
- * The intent for a new or edited status, or nothing: local-only statuses never leave; public and
- * unlisted ones always go out (followers, relays); followers-only, list and direct ones only when a
- * remote account can be concerned (a remote follower, a remote addressee, a remote parent author).
+ * The intent for a new or edited status, or nothing: local-only statuses never leave; others only when a
+ * remote account can be concerned (a remote addressee, a remote parent author, a remote follower — for
+ * public and unlisted ones also a followed relay). A server nobody remote follows queues no job per post.
  */
 export async function federateStatus(
   ctx: Pick<Ctx, "db" | "jobs">,
@@ -78,11 +83,13 @@ export async function federateStatus(
   status: { id: string; accountId: string; visibility: Visibility; recipientIds: string[]; inReplyToAccountId: string | null },
 ): Promise<void> {
   if (!federatedVisibility(status.visibility)) return;
-  if (status.visibility !== "public" && status.visibility !== "unlisted") {
-    const concerned = [...status.recipientIds, ...(status.inReplyToAccountId ? [status.inReplyToAccountId] : [])];
-    const remote = (await anyRemote(ctx, concerned)) || (status.visibility === "private" && (await hasRemoteFollowers(ctx, status.accountId)));
-    if (!remote) return;
-  }
+  const open = status.visibility === "public" || status.visibility === "unlisted";
+  const concerned = [...status.recipientIds, ...(status.inReplyToAccountId ? [status.inReplyToAccountId] : [])];
+  const remote =
+    (await anyRemote(ctx, concerned)) ||
+    ((open || status.visibility === "private") && (await hasRemoteFollowers(ctx, status.accountId))) ||
+    (open && (await followsRelays(ctx)));
+  if (!remote) return;
   await federate(ctx, { type, statusId: status.id });
 }
 
