@@ -197,6 +197,6 @@ describe("accounts", () => {
     const res = await a.api("/api/v1/ext/admin/users?nickname=erin", { method: "DELETE", headers: { "x-admin-token": ADMIN_TOKEN } });
     expect(res.status).toBe(200);
     expect((await fetch("https://a.fed.test/users/erin", { headers: { accept: "application/activity+json" } })).status).toBe(410);
-    await eventually(async () => (await b.sql("SELECT id FROM statuses WHERE uri = $1", [status.uri])).length === 0, { what: "erin's statuses removed on b" });
-  });
+    await eventually(async () => (await b.sql("SELECT id FROM statuses WHERE uri = $1", [status.uri])).length === 0, { what: "erin's statuses removed on b", timeoutMs: 45_000 });
+  }, 90_000);
 });
