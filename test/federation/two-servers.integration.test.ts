@@ -189,7 +189,7 @@ describe("accounts", () => {
     await json(await b.api("/api/v1/follows", { token: bob.token, json: { uri: "erin@a.fed.test" } }));
     await eventually(async () => (await json(await a.api(`/api/v1/accounts/${erin.id}/followers`, { token: erin.token }))).length === 1, { what: "bob following erin on a" });
     const status = await post(a, erin, { status: "erin was here", visibility: "public" });
-    await eventually(() => statusOn(b, bob, status.uri), { what: "erin's post on b" });
+    await eventually(() => statusOn(b, bob, status.uri), { what: "erin's post on b", timeoutMs: 45_000 });
     // b forgets the keys it cached: the Delete's key must be fetched, and a answers 410 for the deleted actor
     // (a restart also empties the process's read-through copy of those rows, see src/federation/kv-store.ts)
     await b.sql("DELETE FROM federation_kv WHERE key LIKE '%publicKey%' OR key LIKE '%remoteDocument%'");
