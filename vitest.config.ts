@@ -19,6 +19,8 @@ export default defineConfig({
   resolve: { alias: { graphql: "graphql/index.js" } },
   test: {
     include: ["test/**/*.test.ts"],
+    // spawned servers and CLIs run the built dist/ (test/support/built.ts): build it once, first
+    globalSetup: ["test/support/build-once.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

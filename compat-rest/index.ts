@@ -11,6 +11,7 @@ import { captchaRoutes } from "./own/captcha.routes.ts";
 import { mascotRoutes } from "./own/mascot.routes.ts";
 import { frontendConfigurationRoutes } from "./own/frontend-configurations.routes.ts";
 import { passwordResetRoutes } from "./oauth/password-reset.routes.ts";
+import { inviteRegistrationRoutes } from "./oauth/invite-registration.routes.ts";
 import { ownAccountActionRoutes } from "./own/account-actions.routes.ts";
 import { ownInstanceRoutes } from "./own/instance.routes.ts";
 import { ownRelationshipRoutes } from "./own/relationships.routes.ts";
@@ -25,6 +26,7 @@ import { conversationRoutes } from "./reference/conversations.routes.ts";
 import { chatRoutes } from "./own/chats.routes.ts";
 import { adminChatRoutes } from "./admin/chats.routes.ts";
 import { listFilterRoutes } from "./reference/lists-filters.routes.ts";
+import { filterRoutes } from "./reference/filters.routes.ts";
 import { notificationRoutes } from "./reference/notifications.routes.ts";
 import { searchRoutes } from "./reference/search.routes.ts";
 import { timelineRoutes } from "./reference/timelines.routes.ts";
@@ -60,6 +62,11 @@ import { bookmarkFolderRoutes } from "./own/bookmark-folders.routes.ts";
 import { scrobbleRoutes } from "./own/scrobbles.routes.ts";
 import { birthdayRoutes } from "./own/birthdays.routes.ts";
 import { frontendProfileRoutes } from "./own/frontend-profiles.routes.ts";
+import { tagRoutes } from "./reference/tags.routes.ts";
+import { referenceAccountRoutes } from "./admin/reference-accounts.routes.ts";
+import { referenceDomainBlockRoutes } from "./admin/reference-domain-blocks.routes.ts";
+import { referenceBlocklistRoutes } from "./admin/reference-blocklists.routes.ts";
+import { referenceMetricRoutes } from "./admin/reference-metrics.routes.ts";
 import type { RouteDef } from "./route.ts";
 
 export const allRoutes: readonly RouteDef[] = [
@@ -79,12 +86,14 @@ export const allRoutes: readonly RouteDef[] = [
   ...birthdayRoutes,
   ...frontendProfileRoutes,
   ...passwordResetRoutes,
+  ...inviteRegistrationRoutes,
   ...appRoutes,
   ...instanceRoutes,
   ...registrationRoutes,
   // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
   ...relationshipRoutes,
   ...listFilterRoutes,
+  ...filterRoutes,
   ...accountRoutes,
   ...mediaRoutes,
   ...statusRoutes,
@@ -106,12 +115,18 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminAnnouncementRoutes,
   ...adminConfigRoutes,
   ...adminRuleRoutes,
+  // the reference admin API (/api/v1/admin/…, /api/v2/admin/accounts)
+  ...referenceAccountRoutes,
+  ...referenceDomainBlockRoutes,
+  ...referenceBlocklistRoutes,
+  ...referenceMetricRoutes,
   ...announcementRoutes,
   ...reactionRoutes,
   ...emojiPackRoutes,
   ...customEmojiRoutes,
   ...adminEmojiRoutes,
   ...timelineRoutes,
+  ...tagRoutes,
   ...notificationRoutes,
   ...conversationRoutes,
   ...chatRoutes,

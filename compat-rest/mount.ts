@@ -9,7 +9,8 @@ import { DomainError, Forbidden, httpStatus, UpstreamFailure } from "../src/doma
 import { GuardedFetchError } from "../src/net/guarded-fetch.ts";
 import { assertSafeInput, withLengthLimits } from "../src/domain/input-limits.ts";
 import { invalidFromZod } from "../src/domain/operation.ts";
-import { HTTP_LIMITS, multipartBoundary, restMediaType } from "../src/http/boundary.ts";
+import { sendFault } from "../src/http/faults.ts";
+import { HTTP_LIMITS, multipartBoundary, restBodyParsers, restMediaType } from "../src/http/boundary.ts";
 import { applyRateDecision, RateLimiter } from "../src/http/rate-limit.ts";
 import { credentialsOf } from "./credentials.ts";
 import type { Settings } from "../src/config/env.ts";
@@ -38,6 +39,8 @@ export function sendError(res: Response, error: unknown, def?: Pick<RouteDef, "e
     res.status(shape.status).type("application/json").json(shape.body);
     return;
   }
+  // the database away (503) or the disk full (507): not the request's fault, not a 500
+  if (sendFault(res, error)) return;
   console.error("unhandled error:", error);
   res.status(500).type("application/json").json({ error: "Internal server error" });
 }
@@ -97,11 +100,13 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
     // every string and array of the route's schemas has a maximum length (src/domain/input-limits.ts)
     const limited = <S extends z.ZodType | undefined>(s: S) => (s ? withLengthLimits(s) : s) as S;
     const def = { ...resolved, params: limited(resolved.params), query: limited(resolved.query), body: limited(resolved.body) };
+    const bodyParsers = restBodyParsers(Math.min(def.bodyLimit ?? HTTP_LIMITS.bodyBytes, HTTP_LIMITS.maxBodyBytes));
     const multipart = multipartBoundary(def.files?.length ? upload.fields(def.files.map((name) => ({ name }))) : upload.none());
     const handle = async (req: Request, res: Response) => {
       try {
         const ctx = await authorize(declared, services, req);
-        if (def.rateLimit && !applyRateDecision(res, limiter.hit(services.config, def.rateLimit, { account: ctx.viewer.account?.id, ip: req.ip ?? "" }))) return;
+        ctx.clientIp = req.ip;
+        if (def.rateLimit && !applyRateDecision(res, await limiter.hit(services.config, def.rateLimit, { account: ctx.viewer.account?.id, ip: req.ip ?? "" }))) return;
         const query = (req.query ?? {}) as Record<string, unknown>;
         const body = req.is("multipart/form-data") ? normalizeMultipart(req.body) : ((req.body ?? {}) as Record<string, unknown>);
         // the text rule before the handler reads the input: no NUL, no unpaired surrogate (422)
@@ -127,7 +132,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
     };
     const method = def.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
     for (const path of def.paths) {
-      router[method](path, restMediaType, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle);
+      router[method](path, restMediaType, ...bodyParsers, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle);
     }
   }
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Settings } from "../src/config/env.ts";
 import { SOFTWARE_VERSION } from "../src/domain/instance/instance.ops.ts";
 import { withLengthLimits } from "../src/domain/input-limits.ts";
+import { HTTP_LIMITS } from "../src/http/boundary.ts";
 import { resolveRoute, type RouteDef } from "./route.ts";
 
 const FORM_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
@@ -47,6 +48,8 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
       if (def.body || def.files?.length) {
         const schema = bodySchema(def);
         operation.requestBody = { content: Object.fromEntries(FORM_TYPES.map((t) => [t, { schema }])) };
+        // the route's body limit (JSON and urlencoded, after decompression), for clients and the fuzz test
+        operation["x-body-limit"] = Math.min(def.bodyLimit ?? HTTP_LIMITS.bodyBytes, HTTP_LIMITS.maxBodyBytes);
       }
       (paths[oaPath] ??= {})[def.method.toLowerCase()] = operation;
     }

@@ -54,6 +54,12 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   body?: B | ((namespace: string) => B);
   /** multipart file fields; `$ns` is replaced like in paths */
   files?: readonly string[];
+  /**
+   * the largest JSON or urlencoded body this route reads, in bytes after decompression (413 beyond);
+   * default `HTTP_LIMITS.bodyBytes` (1 MiB), at most `HTTP_LIMITS.maxBodyBytes`. Multipart uploads are
+   * bounded by the multipart limits and the instance's upload limits instead.
+   */
+  bodyLimit?: number;
   /** the rate limit (runtime settings `rate_limit.<name>`) counted before the handler runs; 429 beyond it */
   rateLimit?: RateLimitName;
   /** success status (default 200) */

@@ -1,7 +1,11 @@
 // `npm start`: serve the instance with settings from the environment.
 import { restoreNativeJson } from "./native-json.ts"; // first: see there
-import { loadSettings } from "./config/env.ts";
-import { startServer } from "./server.ts";
+// Everything else is imported dynamically, after native-json.ts has run: in the bundle that `npm start`
+// runs (scripts/build-server.mjs) the packages a static import reaches are loaded before any of our
+// own module bodies, so a static import here would let jsonld's polyfill in before native-json.ts saw
+// the engine's JSON.stringify.
+const { loadSettings } = await import("./config/env.ts");
+const { startServer } = await import("./server.ts");
 
 restoreNativeJson();
 const server = await startServer(loadSettings());

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createYoga } from "graphql-yoga";
-import { GraphQLError, execute, parse, subscribe } from "graphql";
+import { GraphQLError, execute, parse, subscribe, validate } from "graphql";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import * as trpcExpress from "@trpc/server/adapters/express";
@@ -13,6 +13,8 @@ import { parse as parseCookie } from "cookie";
 import { allRoutes } from "../compat-rest/index.ts";
 import { credentialsOf, sessionCookie, sessionCookieName } from "../compat-rest/credentials.ts";
 import { mountRoutes, sendError } from "../compat-rest/mount.ts";
+import { mediaProxyRoute } from "./media/proxy-route.ts";
+import { loadMediaProxyKey } from "./domain/media/proxy-url.ts";
 import { openApiDocument } from "../compat-rest/openapi.ts";
 import { createStreamingServer } from "../compat-rest/streaming/index.ts";
 import type { Settings } from "./config/env.ts";
@@ -28,14 +30,21 @@ import { federationMiddleware } from "./federation/mount.ts";
 import { createFederationPort } from "./federation/resolve.ts";
 import { applyRateDecision, RateLimiter } from "./http/rate-limit.ts";
 import { securityHeaders } from "./http/security-headers.ts";
-import { answerClientErrors, boundaryErrorHandler, declaredBodyLimit, HTTP_LIMITS, parseQueryString, requestBoundary } from "./http/boundary.ts";
+import { faultOf } from "./http/faults.ts";
+import { answerClientErrors, boundaryErrorHandler, boundedTextBody, declaredBodyLimit, parseQueryString, requestBoundary } from "./http/boundary.ts";
+import { instanceKey } from "./config/instance-key.ts";
+import { adminUi } from "./http/admin-ui.ts";
+import { installedFrontend } from "./http/frontends.ts";
+import { csrfGuard, sameOriginUpgrade } from "./http/csrf.ts";
 import { unsafeGraphQLInput, useSafeInput } from "./graphql/safe-input.ts";
 import { schema } from "./graphql/schema.ts";
+import { documentLimitRules, documentLimits } from "./graphql/limits.ts";
 import { allJobs } from "./jobs/all.ts";
 import { createJobQueue, jobsPrefix } from "./jobs/index.ts";
 import { registerJobs } from "./jobs/registry.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { uploadsDir } from "./media/storage.ts";
+import { projectRoot } from "./project-root.ts";
 import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
 import { closeStreamHub } from "./realtime/streams.ts";
@@ -48,19 +57,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const webAdminDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../web-admin");
-const assetsDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "media/assets");
+const assetsDir = path.join(projectRoot, "src/media/assets");
 
 /** GraphQL errors: domain errors keep their message and a code; anything else is masked. */
 function maskError(error: unknown): GraphQLError {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (original instanceof DomainError) return new GraphQLError(original.message, { extensions: { code: original.kind.toUpperCase(), fields: original.fields } });
   if (original instanceof GraphQLError) return original; // validation, syntax and authorization (Pothos) errors
+  const fault = faultOf(original); // the database away or the disk full: 503/507, not an internal error
+  if (fault) return new GraphQLError(fault.body.error, { extensions: { code: fault.status === 503 ? "SERVICE_UNAVAILABLE" : "INSUFFICIENT_STORAGE", http: { status: fault.status } } });
   console.error("graphql error:", original);
   return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
 }
 
 const GRAPHQL_TRPC_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Rate-limit counters of one instance in a shared Redis (like the bus's channels and the job queue's keys). */
+const rateLimitPrefix = (settings: Settings) => `ext-rl:${instanceKey(settings)}:`;
 
 export function buildApp(services: Services, ctlSecret: string) {
   const { settings } = services;
@@ -75,7 +88,11 @@ export function buildApp(services: Services, ctlSecret: string) {
   // the input boundary (src/http/boundary.ts): request target, path encoding, query string, text rule
   app.use(requestBoundary());
 
-  const viewerCtx = async (creds: Credentials): Promise<Ctx> => makeCtx(services, await authenticate(makeCtx(services), creds));
+  const viewerCtx = async (creds: Credentials, clientIp?: string): Promise<Ctx> => {
+    const ctx = makeCtx(services, await authenticate(makeCtx(services), creds));
+    ctx.clientIp = clientIp;
+    return ctx;
+  };
 
   // ActivityPub first: inbox bodies must reach signature checks unparsed
   app.use(federationMiddleware(services));
@@ -83,21 +100,26 @@ export function buildApp(services: Services, ctlSecret: string) {
   const yoga = createYoga<{ req: express.Request }, Ctx>({
     schema,
     graphqlEndpoint: "/graphql",
-    graphiql: false,
+    // the explorer (GET /graphql from a browser): in development, or when an admin turns it on
+    graphiql: () => settings.development || services.config.get("graphql", "explorer"),
     logging: false, // maskError logs what is unexpected; expected refusals are not noise
     maskedErrors: { maskError },
-    plugins: [useSafeInput()],
-    context: async ({ req }) => viewerCtx(credentialsOf(req, ns)),
+    plugins: [useSafeInput(), ...documentLimits()],
+    context: async ({ req }) => viewerCtx(credentialsOf(req, ns), req.ip),
   });
-  // yoga and tRPC read their own bodies: the same size limit as the REST parsers
-  app.use([yoga.graphqlEndpoint, "/trpc"], declaredBodyLimit(GRAPHQL_TRPC_BODY_BYTES));
+  // yoga and tRPC would read their own bodies without a bound on chunked (no Content-Length) or
+  // compressed ones: the body is read here first, inflated and counted (413 past the limit), and they
+  // take it as text
+  app.use([yoga.graphqlEndpoint, "/trpc"], declaredBodyLimit(GRAPHQL_TRPC_BODY_BYTES), boundedTextBody(GRAPHQL_TRPC_BODY_BYTES));
+  // the admin UI's cookie session: cross-site requests and header-less cookie requests are refused
+  app.use([yoga.graphqlEndpoint, "/trpc"], csrfGuard(ns));
   app.use(yoga.graphqlEndpoint, yoga as any);
 
   // the admin UI's sign-in counts against the same `authentication` limit as the token endpoint
-  const limiter = new RateLimiter();
-  app.use("/trpc", (req, res, next) => {
+  const limiter = new RateLimiter(settings.redisUrl ? { redis: { url: settings.redisUrl, prefix: `${rateLimitPrefix(settings)}` } } : {});
+  app.use("/trpc", async (req, res, next) => {
     if (req.method !== "POST" || !req.path.includes("session.signIn")) return next();
-    if (applyRateDecision(res, limiter.hit(services.config, "authentication", { ip: req.ip ?? "" }))) next();
+    if (applyRateDecision(res, await limiter.hit(services.config, "authentication", { ip: req.ip ?? "" }))) next();
   });
   app.use(
     "/trpc",
@@ -108,7 +130,7 @@ export function buildApp(services: Services, ctlSecret: string) {
         const secret = req.get("x-ctl-secret");
         const isCtl = secret !== undefined && safeEqual(secret, ctlSecret);
         return {
-          ctx: await viewerCtx(isCtl ? {} : creds),
+          ctx: await viewerCtx(isCtl ? {} : creds, req.ip),
           system: isCtl || creds.adminToken !== undefined ? systemCtx(services) : null,
           sessionToken: creds.sessionToken,
           setCookie: (token) => res.append("Set-Cookie", sessionCookie(settings, token)),
@@ -121,27 +143,40 @@ export function buildApp(services: Services, ctlSecret: string) {
     }),
   );
 
-  app.use(express.json({ limit: HTTP_LIMITS.bodyBytes, type: ["application/json", "application/*+json"] }));
-  // `depth` (body-parser 2) is missing from its type declarations
-  app.use(express.urlencoded({ extended: true, limit: HTTP_LIMITS.bodyBytes, depth: HTTP_LIMITS.bodyDepth, parameterLimit: HTTP_LIMITS.parameters } as Parameters<typeof express.urlencoded>[0]));
-
+  // REST bodies are parsed per route, under each route's body limit (compat-rest/mount.ts)
   const rest = express.Router();
   mountRoutes(rest, allRoutes, services, limiter);
+  // `/` is the landing page (src/federation/pages) until an admin installs a primary frontend, which then wins
+  app.get("/", installedFrontend(services, "primary"));
   app.use(rest);
 
-  const openapi = openApiDocument(allRoutes, settings);
-  app.get("/api/openapi", (_req, res) => void res.json(openapi));
-  app.use("/admin", express.static(webAdminDir));
+  // built at the first request, not at start-up: about a second of CPU and its memory (zod-openapi's
+  // schema walk) that most processes never need (docs/performance.md, "Start-up and idle memory")
+  let openapi: string | undefined;
+  app.get("/api/openapi", (_req, res) => void res.type("application/json").send((openapi ??= JSON.stringify(openApiDocument(allRoutes, settings)))));
+  app.use("/admin", adminUi());
   // uploads: stored names carry a checked image extension; nosniff keeps browsers from guessing otherwise
   app.use("/media", express.static(uploadsDir(services), { index: false, setHeaders: (res) => res.set("X-Content-Type-Options", "nosniff") }));
   app.use("/images", express.static(assetsDir, { index: false }));
+  // the instance thumbnail `/api/v1/instance` advertises by default: an operator's file in
+  // DATA_DIR/instance/ first, else the bundled one (docs/media.md)
+  app.use("/instance", express.static(path.join(settings.dataDir, "instance"), { index: false, dotfiles: "deny", setHeaders: (res) => res.set("X-Content-Type-Options", "nosniff") }));
+  app.get("/instance/thumbnail.jpeg", (_req, res) => res.sendFile(path.join(assetsDir, "thumbnail.jpeg")));
+  // the media proxy (src/domain/media/media-proxy.ts): remote files behind signed URLs
+  // (previews first: "/proxy/preview/<sig>/<url>" would otherwise read as a signature "preview")
+  app.get(["/proxy/preview/:signature/:url", "/proxy/preview/:signature/:url/:filename"], mediaProxyRoute(services, (res, err) => sendError(res, err), { preview: true }));
+  app.get(["/proxy/:signature/:url", "/proxy/:signature/:url/:filename"], mediaProxyRoute(services, (res, err) => sendError(res, err)));
   // custom emoji: pack file names are checked when written; static serving never leaves the folder
   app.use("/emoji/packs", express.static(packsDir(settings), { index: false, dotfiles: "deny", setHeaders: (res) => res.set({ "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox" }) }));
+
+  // installed frontends (admin frontends install): the primary at /, the admin one at /<ns>/admin
+  app.use(`/${ns}/admin`, installedFrontend(services, "admin"));
+  app.use(installedFrontend(services, "primary"));
 
   app.use((_req: express.Request, res: express.Response) => void res.status(404).json({ error: "Not found" }));
   // body-parser, multipart and URL-decoding failures answer 400/413/415 in the family's shape
   app.use(boundaryErrorHandler((res, err) => sendError(res, err)));
-  return { app, yoga };
+  return { app, yoga, limiter };
 }
 
 export async function startServer(settings: Settings): Promise<RunningServer> {
@@ -160,14 +195,16 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   loadEmojiRegistry(settings);
   const services: Services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(settings.redisUrl ? { url: settings.redisUrl, prefix: channelPrefix(settings) } : undefined), clock: () => new Date() };
   services.federation = createFederationPort(services); // remote resolution for domain operations and jobs
+  await loadMediaProxyKey(services); // proxy URLs are signed while rendering, synchronously
   registerJobs(jobs, services, allJobs);
   const stopFollowingConfig = followConfigChanges(services.bus, config);
   const stopFollowingEmoji = followEmojiChanges(services.bus, settings);
   const ctlSecret = newSecret(32);
-  const { app } = buildApp(services, ctlSecret);
+  const { app, limiter } = buildApp(services, ctlSecret);
 
   const server = http.createServer(app);
   answerClientErrors(server);
+  const inFlight = trackInFlight(server);
   // two path-bound WebSocketServers on one HTTP server abort each other's upgrades: route by path
   const wss = new WebSocketServer({ noServer: true });
   const streaming = createStreamingServer(services);
@@ -191,12 +228,17 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
           return; // graphql-ws answers the syntax error itself
         }
         const error = unsafeGraphQLInput(document, payload.variables);
-        return error ? [error] : undefined;
+        if (error) return [error];
+        // the document limits yoga's plugins apply over HTTP (src/graphql/limits.ts)
+        const tooBig = validate(schema, document, documentLimitRules());
+        return tooBig.length ? [...tooBig] : undefined;
       },
       context: async ({ connectionParams, extra }) => {
         const auth = String(connectionParams?.authorization ?? connectionParams?.Authorization ?? "");
         const cookies = parseCookie(extra.request.headers.cookie ?? "");
-        const creds: Credentials = auth.toLowerCase().startsWith("bearer ") ? { bearer: auth.slice(7).trim() } : { sessionToken: cookies[sessionCookieName(settings.namespace)] };
+        // the session cookie counts only on an upgrade from a page of this origin (cross-site WebSocket hijacking)
+        const cookieOk = sameOriginUpgrade(extra.request.headers.origin, extra.request.headers.host);
+        const creds: Credentials = auth.toLowerCase().startsWith("bearer ") ? { bearer: auth.slice(7).trim() } : cookieOk ? { sessionToken: cookies[sessionCookieName(settings.namespace)] } : {};
         return makeCtx(services, await authenticate(makeCtx(services), creds));
       },
     },
@@ -229,17 +271,53 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       } catch {
         /* already gone */
       }
+      // graceful: stop accepting, close idle keep-alive connections, close WebSockets with 1001 and a
+      // reason, let the requests in flight finish (up to SHUTDOWN_GRACE_MS), then cut what is left
+      const listening = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
       await stopFollowingConfig();
       await stopFollowingEmoji();
       await streaming.close();
       await closeStreamHub(services);
-      await gqlWs.dispose();
+      await gqlWs.dispose(); // graphql-ws closes with 1001 "Going away"
       wss.close();
+      await inFlight.drained(settings.shutdownGraceMs);
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening;
       await jobs.stop();
+      await limiter.close();
       await services.bus.close(); // after the jobs: a job finishing during stop may still publish
       await database.close();
+    },
+  };
+}
+
+/** Counts the requests being answered, so shutdown can wait for them; answers after close carry `Connection: close`. */
+function trackInFlight(server: http.Server) {
+  let active = 0;
+  let closing = false;
+  const waiters = new Set<() => void>();
+  server.on("request", (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    active++;
+    if (closing) res.shouldKeepAlive = false;
+    res.once("close", () => {
+      active--;
+      if (active === 0) for (const w of waiters) w();
+    });
+  });
+  return {
+    async drained(timeoutMs: number) {
+      closing = true;
+      if (active === 0) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        waiters.add(done);
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 // Admin API: one remote instance's statuses, and removing an instance's accounts and content.
 import { z } from "zod";
 import { listInstances, purgeInstance, showInstance } from "../../src/domain/admin/instances.ops.ts";
-import type { InstanceHealth } from "../../src/domain/federation/instances.ts";
+import type { InstanceView } from "../../src/domain/admin/instances.ops.ts";
 import { adminInstanceStatuses } from "../../src/domain/admin/statuses.ops.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
@@ -11,7 +11,7 @@ const tags = ["Admin: instances"];
 const instance = z.object({ instance: z.string() });
 
 /** An instance's delivery health, as the list and the single view render it. */
-function renderInstance(i: InstanceHealth) {
+function renderInstance(i: InstanceView) {
   const at = (d: Date | null) => d?.toISOString() ?? null;
   return {
     domain: i.domain,
@@ -23,6 +23,9 @@ function renderInstance(i: InstanceHealth) {
     failure_count: i.failureCount,
     reachable: i.unreachableSince === null,
     delivery_suspended: i.deliverySuspended,
+    // what this server knows of it (extension): accounts and statuses (reblogs excluded)
+    users_count: i.users,
+    statuses_count: i.statuses,
   };
 }
 
@@ -36,7 +39,7 @@ export const adminInstanceRoutes = [
     query: listInstances.input,
     response: {
       description:
-        "`{total, instances: [{domain, software_name, software_version, last_success_at, last_failure_at, unreachable_since, failure_count, reachable, delivery_suspended}]}`; `delivery_suspended`: unreachable for more than 7 days, no new deliveries",
+        "`{total, instances: [{domain, software_name, software_version, last_success_at, last_failure_at, unreachable_since, failure_count, reachable, delivery_suspended, users_count, statuses_count}]}`; `delivery_suspended`: unreachable for more than 7 days, no new deliveries; `last_success_at` is when it was last reachable; the counts are the accounts and statuses known here",
     },
     async handler(ctx, { query }) {
       const { total, items } = await listInstances(ctx, query);

@@ -1,4 +1,4 @@
-// Admin API: relay subscriptions (admins only). Stored now; federation makes them follow for real.
+// Admin API: relay subscriptions (admins only). Following sends the relay actor's Follow (docs/federation.md, "Relays").
 import { followRelay, listRelays, RelayFailure, unfollowRelay } from "../../src/domain/admin/relays.ops.ts";
 import type { Relay } from "../../src/generated/prisma/client.ts";
 import { route } from "../route.ts";

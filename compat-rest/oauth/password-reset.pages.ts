@@ -1,7 +1,7 @@
 // The HTML of the e-mailed links: the password reset form and its outcomes, and link failures.
 import { escapeHtml as esc } from "../../src/domain/escape.ts";
 
-function page(title: string, body: string) {
+export function page(title: string, body: string) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${esc(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}
 label,input,button{display:block;width:100%;margin:.3rem 0}input,button{padding:.5rem;box-sizing:border-box}.error{color:#b00}</style></head>

@@ -6,6 +6,7 @@ import { moveAccount } from "../../src/domain/relationships/move.ops.ts";
 import { subscribeToAccount, unsubscribeFromAccount } from "../../src/domain/relationships/follows.ops.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderRelationship } from "../views/relationship.ts";
+import { HTTP_LIMITS } from "../../src/http/boundary.ts";
 import { MAX_LIST_TEXT } from "../../src/domain/input-limits.ts";
 
 const IMPORTS: { kind: ImportKind; path: string; scopes: string[] }[] = [
@@ -36,6 +37,8 @@ export const ownRelationshipRoutes: RouteDef[] = [
       tags: ["Relationships"],
       auth: { scopes },
       body: z.object({ list: z.string().max(MAX_LIST_TEXT).optional() }),
+      // a pasted list of up to MAX_LIST_TEXT characters (JSON-escaped, up to 6 bytes each)
+      bodyLimit: HTTP_LIMITS.maxBodyBytes,
       files: ["list"],
       response: { description: 'The JSON string "job started"' },
       async handler(ctx, { body, files }) {

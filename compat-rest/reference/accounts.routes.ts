@@ -64,6 +64,16 @@ export const accountRoutes = [
       return renderAccount(ctx, updated, { asOwner: true });
     },
   }),
+  ...(["avatar", "header"] as const).map((kind) =>
+    route({
+      method: "DELETE",
+      path: `/api/v1/profile/${kind}`,
+      summary: `Remove the ${kind} image (the instance default shows instead)`,
+      tags: ["Accounts"],
+      auth: { scopes: ["write:accounts"] },
+      handler: async (ctx) => renderAccount(ctx, await updateProfile(ctx, { [kind]: "" }), { asOwner: true }),
+    }),
+  ),
   ...(["avatar", "banner", "background"] as const).map((kind) =>
     route({
       method: "PATCH",

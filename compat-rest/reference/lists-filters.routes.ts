@@ -1,18 +1,8 @@
 // Reference API: lists (with their members, the lists containing an account and the list timeline),
-// filters v1, bookmarks and favourites, the family's account favourites, suggestions and the empty
-// stubs (trends, identity proofs, endorsements, featured tags). Mounted before /api/v1/accounts/:id.
+// bookmarks and favourites, the family's account favourites, suggestions and the empty
+// stubs (trends, identity proofs). Mounted before /api/v1/accounts/:id.
 import { z } from "zod";
-import type { Filter, List } from "../../src/generated/prisma/client.ts";
-import { NotFound } from "../../src/domain/errors.ts";
-import {
-  createFilter,
-  deleteFilter,
-  filterInput,
-  getFilter,
-  listFilters,
-  updateFilter,
-  updateFilterInput,
-} from "../../src/domain/filters/filters.ops.ts";
+import type { List } from "../../src/generated/prisma/client.ts";
 import {
   accountLists,
   addListAccounts,
@@ -43,16 +33,6 @@ export function renderList(list: List) {
   return { id: list.id, title: list.title, replies_policy: list.repliesPolicy, exclusive: list.exclusive };
 }
 
-export function renderFilter(filter: Filter) {
-  return {
-    id: filter.id,
-    phrase: filter.phrase,
-    context: filter.context,
-    whole_word: filter.wholeWord,
-    expires_at: filter.expiresAt?.toISOString() ?? null,
-    irreversible: filter.irreversible,
-  };
-}
 
 const listRoutes: RouteDef[] = [
   route({
@@ -180,64 +160,6 @@ const listRoutes: RouteDef[] = [
   }),
 ];
 
-const filterRoutes: RouteDef[] = [
-  route({
-    method: "GET",
-    path: "/api/v1/filters",
-    summary: "The viewer's filters that have not expired",
-    tags: ["Filters"],
-    auth: { scopes: ["read:filters"] },
-    async handler(ctx) {
-      return (await listFilters(ctx, {})).map(renderFilter);
-    },
-  }),
-  route({
-    method: "POST",
-    path: "/api/v1/filters",
-    summary: "Create a filter (phrase, context[], irreversible, whole_word, expires_in)",
-    tags: ["Filters"],
-    auth: { scopes: ["write:filters"] },
-    body: filterInput,
-    async handler(ctx, { body }) {
-      return renderFilter(await createFilter(ctx, body));
-    },
-  }),
-  route({
-    method: "GET",
-    path: "/api/v1/filters/:id",
-    summary: "One of the viewer's filters",
-    tags: ["Filters"],
-    auth: { scopes: ["read:filters"] },
-    params: idParam,
-    async handler(ctx, { params }) {
-      return renderFilter(await getFilter(ctx, params));
-    },
-  }),
-  route({
-    method: "PUT",
-    path: "/api/v1/filters/:id",
-    summary: "Change a filter (fields left out are kept)",
-    tags: ["Filters"],
-    auth: { scopes: ["write:filters"] },
-    params: idParam,
-    body: updateFilterInput.omit({ id: true }),
-    async handler(ctx, { params, body }) {
-      return renderFilter(await updateFilter(ctx, { ...body, id: params.id }));
-    },
-  }),
-  route({
-    method: "DELETE",
-    path: "/api/v1/filters/:id",
-    summary: "Delete a filter",
-    tags: ["Filters"],
-    auth: { scopes: ["write:filters"] },
-    params: idParam,
-    async handler(ctx, { params }) {
-      await deleteFilter(ctx, params);
-      return {};
-    },
-  }),
-];
 
 const collectionRoutes: RouteDef[] = [
   route({
@@ -305,17 +227,6 @@ const stubRoutes: RouteDef[] = [
   emptyArray("/api/v1/identity_proofs", { scopes: ["read:accounts"], optional: true }),
   // the later family answers an account's identity proofs with [] (megalodon asks for them)
   emptyArray("/api/v1/accounts/:id/identity_proofs", { scopes: ["read:accounts"] }),
-  emptyArray("/api/v1/endorsements", { scopes: ["read:accounts"] }),
-  route({
-    method: "GET",
-    path: "/api/v1/featured_tags",
-    summary: "Featured tags are not supported: always 404",
-    tags: ["Stubs"],
-    auth: "public",
-    async handler() {
-      throw NotFound();
-    },
-  }),
 ];
 
-export const listFilterRoutes: RouteDef[] = [...listRoutes, ...filterRoutes, ...collectionRoutes, ...stubRoutes];
+export const listFilterRoutes: RouteDef[] = [...listRoutes, ...collectionRoutes, ...stubRoutes];

@@ -10,7 +10,18 @@ import {
   listNotificationsInput,
   markNotificationsRead,
 } from "../../src/domain/notifications/notifications.ops.ts";
+import {
+  dismissNotificationGroup,
+  getNotificationGroup,
+  listNotificationGroups,
+  listNotificationGroupsInput,
+  notificationGroupAccounts,
+  unreadCountInput,
+  unreadNotificationCount,
+} from "../../src/domain/notifications/groups.ts";
 import type { Ctx } from "../../src/domain/context.ts";
+import { renderAccounts } from "../views/account.ts";
+import { renderNotificationGroups } from "../views/notification-group.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderNotification, renderNotifications } from "../views/notification.ts";
@@ -34,7 +45,75 @@ function renderMarkers(ctx: Ctx, markers: Partial<Record<string, MarkerView>>) {
   return out;
 }
 
+const groupKeyParam = z.object({ group_key: z.string() });
+
+/** v2 (grouped) and the unread counts; declared before /api/v1/notifications/:id */
+const groupedRoutes: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v1/notifications/unread_count",
+    summary: "How many notifications are unread (newer than the notifications marker), at most `limit` (100; 1000 at most)",
+    tags: TAGS,
+    auth: READ,
+    query: unreadCountInput.omit({ grouped_types: true }),
+    handler: async (ctx, { query }) => ({ count: await unreadNotificationCount(ctx, query) }),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/notifications/unread_count",
+    summary: "How many notification groups are unread, at most `limit` (100; 1000 at most)",
+    tags: TAGS,
+    auth: READ,
+    query: unreadCountInput,
+    handler: async (ctx, { query }) => ({ count: await unreadNotificationCount(ctx, { ...query, grouped: true }) }),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/notifications",
+    summary: "The signed-in account's notifications in groups (favourites, reblogs and follows by default), newest first, `limit` groups a page",
+    tags: TAGS,
+    auth: READ,
+    query: listNotificationGroupsInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listNotificationGroups(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderNotificationGroups(ctx, page.items, query.expand_accounts);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/notifications/:group_key",
+    summary: "One notification group with all its notifications",
+    tags: TAGS,
+    auth: READ,
+    params: groupKeyParam,
+    handler: async (ctx, { params }) => renderNotificationGroups(ctx, [await getNotificationGroup(ctx, params)]),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/notifications/:group_key/accounts",
+    summary: "The accounts of a notification group, newest first",
+    tags: TAGS,
+    auth: READ,
+    params: groupKeyParam,
+    handler: async (ctx, { params }) => renderAccounts(ctx, await notificationGroupAccounts(ctx, params)),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v2/notifications/:group_key/dismiss",
+    summary: "Delete every notification of a group",
+    tags: TAGS,
+    auth: WRITE,
+    params: groupKeyParam,
+    async handler(ctx, { params }) {
+      await dismissNotificationGroup(ctx, params);
+      return {};
+    },
+  }),
+];
+
 export const notificationRoutes: RouteDef[] = [
+  ...groupedRoutes,
   route({
     method: "GET",
     path: "/api/v1/notifications",

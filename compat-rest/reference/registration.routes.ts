@@ -38,6 +38,7 @@ const ERROR_CODES: Record<string, string> = {
   [FIELD_MESSAGES.blank]: "ERR_BLANK",
   [FIELD_MESSAGES.taken]: "ERR_TAKEN",
   [FIELD_MESSAGES.accepted]: "ERR_ACCEPTED",
+  [FIELD_MESSAGES.blocked]: "ERR_BLOCKED",
 };
 const errorCode = (description: string) => ERROR_CODES[description] ?? (description.startsWith("is too long") ? "ERR_TOO_LONG" : "ERR_INVALID");
 

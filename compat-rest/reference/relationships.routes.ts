@@ -13,6 +13,7 @@ import {
   removeFromFollowers,
   unfollowAccount,
 } from "../../src/domain/relationships/follows.ops.ts";
+import { accountEndorsements, endorseAccount, familiarFollowers, listEndorsements, unendorseAccount } from "../../src/domain/relationships/endorsements.ops.ts";
 import { getRelationships, type RelationshipState } from "../../src/domain/relationships/relationships.read.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { array, bool, int } from "../inputs.ts";
@@ -53,7 +54,55 @@ function accountAction<B extends z.ZodObject>(
 
 const noBody = z.object({});
 
+/** Endorsements: `pin`/`unpin` (earlier) and `endorse`/`unendorse` (later) are the same actions. */
+const endorsementRoutes: RouteDef[] = [
+  ...(["pin", "endorse"] as const).map((action) => accountAction(action, "Feature a followed account on one's profile (422 when not following it)", ["write:accounts"], endorseAccount, noBody)),
+  ...(["unpin", "unendorse"] as const).map((action) => accountAction(action, "Stop featuring an account", ["write:accounts"], unendorseAccount, noBody)),
+  route({
+    method: "GET",
+    path: "/api/v1/endorsements",
+    summary: "The accounts the signed-in account features, newest first",
+    tags: ["Relationships"],
+    auth: { scopes: ["read:accounts"] },
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listEndorsements(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderAccounts(ctx, page.items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: ["/api/v1/accounts/:id/endorsements", "/api/v1/$ns/accounts/:id/endorsements"],
+    summary: "The accounts an account features on its profile",
+    tags: ["Relationships"],
+    auth: { scopes: ["read:accounts"], optional: true },
+    params: idParam,
+    query: pageInput,
+    async handler(ctx, { params, query, req, res }) {
+      const page = await accountEndorsements(ctx, { ...query, id: params.id });
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderAccounts(ctx, page.items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/familiar_followers",
+    summary: "For each account (`id[]`, at most 40): the accounts the signed-in account follows that follow it",
+    tags: ["Relationships"],
+    auth: { scopes: ["read:follows"] },
+    query: familiarFollowers.input,
+    async handler(ctx, { query }) {
+      const found = await familiarFollowers(ctx, query);
+      const all = [...new Map(found.flatMap((f) => f.accounts).map((a) => [a.id, a])).values()];
+      const rendered = new Map((await renderAccounts(ctx, all)).map((r, i) => [all[i]!.id, r]));
+      return found.map((f) => ({ id: f.id, accounts: f.accounts.map((a) => rendered.get(a.id)) }));
+    },
+  }),
+];
+
 export const relationshipRoutes: RouteDef[] = [
+  ...endorsementRoutes,
   route({
     method: "GET",
     path: "/api/v1/accounts/relationships",

@@ -22,7 +22,7 @@ import {
   unreblogStatus,
 } from "../../src/domain/statuses/actions.ops.ts";
 import { statusContext } from "../../src/domain/statuses/context.ops.ts";
-import { editInput, editStatus, statusHistory, statusSource, type StatusHistory } from "../../src/domain/statuses/edit.ops.ts";
+import { editInput, editStatus, statusHistory, statusSource, translateStatus, type StatusHistory } from "../../src/domain/statuses/edit.ops.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderAccount, renderAccounts } from "../views/account.ts";
@@ -165,5 +165,16 @@ export const statusActionRoutes: RouteDef[] = [
       const source = await statusSource(ctx, params);
       return { id: source.id, text: source.text, spoiler_text: source.spoilerText, content_type: source.contentType };
     },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/statuses/:id/translate",
+    summary: "Translate a status: no translation backend is configured, so 404 (the reference server's answer without one)",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    params: idParam,
+    body: translateStatus.input.omit({ id: true }),
+    response: { description: "404 `{error}`: no translation backend (or the status is not visible)" },
+    handler: (ctx, { params, body }) => translateStatus(ctx, { ...body, id: params.id }),
   }),
 ];

@@ -5,8 +5,8 @@
 import WebSocket from "ws";
 import { authenticate } from "../../src/domain/auth/authenticate.ts";
 import { makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
-import { authorizeStream, parseStream, type Delivery, type EventScope, type StreamListener, type StreamSpec } from "../../src/realtime/streams.ts";
-import { renderEnvelope, respondEnvelope } from "./render.ts";
+import { authorizeStream, parseStream, unknownStreamReason, type Delivery, type EventScope, type StreamListener, type StreamRefusal, type StreamSpec } from "../../src/realtime/streams.ts";
+import { errorFrame, renderEnvelope, respondEnvelope } from "./render.ts";
 
 export interface StreamingLimits {
   /** subscriptions per connection; more are refused with an error response */
@@ -47,6 +47,8 @@ export class Connection implements StreamListener {
     private readonly services: Services,
     private readonly limits: StreamingLimits,
     private readonly onGone: (c: Connection) => void,
+    /** a multiplexed `subscribe` took effect (the hub hands it what it missed while being authorized) */
+    private readonly onSubscribed: (c: Connection, spec: StreamSpec) => void = () => {},
   ) {
     ws.on("message", (data, isBinary) => {
       this.alive = true;
@@ -68,6 +70,11 @@ export class Connection implements StreamListener {
 
   get streams(): Iterable<StreamSpec> {
     return this.subs.values();
+  }
+
+  /** A frame composed before the connection was accepted (the query's stream refused: `refusalFrame`). */
+  sendFrame(frame: string) {
+    this.send(frame);
   }
 
   /** The stream named in the connection's query, already authorized. */
@@ -145,14 +152,22 @@ export class Connection implements StreamListener {
     const type = message.type;
     if (type === "subscribe" || type === "unsubscribe") {
       const spec = parseStream(ns, message);
-      if (!spec) return this.respond(type, "error", "bad_topic");
+      if (!spec) {
+        // the reference server's frame, then the family's answer (each kind of client reads its own)
+        if (type === "subscribe") this.send(errorFrame(unknownStreamReason(message), 400));
+        return this.respond(type, "error", "bad_topic");
+      }
       if (type === "unsubscribe") return this.respond(type, this.subs.delete(spec.key) ? "success" : "ignored");
       if (this.subs.has(spec.key)) return this.respond(type, "ignored");
       if (this.subs.size >= this.limits.maxSubscriptions) return this.respond(type, "error", "too_many_subscriptions");
       const refusal = await authorizeStream(makeCtx(this.services, this.viewer), spec);
-      if (refusal) return this.respond(type, "error", refusal);
+      if (refusal) {
+        this.send(refusalFrame(refusal, this.viewer));
+        return this.respond(type, "error", refusal);
+      }
       if (this.gone) return;
       this.subs.set(spec.key, spec);
+      this.onSubscribed(this, spec);
       return this.respond(type, "success");
     }
     if (type === `${ns}:authenticate`) {
@@ -167,4 +182,10 @@ export class Connection implements StreamListener {
       return this.respond(type, "success");
     }
   }
+}
+
+/** The reference server's error frame for a stream the viewer may not read. */
+export function refusalFrame(refusal: StreamRefusal, viewer: Viewer): string {
+  if (refusal === "bad_topic") return errorFrame("Not authorized to stream this list", 401);
+  return errorFrame(viewer.account ? "Access token does not have the required scopes" : "Missing access token", 401);
 }

@@ -2,8 +2,10 @@
 // and with the stream as path segments: /api/v1/streaming/public/local). The token comes from
 // `access_token`, the Authorization header or Sec-WebSocket-Protocol (echoed back); the stream from
 // `stream` (+ `tag`, `list`, `instance`), else the connection starts empty and the client subscribes
-// with messages. Refusals are answered before the upgrade, as the family does: 401 for a bad token or
-// a stream that needs one, 404 for an unknown stream or someone else's list.
+// with messages. Credentials are refused before the upgrade (401 for a bad token or a stream that needs
+// one, as the family and the reference server do); a stream that does not exist (or someone else's list)
+// is accepted and answered with the reference server's error frame, `{"error", "status"}`, as its
+// streaming server does for the query form and a multiplexed `subscribe` alike.
 import type { IncomingMessage } from "node:http";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
@@ -11,8 +13,9 @@ import { WebSocketServer } from "ws";
 import { authenticate } from "../../src/domain/auth/authenticate.ts";
 import { anonymous, makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
 import { DomainError } from "../../src/domain/errors.ts";
-import { authorizeStream, parseStream, streamHub, type StreamSpec } from "../../src/realtime/streams.ts";
-import { Connection, STREAMING_LIMITS, type StreamingLimits } from "./connection.ts";
+import { authorizeStream, parseStream, streamHub, unknownStreamReason, type StreamSpec } from "../../src/realtime/streams.ts";
+import { Connection, refusalFrame, STREAMING_LIMITS, type StreamingLimits } from "./connection.ts";
+import { errorFrame } from "./render.ts";
 
 export const STREAMING_PATH = "/api/v1/streaming";
 
@@ -58,22 +61,33 @@ export function createStreamingServer(services: Services, limits: StreamingLimit
   }, limits.heartbeatMs);
   heartbeat.unref();
 
-  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, viewer: Viewer, spec: StreamSpec | null) => {
+  // `arrived`: when the upgrade request came in. Events published from then on reach the connection even
+  // when the hub handled them while the token and the stream were being checked (hub.add's `since`), and
+  // a stream subscribed later by message gets those of its kind published since then too.
+  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, viewer: Viewer, spec: StreamSpec | null, arrived: number, frame?: string) => {
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new Connection(ws, viewer, services, limits, (c) => {
-        connections.delete(c);
-        removers.get(c)?.();
-        removers.delete(c);
-      });
+      const connection = new Connection(
+        ws,
+        viewer,
+        services,
+        limits,
+        (c) => {
+          connections.delete(c);
+          removers.get(c)?.();
+          removers.delete(c);
+        },
+        (c, subscribed) => hub.subscribed(c, subscribed.key, arrived),
+      );
       if (spec) connection.subscribeInitially(spec);
       if (closed) return void connection.shutdown();
+      if (frame) connection.sendFrame(frame);
       connections.add(connection);
-      // registered before the client sees the upgrade answer: nothing published after that is missed
-      removers.set(connection, hub.add(connection));
+      removers.set(connection, hub.add(connection, arrived));
     });
   };
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const arrived = Date.now();
     const url = new URL(req.url ?? "/", "http://localhost");
     const query = url.searchParams;
     const fromPath = url.pathname.slice(STREAMING_PATH.length).split("/").filter(Boolean).join(":");
@@ -89,15 +103,20 @@ export function createStreamingServer(services: Services, limits: StreamingLimit
       }
     }
     let spec: StreamSpec | null = null;
+    let frame: string | undefined;
     if (stream) {
-      spec = parseStream(ns, { stream, tag: query.get("tag") ?? undefined, list: query.get("list") ?? undefined, instance: query.get("instance") ?? undefined });
-      if (!spec) return refuse(socket, 404, "Unknown stream type");
-      const refusal = await authorizeStream(makeCtx(services, viewer), spec);
+      const params = { stream, tag: query.get("tag") ?? undefined, list: query.get("list") ?? undefined, instance: query.get("instance") ?? undefined };
+      spec = parseStream(ns, params);
+      if (!spec) frame = errorFrame(unknownStreamReason(params), 400);
+      const refusal = spec && (await authorizeStream(makeCtx(services, viewer), spec));
       if (refusal === "unauthorized") return refuse(socket, 401, viewer.account ? "Insufficient permissions." : "Missing access token");
-      if (refusal) return refuse(socket, 404, "Unknown stream type");
+      if (refusal) {
+        frame = refusalFrame(refusal, viewer);
+        spec = null;
+      }
     }
     if (closed) return refuse(socket, 503, "Server shutting down");
-    accept(req, socket, head, viewer, spec);
+    accept(req, socket, head, viewer, spec, arrived, frame);
   }
 
   return {

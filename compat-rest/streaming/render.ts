@@ -14,6 +14,8 @@ import { renderAnnouncement } from "../views/announcement.ts";
 import { renderChat } from "../views/chat.ts";
 import { renderNotification } from "../views/notification.ts";
 import { renderStatuses } from "../views/status.ts";
+import { filterResults } from "../../src/domain/filters/filters.read.ts";
+import { renderFilterResult } from "../views/filter.ts";
 
 type StatusDelivery = Extract<Delivery, { event: "update" | "status.update" }>;
 type Json = Record<string, any>;
@@ -27,6 +29,15 @@ export async function renderEnvelope(d: Delivery, viewer: Viewer, scope: EventSc
 }
 
 /** The `<ns>:respond` answer to a client's subscribe / unsubscribe / authenticate (the family's). */
+/**
+ * The reference server's error frame for a stream that cannot be subscribed: `{"error", "status"}`,
+ * no `event` (its streaming server sends it for a bad `stream=` and a bad multiplexed `subscribe`
+ * alike, and keeps the connection open; masto.js raises it as an error of the subscription).
+ */
+export function errorFrame(error: string, status: 400 | 401): string {
+  return JSON.stringify({ error, status });
+}
+
 export function respondEnvelope(ns: string, type: string, result: "success" | "ignored" | "error", error?: string): string {
   // an empty `stream` lets clients that route by stream (masto.js) skip it instead of failing on it
   return JSON.stringify({ stream: [], event: `${ns}:respond`, payload: JSON.stringify({ type, result, ...(error ? { error } : {}) }) });
@@ -74,7 +85,7 @@ async function statusPayload(d: StatusDelivery, viewer: Viewer, scope: EventScop
   const base = await scope.memo("base", () => render());
   if (!me) return { key: "anonymous", payload: scope.memo("anonymous", () => JSON.stringify(base)) };
   const flags = d.event === "status.update" || f.reblogOf ? await scope.memo("flags", () => loadFlags(services, scope.recipients, base)) : undefined;
-  const patch = patchFor(me, base, flags?.get(me), parentVisible(d.view, f.parent));
+  const patch = patchFor(me, base, flags?.get(me), parentVisible(d.view, f.parent), filteredOf(d));
   const k = `patch ${JSON.stringify(patch)}`;
   return { key: k, payload: scope.memo(k, () => JSON.stringify(applyPatch(base, patch, services.settings.namespace))) };
 }
@@ -96,6 +107,8 @@ interface Patch {
   /** status id → emoji the subscriber reacted with */
   reacted: Record<string, string[]>;
   parentVisible: boolean;
+  /** the subscriber's FilterResults for the status (and, the same, for the original it reblogs) */
+  filtered: Json[];
 }
 
 const withInner = (s: Json): Json[] => (s.reblog ? [s, s.reblog] : [s]);
@@ -125,7 +138,14 @@ async function loadFlags(services: Services, viewerIds: string[], base: Json): P
   return out;
 }
 
-function patchFor(me: string, base: Json, flags: Flags | undefined, seesParent: boolean): Patch {
+/** The subscriber's filters that match the status, from the filters its audience loaded (no query). */
+function filteredOf(d: StatusDelivery): Json[] {
+  const f = d.facts;
+  const shown = f.reblogOf?.status ?? f.status;
+  return filterResults(d.view.filters(), shown, f.reblogOf ? [f.status.id, shown.id] : [shown.id]).map(renderFilterResult);
+}
+
+function patchFor(me: string, base: Json, flags: Flags | undefined, seesParent: boolean, filtered: Json[]): Patch {
   const statuses = withInner(base);
   const ids = statuses.map((s) => s.id as string);
   const reacted: Record<string, string[]> = {};
@@ -140,6 +160,7 @@ function patchFor(me: string, base: Json, flags: Flags | undefined, seesParent: 
     votes: Object.fromEntries(flags?.votes ?? []),
     reacted,
     parentVisible: seesParent,
+    filtered,
   };
 }
 
@@ -154,6 +175,7 @@ function applyPatch(s: Json, p: Patch, ns: string): Json {
     bookmarked: p.bookmarked.includes(s.id),
     poll: s.poll ? { ...s.poll, voted: votes.length > 0, own_votes: votes } : null,
     emoji_reactions: reactions,
+    filtered: p.filtered,
     [ns]: { ...s[ns], emoji_reactions: reactions, parent_visible: s.in_reply_to_id ? p.parentVisible : false },
   };
 }

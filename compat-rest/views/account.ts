@@ -89,7 +89,7 @@ function renderOne(
     following_count: shown.following,
     statuses_count: shown.statuses,
     last_status_at: a.lastStatusAt ? a.lastStatusAt.toISOString().slice(0, 10) : null,
-    emojis: renderEmojis(a.emojis),
+    emojis: renderEmojis(a.emojis, ctx),
     fields: fields.map((f) => ({ name: escapeHtml(f.name), value: a.local ? plainToHtml(f.value) : f.value, verified_at: null })),
     moved: moved && depth === 0 ? renderOne(ctx, moved, { followers: 0, following: 0, statuses: 0 }, undefined, movedTo, {}, undefined, 1) : null,
     ...(owner

@@ -60,6 +60,8 @@ function renderOne(r: ReportRow, accounts: Map<string, Json>, statuses: Map<stri
     state: r.state,
     // the family shows the comment as (filtered) HTML, null when there is none
     content: r.comment ? escapeHtml(r.comment) : null,
+    category: r.category,
+    rule_ids: r.ruleIds.map(String),
     created_at: r.createdAt.toISOString(),
     account: accounts.get(r.targetId),
     actor: accounts.get(r.reporterId),

@@ -19,6 +19,8 @@ export function renderAdminUser(ctx: Ctx, a: Account) {
     deactivated: a.deactivated,
     is_active: !a.deactivated,
     local: a.local,
+    // the instance of a remote user (null for local users; an extension)
+    domain: a.domain ?? null,
     roles: { admin: a.isAdmin, moderator: a.isModerator },
     tags: a.tags,
     confirmation_pending: a.confirmationPending,

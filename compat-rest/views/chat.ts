@@ -17,7 +17,7 @@ export function renderChatMessage(ctx: Ctx, ref: MessageRef) {
     // a media-only message has no content (the family's nil)
     content: m.content === "" ? null : m.content,
     created_at: m.createdAt.toISOString(),
-    emojis: renderEmojis(m.emojis),
+    emojis: renderEmojis(m.emojis, ctx),
     attachment: m.media ? renderMedia(ctx, m.media) : null,
     unread: ref.unread,
     card: null,

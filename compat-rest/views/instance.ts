@@ -72,3 +72,67 @@ export function renderInstance(settings: Settings, info: Info, usage: Pick<Usage
     },
   };
 }
+
+/** GET /api/v2/instance: the reference's v2 Instance from the same settings and figures as v1. */
+export function renderInstanceV2(
+  settings: Settings,
+  info: Info,
+  usage: Pick<Usage, "activeMonth">,
+  opts: { vapidPublicKey: string | null; rules: Rule[]; contact: unknown; imageTypes: string[] },
+) {
+  const cfg = info.config;
+  const thumbnail = absoluteUrl(info.baseUrl, cfg.instance_thumbnail);
+  return {
+    domain: info.domain,
+    title: cfg.name,
+    version: versionString(settings, info.softwareVersion),
+    // no source repository is published for this software yet (as NodeInfo says)
+    source_url: "",
+    description: cfg.short_description || cfg.description,
+    usage: { users: { active_month: usage.activeMonth } },
+    thumbnail: { url: thumbnail, blurhash: null, versions: { "@1x": thumbnail, "@2x": thumbnail }, description: "" },
+    icon: [],
+    languages: cfg.languages,
+    configuration: {
+      urls: { streaming: info.baseUrl.replace(/^http/, "ws"), status: null },
+      vapid: { public_key: opts.vapidPublicKey ?? "" },
+      accounts: {
+        max_featured_tags: 0,
+        max_pinned_statuses: cfg.max_pinned_statuses,
+        max_display_name_length: 100,
+        max_note_length: 5000,
+        max_avatar_description_length: cfg.description_limit,
+        max_header_description_length: cfg.description_limit,
+        max_profile_fields: cfg.max_account_fields,
+        profile_field_name_limit: cfg.account_field_name_length,
+        profile_field_value_limit: cfg.account_field_value_length,
+      },
+      statuses: { max_characters: cfg.limit, max_media_attachments: 4, characters_reserved_per_url: 0 },
+      media_attachments: {
+        supported_mime_types: opts.imageTypes,
+        description_limit: cfg.description_limit,
+        image_size_limit: cfg.upload_limit,
+        image_matrix_limit: 16_777_216,
+        video_size_limit: cfg.upload_limit,
+        video_frame_rate_limit: 60,
+        video_matrix_limit: 2_304_000,
+      },
+      polls: {
+        max_options: cfg.poll_limits.max_options,
+        max_characters_per_option: cfg.poll_limits.max_option_chars,
+        min_expiration: cfg.poll_limits.min_expiration,
+        max_expiration: cfg.poll_limits.max_expiration,
+      },
+      translation: { enabled: false },
+    },
+    registrations: { enabled: cfg.registrations_open, approval_required: cfg.account_approval_required, message: null, url: null, min_age: null, reason_required: cfg.account_approval_required },
+    api_versions: { mastodon: 0 },
+    contact: { email: cfg.email, account: opts.contact },
+    rules: opts.rules.map(renderRule),
+    [settings.namespace]: {
+      metadata: { account_activation_required: cfg.account_activation_required, features: info.features, federation: info.federation, post_formats: cfg.allowed_post_formats },
+      stats: { mau: usage.activeMonth },
+      vapid_public_key: opts.vapidPublicKey,
+    },
+  };
+}

@@ -9,14 +9,13 @@ export async function renderReport(ctx: Ctx, report: Report, target: Account) {
     id: report.id,
     action_taken: handled,
     action_taken_at: handled ? report.updatedAt.toISOString() : null,
-    // instance rules do not exist yet, so every report is "other" and names no rule
-    category: "other",
+    category: report.category,
     comment: report.comment,
     // a copy goes only to a remote account's server
     forwarded: report.forward && !target.local,
     created_at: report.createdAt.toISOString(),
     status_ids: report.statusIds,
-    rule_ids: null,
+    rule_ids: report.ruleIds.length ? report.ruleIds : null,
     target_account: await renderAccount(ctx, target),
   };
 }

@@ -1,6 +1,7 @@
 // The Status entity in the reference API's shape with the family's `<ns>` object, top-level
 // `emoji_reactions` and `poll.<family>.anonymous`. Data comes from loadStatusData (one statement for
 // any list), the authors from renderAccounts (one more).
+import { proxiedUrl } from "../../src/domain/media/proxy-url.ts";
 import type { Account, Status } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { htmlToText } from "../../src/domain/statuses/formatter.ts";
@@ -9,6 +10,8 @@ import { renderAccounts } from "./account.ts";
 import { renderEmojis } from "./emoji.ts";
 import { renderMedia } from "./media.ts";
 import { extensionObjects } from "./extensions.ts";
+import { filterResults } from "../../src/domain/filters/filters.read.ts";
+import { renderFilterResult } from "./filter.ts";
 
 export type RenderedAccount = Awaited<ReturnType<typeof renderAccounts>>[number];
 
@@ -57,7 +60,7 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
   const inner = s.reblogOfId ? data.statuses.get(s.reblogOfId) : undefined;
   const counts = data.counts.get(s.id)!;
   // custom emoji groups carry their image as `url`, as the later variant's do
-  const reactions = (data.reactions.get(s.id) ?? []).map((g) => ({ name: g.name, count: g.count, me: g.me, account_ids: g.accountIds, ...(g.url ? { url: g.url } : {}) }));
+  const reactions = (data.reactions.get(s.id) ?? []).map((g) => ({ name: g.name, count: g.count, me: g.me, account_ids: g.accountIds, ...(g.url ? { url: proxiedUrl(ctx, g.url) } : {}) }));
   const app = s.applicationId !== null ? data.applications.get(s.applicationId) : undefined;
   const parentAccount = s.inReplyToId ? data.parentAccounts.get(s.inReplyToId) : undefined;
   const poll = data.polls.get(s.id);
@@ -74,11 +77,12 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
     text: null,
     created_at: s.createdAt.toISOString(),
     edited_at: s.editedAt?.toISOString() ?? null,
-    emojis: renderEmojis(s.emojis),
+    emojis: renderEmojis(s.emojis, ctx),
     replies_count: counts.replies,
     reblogs_count: counts.reblogs,
     favourites_count: counts.favourites,
-    reblogged: data.reblogged.has(s.id),
+    // a reblog wrapper says whether the viewer reblogged what it carries (as the family's view does)
+    reblogged: data.reblogged.has(s.id) || (!!inner && data.reblogged.has(inner.id)),
     favourited: data.favourited.has(s.id),
     bookmarked: data.bookmarked.has(s.id),
     muted: data.mutedContexts.has(s.context),
@@ -94,6 +98,8 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
     application: app ? { name: app.name, website: app.website } : null,
     language: s.language,
     emoji_reactions: reactions,
+    // the viewer's filters this status matches (whatever the context: clients apply the context), as the reference renders them for signed-in viewers
+    ...(data.filters ? { filtered: filteredFor(ctx, s, inner, data.filters) } : {}),
     [ns]: {
       local: s.local,
       conversation_id: s.context,
@@ -109,4 +115,11 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
       bookmark_folder: data.bookmarkFolders.get(s.id) ?? null,
     },
   };
+}
+
+/** The viewer's FilterResults for a status: none on its own statuses; a reblog is matched by its original. */
+function filteredFor(ctx: Ctx, s: Status, inner: Status | undefined, filters: NonNullable<StatusData["filters"]>) {
+  if (filters.length === 0 || s.accountId === ctx.viewer.account?.id) return [];
+  const shown = inner ?? s;
+  return filterResults(filters, shown, inner ? [s.id, inner.id] : [s.id]).map(renderFilterResult);
 }

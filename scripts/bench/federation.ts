@@ -23,35 +23,81 @@ const INBOX_ACTIVITIES = Number(process.env.BENCH_INBOX ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 10_000);
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 500);
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const ACTORS = 20;
+const ACCEPT_ONLY = JSON.parse(process.env.BENCH_SERVER_ENV ?? "{}").JOBS_ENABLED === "false";
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
 const log = (...args: unknown[]) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
 
-/** The pid of the process listening on `port` (the spawned server). */
-function pidOnPort(port: number): number {
-  const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
-  const pid = out.match(/pid=(\d+)/)?.[1];
-  if (!pid) throw new Error(`no process listens on ${port}`);
-  return Number(pid);
-}
+/** The pid of the process listening on `port` (a spawned server: not always the spawned pid itself). */
+const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 
-/** CPU time (user + system) the process has used, in milliseconds. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the whole line)
-  return (ticks * 1000) / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
-}
-
-const rssMb = (pid: number) => {
+/** CPU time the process has used so far, in milliseconds: user and system (kernel) apart. */
+function cpuSplit(pid: number): { user: number; system: number } {
   try {
-    return Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime, stime (fields 14 and 15 of the whole line)
+    return { user: (Number(fields[11]) * 1000) / CLK_TCK, system: (Number(fields[12]) * 1000) / CLK_TCK };
   } catch {
-    throw new Error(`the server process ${pid} is gone`);
+    return { user: 0, system: 0 }; // gone (a backend that closed)
   }
-};
+}
 
-function sampler(pid: number) {
+/** CPU time (user + system) the processes have used, in milliseconds. */
+function cpuMs(pids: number | number[]): number {
+  return [pids].flat().reduce((sum, pid) => {
+    const { user, system } = cpuSplit(pid);
+    return sum + user + system;
+  }, 0);
+}
+
+/** The server processes' user and system time together. */
+function serverCpu(pids: number[]): { user: number; system: number } {
+  return pids.map(cpuSplit).reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }), { user: 0, system: 0 });
+}
+
+/** The PostgreSQL backends serving this instance's database (their CPU is part of each activity's cost). */
+async function backendPids(a: TestInstance): Promise<number[]> {
+  const rows = await a.sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+  return rows.map((r) => r.pid);
+}
+
+/**
+ * Where the CPU of a measured part went: the server process (user and kernel time apart), the database
+ * backends of its database, and this process (the load generator, the peer and the TLS front).
+ */
+async function cpuMeter(a: TestInstance, pids: number[]) {
+  const backends = await backendPids(a);
+  const server0 = serverCpu(pids);
+  const db0 = new Map(backends.map((b) => [b, cpuMs(b)]));
+  const self0 = process.cpuUsage();
+  return async (activities: number) => {
+    const server = serverCpu(pids);
+    const self = process.cpuUsage(self0);
+    let db = 0;
+    for (const b of new Set([...backends, ...(await backendPids(a))])) db += cpuMs(b) - (db0.get(b) ?? 0);
+    const per = (ms: number) => +(ms / activities).toFixed(2);
+    return {
+      serverUser: per(server.user - server0.user),
+      serverSystem: per(server.system - server0.system),
+      database: per(db),
+      loadGenerator: per((self.user + self.system) / 1000),
+    };
+  };
+}
+
+/** Resident memory of the server processes together, in MB. */
+const rssMb = (pids: number[]) =>
+  pids.reduce((sum, pid) => {
+    try {
+      return sum + Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+    } catch {
+      throw new Error(`the server process ${pid} is gone`);
+    }
+  }, 0);
+
+function sampler(pid: number[]) {
   const samples: number[] = [];
   const timer = setInterval(() => {
     try {
@@ -89,11 +135,34 @@ async function commits(a: TestInstance): Promise<number> {
   return Number((await a.sql<{ n: string }>("SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()"))[0].n);
 }
 
+type TableStats = Map<string, { reads: number; writes: number }>;
+
+/** Per table: index and sequential scans (reads) and inserted/updated/deleted rows (writes) so far. */
+async function tableStats(a: TestInstance): Promise<TableStats> {
+  await new Promise((r) => setTimeout(r, 1500)); // flushed about every second, like xact_commit
+  const rows = await a.sql<{ relname: string; reads: string; writes: string }>(
+    `SELECT relname, coalesce(idx_scan, 0) + coalesce(seq_scan, 0) AS reads, n_tup_ins + n_tup_upd + n_tup_del AS writes FROM pg_stat_user_tables`,
+  );
+  return new Map(rows.map((r) => [r.relname, { reads: Number(r.reads), writes: Number(r.writes) }]));
+}
+
+/** What each activity cost each table, for the tables it touched ("statuses: 2 reads, 1 write"). */
+function tablesPerActivity(before: TableStats, after: TableStats, activities: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [table, now] of after) {
+    const was = before.get(table) ?? { reads: 0, writes: 0 };
+    const reads = (now.reads - was.reads) / activities;
+    const writes = (now.writes - was.writes) / activities;
+    if (reads >= 0.05 || writes >= 0.05) out[table] = `${reads.toFixed(2)} reads, ${writes.toFixed(2)} writes`;
+  }
+  return out;
+}
+
 async function count(a: TestInstance, sql: string, params: unknown[] = []): Promise<number> {
   return Number((await a.sql<{ n: number }>(sql, params))[0].n);
 }
 
-async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet>>, a: TestInstance, pid: number) {
+async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet>>, a: TestInstance, pid: number[]) {
   const peer = await startPeer(net, "peer");
   const actors = await Promise.all(Array.from({ length: ACTORS }, (_, i) => peer.actor(`bench${i}`)));
   let serial = 0;
@@ -108,33 +177,47 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
     await res.arrayBuffer();
     return res.status;
   };
+  // The measured activities are signed before the clock starts: signing is the sender's cost, and in this
+  // one process it would take CPU from the server under test (their Date stays well inside the server's window).
+  const post = async (request: Request) => {
+    const res = await fetch(request);
+    await res.arrayBuffer();
+    return res.status;
+  };
   // warm-up: every actor once (the server fetches and stores each actor and its key the first time)
   log(`inbox: warm-up with ${ACTORS} actors`);
   const warm = await pool(ACTORS, ACTORS, send);
   if (warm.some((s) => s !== 202)) throw new Error(`warm-up answers: ${warm.join(",")}`);
   const remoteStatuses = () => count(a, "SELECT count(*)::int AS n FROM statuses WHERE local = false");
-  await eventually(async () => (await remoteStatuses()) >= ACTORS, { timeoutMs: 60_000, what: "warm-up processed" });
+  if (!ACCEPT_ONLY) await eventually(async () => (await remoteStatuses()) >= ACTORS, { timeoutMs: 60_000, what: "warm-up processed" });
   const base = await remoteStatuses();
 
   if (process.env.BENCH_CPU_PROF) {
     // the profile so far (start-up, warm-up) is written and dropped; the next one covers the measured part
-    process.kill(pid, "SIGUSR2");
+    for (const p of pid) process.kill(p, "SIGUSR2");
     await new Promise((r) => setTimeout(r, 2000));
   }
+  log(`inbox: signing ${INBOX_ACTIVITIES} Creates`);
+  const signed = await pool(INBOX_ACTIVITIES, 4, (i) => peer.sign(actors[(ACTORS + i) % ACTORS].id.split("/").pop()!, `${a.baseUrl}/inbox`, create(ACTORS + i)));
   log(`inbox: ${INBOX_ACTIVITIES} signed Creates, ${CONCURRENCY} at a time`);
   const commits0 = await commits(a);
+  const tables0 = await tableStats(a);
   const rss = sampler(pid);
   const cpu0 = cpuMs(pid);
+  const meter = await cpuMeter(a, pid);
   const t0 = performance.now();
-  const statuses = await pool(INBOX_ACTIVITIES, CONCURRENCY, (i) => send(ACTORS + i));
+  const statuses = await pool(INBOX_ACTIVITIES, CONCURRENCY, (i) => post(signed[i]));
   const acceptedMs = performance.now() - t0;
   const accepted = statuses.filter((s) => s === 202).length;
-  await eventually(async () => (await remoteStatuses()) - base >= accepted, { timeoutMs: 600_000, intervalMs: 250, what: "inbox processed" });
+  // BENCH_SERVER_ENV='{"JOBS_ENABLED":"false"}' measures accepting alone (nothing is processed)
+  if (!ACCEPT_ONLY) await eventually(async () => (await remoteStatuses()) - base >= accepted, { timeoutMs: 600_000, intervalMs: 250, what: "inbox processed" });
   const processedMs = performance.now() - t0;
   const serverCpuMs = cpuMs(pid) - cpu0;
+  const cpuPerActivityMs = await meter(accepted);
   const memory = rss.stop();
   const failedJobs = await count(a, "SELECT count(*)::int AS n FROM jobs WHERE state = 'failed'");
   const transactions = (await commits(a)) - commits0;
+  const tables = tablesPerActivity(tables0, await tableStats(a), accepted);
   await peer.close();
   return {
     activities: INBOX_ACTIVITIES,
@@ -148,13 +231,17 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
     failedJobs,
     /** the server process's CPU time per activity (accepting and processing), whatever the machine's load */
     serverCpuMsPerActivity: +(serverCpuMs / accepted).toFixed(2),
+    /** CPU per activity of each part on the machine: server (user, kernel), its database backends, this process */
+    cpuPerActivityMs,
     /** database transactions (mostly single statements) per activity, accepting and processing */
     transactionsPerActivity: +(transactions / accepted).toFixed(1),
+    /** per activity, the tables' scans and written rows (pg_stat_user_tables) */
+    tables,
     rssMb: { start: Math.round(memory.start), peak: Math.round(memory.peak), end: Math.round(memory.end) },
   };
 }
 
-async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: TestInstance, pid: number) {
+async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: TestInstance, pid: number[]) {
   // the sink: every instance's shared inbox
   const perHost = new Map<string, number>();
   const firstAt = new Map<string, number>();
@@ -249,19 +336,26 @@ async function main() {
     const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--import ${preload} --import ${profiler}`, CPU_PROF_FILE: path.resolve(process.env.BENCH_CPU_PROF) } : {};
     // BENCH_SERVER_ENV='{"JOBS_CONCURRENCY":"16"}': extra environment of the server
     const extra = JSON.parse(process.env.BENCH_SERVER_ENV ?? "{}") as Record<string, string>;
-    const a = (server = await net.start("a", { LOG_LEVEL: "error", ...profile, ...extra }));
-    const pid = pidOnPort(Number(new URL(a.directUrl).port));
+    // BENCH_PROCESSES=2: the instance served by that many processes on its database, the TLS front taking
+    // turns (docs/deployment.md); each accepts and runs jobs
+    const a = (server = await net.start("a", { LOG_LEVEL: "error", ...profile, ...extra }, PROCESSES));
+    if (process.env.BENCH_LOG_STATEMENTS) {
+      // diagnosis: PostgreSQL logs every statement on this database (its server log), from a restart on
+      await a.sql(`ALTER DATABASE "${(await a.sql<{ db: string }>("SELECT current_database() AS db"))[0].db}" SET log_statement = 'all'`);
+      await a.restart();
+    }
+    const pid = a.pids();
     const inbox = process.env.BENCH_SKIP_INBOX ? null : await inboxThroughput(net, a, pid);
     log("inbox", inbox);
     if (process.env.BENCH_CPU_PROF) {
-      process.kill(pid, "SIGUSR2");
+      for (const p of pid) process.kill(p, "SIGUSR2");
       await new Promise((r) => setTimeout(r, 3000));
     }
     if (process.env.BENCH_SKIP_FANOUT) return;
     const loadMiddle = load();
     const fanout = await fanOut(net, a, pid);
     log("fan-out", fanout);
-    const result = { date: new Date().toISOString(), cores: os.cpus().length, node: process.version, load: { before: loadBefore, middle: loadMiddle, after: load() }, inbox, fanout };
+    const result = { date: new Date().toISOString(), cores: os.cpus().length, node: process.version, processes: PROCESSES, load: { before: loadBefore, middle: loadMiddle, after: load() }, inbox, fanout };
     console.log(JSON.stringify(result, null, 2));
   } catch (error) {
     if (server) console.error(`server output:\n${server.logs().slice(-4000)}`);

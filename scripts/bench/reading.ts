@@ -20,6 +20,7 @@ import { createLocalAccount } from "../../src/domain/accounts/accounts.ops.ts";
 import { systemCtx } from "../../src/domain/context.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
 import { seed, type SeedSizes } from "./seed.ts";
+import { percentile } from "./stats.ts";
 
 const args = new Set(process.argv.slice(2));
 const env = process.env;
@@ -138,7 +139,6 @@ interface Result {
   items: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 async function measure(url: string, token: string, scenario: Scenario, counter: ReturnType<typeof instrument>): Promise<Result> {
   const get = async () => {

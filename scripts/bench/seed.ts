@@ -83,8 +83,11 @@ async function timed<T>(log: Log, label: string, fn: () => Promise<T>): Promise<
 }
 
 /** Seeds everything around the already-created benchmark account `benchId`. */
-export async function seed(client: pg.Client, opts: { base: string; benchId: string; sizes: SeedSizes; log: Log }) {
-  const { base, benchId, sizes, log } = opts;
+export async function seed(
+  client: Pick<pg.Client, "query">,
+  opts: { base: string; benchId: string; sizes: SeedSizes; log: Log; writerId?: string; writerFollowers?: number },
+) {
+  const { base, benchId, sizes, log, writerId, writerFollowers = 1000 } = opts;
   const { accounts: N, statuses: S } = sizes;
   if (S < 1000) throw new Error("BENCH_STATUSES must be at least 1000");
   const now = Date.now();
@@ -179,16 +182,30 @@ export async function seed(client: pg.Client, opts: { base: string; benchId: str
 
   await timed(log, "mentions", () => q(`INSERT INTO mentions (status_id, account_id) SELECT id, recipient_ids[1] FROM statuses WHERE cardinality(recipient_ids) > 0`));
 
-  await timed(log, `follows: the benchmark user follows ${Math.min(sizes.following, N)}, every account ${sizes.followsEach}`, async () => {
+  await timed(log, `follows: the benchmark user follows ${Math.min(sizes.following, N)}, every account ${sizes.followsEach} on average`, async () => {
     const followMs = accountT0 + 365 * DAY - 1000;
+    // a skewed graph, as on a real instance: how many an account follows varies (1 … 2 × followsEach), and half of
+    // the follows go to popular accounts (the target's number drawn as N·u³, so low-numbered accounts collect most
+    // followers: account 1 about a tenth of everyone, the median account a handful), the other half uniformly
     await q(`
       INSERT INTO follows (id, follower_id, following_id, state, updated_at, created_at)
-      SELECT pg_temp.bench_id(${followMs}::bigint - (f.n * ${sizes.followsEach} + k), 800000000 + f.n * ${sizes.followsEach} + k), f.id, t.id, 'accept',
+      SELECT pg_temp.bench_id(${followMs}::bigint - (f.n * ${2 * sizes.followsEach} + k), 800000000 + f.n * ${2 * sizes.followsEach} + k), f.id, t.id, 'accept',
              now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
-      FROM bench_accounts f CROSS JOIN generate_series(1, ${sizes.followsEach}) k
-      JOIN bench_accounts t ON t.n = 1 + pg_temp.h(f.n * 100 + k, 31) % ${N}
-      WHERE f.n > 0 AND t.n <> f.n
+      FROM bench_accounts f CROSS JOIN generate_series(1, ${2 * sizes.followsEach}) k
+      JOIN bench_accounts t ON t.n = CASE WHEN k % 2 = 0 THEN 1 + floor(${N} * power((pg_temp.h(f.n * 100 + k, 33) % 1000000) / 1000000.0, 3))::int
+                                          ELSE 1 + pg_temp.h(f.n * 100 + k, 31) % ${N} END
+      WHERE f.n > 0 AND t.n <> f.n AND k <= 1 + pg_temp.h(f.n, 34) % ${2 * sizes.followsEach}
       ON CONFLICT (follower_id, following_id) DO NOTHING`);
+    if (writerId) {
+      // the writer of the write benchmark: followed by `writerFollowers` local accounts (its posts fan out to them)
+      await q(`
+        INSERT INTO follows (id, follower_id, following_id, state, updated_at, created_at)
+        SELECT pg_temp.bench_id(${followMs}::bigint + 20000 + f.n, 720000000 + f.n), f.id, $1, 'accept', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
+        FROM (SELECT * FROM bench_accounts WHERE local AND n > 0 ORDER BY n LIMIT ${writerFollowers}) f
+        ON CONFLICT (follower_id, following_id) DO NOTHING`,
+        [writerId],
+      );
+    }
     // the benchmark user follows every (N / following)-th account; 300 accounts follow it back
     await q(`
       INSERT INTO follows (id, follower_id, following_id, state, updated_at, created_at)

@@ -30,6 +30,7 @@ import { systemCtx } from "../../src/domain/context.ts";
 import type { Bus } from "../../src/realtime/bus.ts";
 import { streamHub } from "../../src/realtime/streams.ts";
 import { startServer } from "../../src/server.ts";
+import { ascending, percentile } from "./stats.ts";
 
 const args = new Set(process.argv.slice(2));
 const env = process.env;
@@ -196,7 +197,6 @@ function printTrace(statements: TracedStatement[], p: { sent: number; published:
   for (const e of events) process.stderr.write(`  ${e.text}\n`);
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 // ---------- the client process ----------
 
@@ -248,7 +248,7 @@ const kib = (bytes: number) => bytes / 1024;
 const f1 = (x: number) => x.toFixed(1);
 const f0 = (x: number) => x.toFixed(0);
 const n = (x: number) => x.toLocaleString("en");
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const sorted = ascending;
 
 /** One measured status; times in ms after its POST was sent. */
 interface PostRecord {

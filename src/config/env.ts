@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
   /** Jobs are processed by this process; set false on web-only nodes. */
   JOBS_ENABLED: bool.default(true),
+  /** on SIGTERM, how long requests in flight may take to finish before their connections are cut */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** the guarded fetcher may reach private and loopback addresses (tests, closed networks) */
   ALLOW_PRIVATE_FETCH: bool.default(false),
   /** first delay of the delivery retries (doubling up to 6 hours); 30 s unless shortened (tests) */
@@ -39,9 +41,13 @@ const EnvSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
   /** the default of the runtime setting `rate_limit.enabled` (docs/security.md) */
   RATE_LIMITS_ENABLED: bool.default(true),
+  /** "development" serves the GraphQL explorer at /graphql without the `graphql.explorer` setting */
+  NODE_ENV: z.string().optional(),
 });
 
 export interface Settings {
+  /** NODE_ENV=development */
+  development: boolean;
   host: string;
   port: number;
   baseUrl: string;
@@ -75,6 +81,7 @@ export interface Settings {
   federationRetryInitialSeconds?: number;
   /** job handlers running at once in this process (absent in settings built by hand: the queue's default) */
   jobsConcurrency?: number;
+  shutdownGraceMs: number;
   rateLimitsEnabled: boolean;
 }
 
@@ -110,6 +117,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
     federationRetryInitialSeconds: e.FEDERATION_RETRY_INITIAL_SECONDS,
     jobsConcurrency: e.JOBS_CONCURRENCY,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
+    development: e.NODE_ENV === "development",
   };
 }

@@ -4,7 +4,7 @@
 // terms. GET /config/descriptions is generated from it, GET /config shows its defaults in the family's
 // form, and stored family values reach `ctx.config` through it. The mapped type below makes a setting
 // added to runtime.ts without an entry here a compile error.
-import { ADMIN_PRIVILEGES, type Privilege, type RateLimitRule, type RateWindow, type RuntimeSettings } from "./runtime.ts";
+import { ADMIN_PRIVILEGES, OBJECT_AGE_ACTIONS, type ObjectAgeAction, type Privilege, type RateLimitRule, type RateWindow, type RuntimeSettings } from "./runtime.ts";
 import { atom, isAtom, isKeyword, isModule, isTuple, keyword, keywordGet, module, toJson, tuple, type Json, type Keyword, type Term } from "./convert.ts";
 
 /** The service group as the conversion rules know it; the API shows and stores it under the namespace word (`serviceGroupName`). */
@@ -122,6 +122,30 @@ function asHostReasons(term: Term): { host: string; reason: string }[] | undefin
   return out;
 }
 
+function asReplacements(term: Term): { pattern: string; replacement: string }[] | undefined {
+  if (!Array.isArray(term)) return undefined;
+  const out: { pattern: string; replacement: string }[] = [];
+  for (const item of term) {
+    if (!isTuple(item) || item.items.length !== 2) return undefined;
+    const [pattern, replacement] = item.items.map(asString);
+    if (pattern === undefined || replacement === undefined) return undefined;
+    out.push({ pattern, replacement });
+  }
+  return out;
+}
+
+const MRF_PREFIX = "Pleroma.Web.ActivityPub.MRF.";
+/** The family's policies this server implements. */
+export const POLICY_MODULES = ["SimplePolicy", "KeywordPolicy", "HashtagPolicy", "ObjectAgePolicy"] as const;
+
+/** One module or a list of them; names are shortened as the family shortens them in NodeInfo. */
+function asPolicies(term: Term): string[] | undefined {
+  const items = Array.isArray(term) ? term : [term];
+  const names = items.map((item) => (isModule(item) || isAtom(item) ? item.name : typeof item === "string" ? item : undefined));
+  if (names.some((n) => n === undefined)) return undefined;
+  return (names as string[]).map((n) => n.replace(/^Elixir\./, "").replace(MRF_PREFIX, ""));
+}
+
 /** A module setting whose modules stand for our values (the mailer adapter ↔ our transport). */
 function asChoice<T extends string>(modules: Record<T, string>) {
   return (term: Term): T | undefined => {
@@ -202,6 +226,18 @@ function under(key: string) {
       decode: asHostReasons,
       encode: (v) => v.map((e) => tuple(e.host, e.reason)),
     }),
+    /** the family's `[{pattern, replacement}]` (a pattern is a string or a `~r/…/` regex) */
+    replacements: (path: string, description: string, options: Options = {}): Setting<{ pattern: string; replacement: string }[]> => ({
+      ...base(path, ["list", "tuple"], description, { suggestions: [{ tuple: ["foo", "bar"] }, { tuple: ["~r/foo/iu", "bar"] }], ...options }),
+      decode: asReplacements,
+      encode: (v) => v.map((e) => tuple(e.pattern.startsWith("~r") ? { kind: "regex", source: e.pattern } : e.pattern, e.replacement)),
+    }),
+    /** MRF policy modules, kept as their short names (`SimplePolicy`) */
+    policies: (path: string, description: string, options: Options = {}): Setting<string[]> => ({
+      ...base(path, ["list", "module"], description, { suggestions: POLICY_MODULES.map((m) => `${MRF_PREFIX}${m}`), ...options }),
+      decode: asPolicies,
+      encode: (v) => v.map((name) => module(`${MRF_PREFIX}${name}`)),
+    }),
     choice: <T extends string>(path: string, description: string, modules: Record<T, string>, options: Options = {}): Setting<T> => ({
       ...base(path, "module", description, { suggestions: Object.values(modules), ...options }),
       decode: asChoice(modules),
@@ -218,8 +254,16 @@ function buildRegistry(): Registry {
   const http = under(":http");
   const activitypub = under(":activitypub");
   const mrfSimple = under(":mrf_simple");
+  const mrf = under(":mrf");
+  const mediaProxy = under(":media_proxy");
+  const previewProxy = under(":media_preview_proxy");
+  const mrfKeyword = under(":mrf_keyword");
+  const mrfHashtag = under(":mrf_hashtag");
+  const mrfObjectAge = under(":mrf_object_age");
   const backup = under("Pleroma.User.Backup");
   const frontends = under(":frontend_configurations");
+  const installed = under(":frontends");
+  const graphql = under(":graphql");
   const captcha = under("Pleroma.Captcha");
   const rate = under(":rate_limit");
   const window = "{scale_ms, limit}: at most `limit` requests per `scale_ms` milliseconds, per IP address for anonymous requests and per account for signed-in ones; a list [{unauthenticated}, {authenticated}] sets them apart; nil: no limit.";
@@ -291,12 +335,65 @@ function buildRegistry(): Registry {
     },
     mrf_simple: {
       reject: mrfSimple.hostReasons("reject", "List of instances to reject activities from (all of them, deletes included: refused with 403 before processing) and the reason for doing so"),
+      accept: mrfSimple.hostReasons("accept", "List of instances to only accept activities from (except deletes) and the reason for doing so"),
+      media_removal: mrfSimple.hostReasons("media_removal", "List of instances to strip media attachments from and the reason for doing so"),
+      media_nsfw: mrfSimple.hostReasons("media_nsfw", "List of instances to tag all media as NSFW (sensitive) from and the reason for doing so", { label: "Media NSFW" }),
+      federated_timeline_removal: mrfSimple.hostReasons("federated_timeline_removal", "List of instances to remove from the Federated (aka The Whole Known Network) Timeline and the reason for doing so"),
+      followers_only: mrfSimple.hostReasons("followers_only", "Force posts from the given instances to be visible by followers only and the reason for doing so"),
+      report_removal: mrfSimple.hostReasons("report_removal", "List of instances to reject reports from and the reason for doing so"),
+      avatar_removal: mrfSimple.hostReasons("avatar_removal", "List of instances to strip avatars from and the reason for doing so"),
+      banner_removal: mrfSimple.hostReasons("banner_removal", "List of instances to strip banners from and the reason for doing so"),
+      reject_deletes: mrfSimple.hostReasons("reject_deletes", "List of instances to reject deletions from and the reason for doing so"),
+    },
+    mrf: {
+      policies: mrf.policies("policies", "A list of MRF policies enabled. Module names are shortened (removed Pleroma.Web.ActivityPub.MRF part) if possible. SimplePolicy and HashtagPolicy always run here."),
+      transparency: mrf.boolean("transparency", "Make the content of your Message Rewrite Facility settings public (via nodeinfo)", { label: "MRF transparency" }),
+      transparency_exclusions: mrf.hostReasons("transparency_exclusions", "Exclude specific instance names from MRF transparency. The use of the exclusions feature will be disclosed in nodeinfo as a boolean value.", { label: "MRF transparency exclusions" }),
+    },
+    mrf_keyword: {
+      reject: mrfKeyword.strings("reject", "A list of patterns which result in message being rejected. Each pattern can be a string or a regular expression.", { suggestions: ["foo", "~r/foo/iu"] }),
+      federated_timeline_removal: mrfKeyword.strings("federated_timeline_removal", "A list of patterns which result in message being removed from federated timelines (a.k.a unlisted). Each pattern can be a string or a regular expression.", { suggestions: ["foo", "~r/foo/iu"] }),
+      replace: mrfKeyword.replacements("replace", "A list of tuples containing {pattern, replacement}. Each pattern can be a string or a regular expression."),
+    },
+    mrf_hashtag: {
+      reject: mrfHashtag.strings("reject", "A list of hashtags which result in the activity being rejected", { suggestions: ["foo"] }),
+      federated_timeline_removal: mrfHashtag.strings("federated_timeline_removal", "A list of hashtags which result in the activity being removed from federated timelines (a.k.a unlisted)", { suggestions: ["foo"] }),
+      sensitive: mrfHashtag.strings("sensitive", "A list of hashtags which result in the activity being set as sensitive (a.k.a NSFW)", { suggestions: ["nsfw"] }),
+    },
+    mrf_object_age: {
+      threshold: mrfObjectAge.integer("threshold", "Required age (in seconds) of a post before actions are taken.", { suggestions: [172_800] }),
+      actions: mrfObjectAge.atoms<ObjectAgeAction>("actions", "A list of actions to apply to the post. `:delist` removes the post from public timelines; `:strip_followers` removes followers from the ActivityPub recipient list ensuring they won't be delivered to home timelines; `:reject` rejects the message entirely", OBJECT_AGE_ACTIONS),
+    },
+    media_proxy: {
+      enabled: mediaProxy.boolean("enabled", "Enables proxying of remote media via the instance's proxy"),
+      base_url: mediaProxy.string("base_url", "The base URL to access a user-uploaded file. Useful when you want to proxy the media files via another host/CDN fronts.", { suggestions: ["https://example.com"] }),
+      whitelist: mediaProxy.strings("whitelist", "List of hosts with scheme to bypass the MediaProxy", { suggestions: ["http://example.com"] }),
+      proxy_opts: {
+        fields: {
+          max_body_length: mediaProxy.integer("proxy_opts.max_body_length", "Maximum file size (in bytes) allowed through the Pleroma MediaProxy cache.", { min: 1, suggestions: [26_214_400] }),
+        },
+      },
+      cache_ttl_seconds: mediaProxy.integer("cache_ttl_seconds", "How long a cached copy is served before it is fetched again, in seconds (extension)", { min: 1, suggestions: [86_400] }),
+      cache_max_bytes: mediaProxy.integer("cache_max_bytes", "Total size of the proxy's cache; the oldest copies are evicted beyond it, in bytes (extension)", { min: 1, suggestions: [536_870_912] }),
     },
     http: {
       allow_private_addresses: http.boolean("allow_private_addresses", "Remote fetches may reach private, loopback and link-local addresses (extension)"),
       private_address_exceptions: http.strings("private_address_exceptions", "Addresses or CIDRs reachable even when private addresses are refused, e.g. a local relay (extension)", { suggestions: ["10.0.0.5", "192.168.1.0/24"] }),
       fetch_timeout_ms: http.integer("fetch_timeout_ms", "Timeout of a remote fetch, in milliseconds (extension)", { min: 1, suggestions: [20_000] }),
       max_body_bytes: http.integer("max_body_bytes", "Largest remote response body accepted, in bytes (extension)", { min: 1, suggestions: [52_428_800] }),
+    },
+    media_preview_proxy: {
+      enabled: previewProxy.boolean("enabled", "Enables proxying of remote media preview to the instance's proxy. Requires enabled media proxy."),
+      thumbnail_max_width: previewProxy.integer("thumbnail_max_width", "Max width of preview thumbnail for images (video preview always has original dimensions).", { min: 1, suggestions: [600] }),
+      thumbnail_max_height: previewProxy.integer("thumbnail_max_height", "Max height of preview thumbnail for images (video preview always has original dimensions).", { min: 1, suggestions: [600] }),
+      image_quality: previewProxy.integer("image_quality", "Quality of the output. Ranges from 0 (min quality) to 100 (max quality).", { min: 1, suggestions: [85] }),
+    },
+    frontends: {
+      primary: installed.map("primary", "The frontend served at / (a map with name and ref of an installed frontend, e.g. %{\"name\" => \"pleroma-fe\", \"ref\" => \"stable\"})"),
+      admin: installed.map("admin", "The admin frontend served at /<namespace>/admin (a map with name and ref of an installed frontend)"),
+    },
+    graphql: {
+      explorer: graphql.boolean("explorer", "Serve the GraphQL explorer (GraphiQL) at /graphql in production; it is always on in development (extension)"),
     },
     frontend_configurations: {
       pleroma_fe: frontends.map("pleroma_fe", "Settings for Pleroma FE (a map replaced as a whole)"),
@@ -333,17 +430,26 @@ const KEYS: Record<string, { label: string; description: string }> = {
   "Pleroma.Emails.Mailer": { label: "Pleroma.Emails.Mailer", description: "Mailer-related settings" },
   ":http": { label: "HTTP", description: "HTTP client settings" },
   ":mrf_simple": { label: "MRF simple", description: "Simple ingress policies" },
+  ":mrf": { label: "MRF", description: "General MRF settings" },
+  ":media_proxy": { label: "Media proxy", description: "Media proxy" },
+  ":mrf_keyword": { label: "MRF Keyword", description: "Reject or Word-Replace messages matching a keyword or [Regex](https://hexdocs.pm/elixir/Regex.html)." },
+  ":mrf_hashtag": { label: "MRF Hashtag", description: "Reject, TWKN-remove or Set-Sensitive messages with specific hashtags (without the leading #)\n\nNote: This MRF Policy is always enabled, if you want to disable it you have to set empty lists.\n" },
+  ":mrf_object_age": { label: "MRF Object Age", description: "Rejects or delists posts based on their timestamp deviance from your server's clock." },
   ":activitypub": { label: "ActivityPub", description: "ActivityPub-related settings" },
   ":frontend_configurations": {
     label: "Frontend configurations",
     description: "Configuration data handed to frontends as it is (GET /api/v1/<namespace>/frontend_configurations). By default, settings for pleroma_fe and masto_fe are configured.",
   },
+  ":media_preview_proxy": { label: "Media preview proxy", description: "Media preview proxy" },
+  ":frontends": { label: "Frontends", description: "Installed frontends to serve" },
+  ":graphql": { label: "GraphQL", description: "The GraphQL API (extension)" },
   "Pleroma.Captcha": { label: "Pleroma.Captcha", description: "Captcha-related settings" },
   "Pleroma.User.Backup": { label: "Pleroma.User.Backup", description: "Account backup" },
   ":rate_limit": { label: "Rate limit", description: "Rate limit settings. 429 with Retry-After and X-RateLimit-* headers when exceeded." },
   ":manifest": { label: "Manifest", description: "This section describe PWA manifest instance-specific values. Currently this option relate only for MastoFE." },
 };
 const NESTED: Record<string, { type: FamilyType; description: string }> = {
+  ":media_proxy proxy_opts": { type: "keyword", description: "Internal Pleroma.ReverseProxy settings" },
   ":instance poll_limits": { type: "map", description: "A map with poll limits for local polls" },
 };
 

@@ -5,6 +5,7 @@ import type { Settings } from "./env.ts";
 import type { Db } from "../db/client.ts";
 import type { Bus } from "../realtime/bus.ts";
 import { canonicalName, fromJson } from "./convert.ts";
+import { applyDomainRules } from "./domain-rules.ts";
 import { applyFamilyValue, INTERNAL_GROUP, NEED_REBOOT_KEY, SERVICE_GROUP } from "./registry.ts";
 
 const MB = 1024 * 1024;
@@ -39,6 +40,14 @@ export interface RateLimitRule {
   authenticated: RateWindow | null;
 }
 const both = (scale_ms: number, limit: number): RateLimitRule => ({ unauthenticated: { scale_ms, limit }, authenticated: { scale_ms, limit } });
+
+/** An instance rule of the family's policies: `{"host", "reason"}`. */
+export interface HostReason {
+  host: string;
+  reason: string;
+}
+export const OBJECT_AGE_ACTIONS = ["delist", "strip_followers", "reject"] as const;
+export type ObjectAgeAction = (typeof OBJECT_AGE_ACTIONS)[number];
 
 export function defaultRuntimeSettings(settings: Settings) {
   return {
@@ -93,7 +102,74 @@ export function defaultRuntimeSettings(settings: Settings) {
     /** the family's SimplePolicy (:mrf_simple): instance-wide rules about other servers */
     mrf_simple: {
       /** servers whose activities are refused (403) before any processing; `*.host` covers subdomains */
-      reject: [] as { host: string; reason: string }[],
+      reject: [] as HostReason[],
+      /** allow-list mode: when not empty, only these servers (and subdomains) federate */
+      accept: [] as HostReason[],
+      /** attachments of their statuses are dropped */
+      media_removal: [] as HostReason[],
+      /** their statuses with attachments are marked sensitive */
+      media_nsfw: [] as HostReason[],
+      /** their public statuses are stored unlisted (kept off the public timelines) */
+      federated_timeline_removal: [] as HostReason[],
+      /** their public and unlisted statuses are stored followers-only */
+      followers_only: [] as HostReason[],
+      /** their reports (Flag) are dropped */
+      report_removal: [] as HostReason[],
+      /** their accounts are stored without avatar */
+      avatar_removal: [] as HostReason[],
+      /** their accounts are stored without header */
+      banner_removal: [] as HostReason[],
+      /** their deletes are ignored */
+      reject_deletes: [] as HostReason[],
+    },
+    /** the family's :mrf: which optional content policies run, and what NodeInfo tells about them */
+    mrf: {
+      /** short names (SimplePolicy, KeywordPolicy, HashtagPolicy, ObjectAgePolicy); SimplePolicy and HashtagPolicy always run */
+      policies: [] as string[],
+      /** publish the policies' settings in NodeInfo `metadata.federation` */
+      transparency: true,
+      /** hosts left out of what NodeInfo publishes */
+      transparency_exclusions: [] as HostReason[],
+    },
+    /** the family's KeywordPolicy: patterns are substrings, or regexes written `~r/…/flags` */
+    mrf_keyword: {
+      reject: [] as string[],
+      federated_timeline_removal: [] as string[],
+      replace: [] as { pattern: string; replacement: string }[],
+    },
+    /** the family's HashtagPolicy (names without `#`) */
+    mrf_hashtag: {
+      reject: [] as string[],
+      federated_timeline_removal: [] as string[],
+      sensitive: ["nsfw"] as string[],
+    },
+    /** the family's ObjectAgePolicy: what happens to incoming posts older than `threshold` seconds */
+    mrf_object_age: {
+      threshold: 604_800,
+      actions: ["delist", "strip_followers"] as ObjectAgeAction[],
+    },
+    /** the family's :media_proxy: remote media, avatars, headers and emoji served through signed /proxy URLs */
+    media_proxy: {
+      enabled: false,
+      /** another origin serving the proxy (empty: this server's base URL) */
+      base_url: "",
+      /** hosts whose media are linked as they are, not proxied */
+      whitelist: [] as string[],
+      proxy_opts: {
+        /** the largest remote file proxied, in bytes */
+        max_body_length: 25 * MB,
+      },
+      /** how long a cached copy is served before it is fetched again, in seconds (extension) */
+      cache_ttl_seconds: 86_400,
+      /** the cache's total size; the oldest copies go first beyond it, in bytes (extension) */
+      cache_max_bytes: 512 * MB,
+    },
+    /** the family's :media_preview_proxy: remote attachments' `preview_url` as a downscaled copy (/proxy/preview/…), with the media proxy on */
+    media_preview_proxy: {
+      enabled: false,
+      thumbnail_max_width: 600,
+      thumbnail_max_height: 600,
+      image_quality: 85,
     },
     /** the guarded fetcher (src/net/guarded-fetch.ts): every fetch made on someone's behalf */
     http: {
@@ -103,6 +179,15 @@ export function defaultRuntimeSettings(settings: Settings) {
       private_address_exceptions: [] as string[],
       fetch_timeout_ms: 20_000,
       max_body_bytes: 50 * MB,
+    },
+    /** the family's :frontends: installed builds (admin frontends install) served at `/` and `/<ns>/admin` (`{name, ref}`; empty: none) */
+    frontends: {
+      primary: {} as Record<string, unknown>,
+      admin: {} as Record<string, unknown>,
+    },
+    /** the GraphQL explorer (GraphiQL) at GET /graphql: always in development (NODE_ENV=development), else when this is on (extension) */
+    graphql: {
+      explorer: false,
     },
     /** settings handed to frontends as they are (`GET {ext}/frontend_configurations`); the family's defaults */
     frontend_configurations: {
@@ -199,6 +284,9 @@ export async function loadRuntimeConfig(db: Db, settings: Settings): Promise<Run
       const run = (async () => {
         const next = defaultRuntimeSettings(settings);
         if (settings.configurableFromDatabase) applyStoredSettings(next, await db.configEntry.findMany({ orderBy: { id: "asc" } }), settings.namespace);
+        // the reference admin API's domain blocks and allows apply whether or not settings are stored
+        const [blocks, allows] = await Promise.all([db.instanceDomainBlock.findMany({ orderBy: { id: "asc" } }), db.instanceDomainAllow.findMany({ orderBy: { id: "asc" } })]);
+        applyDomainRules(next, blocks, allows);
         // reloads may overlap (an admin write and the bus event): an older one never wins, and it
         // returns only once the newer one has applied what it read
         if (mine === generation) current = next;

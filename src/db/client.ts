@@ -5,8 +5,9 @@ import fs from "node:fs";
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { applyMigrations } from "./migrate.ts";
+import { poolSql, registerSql } from "./sql.ts";
 
-/** The client the app uses; the log option only enables the query events behind Database.onQuery. */
+/** The client the app uses. */
 export type Db = PrismaClient;
 
 export interface Database {
@@ -62,28 +63,70 @@ async function openPglite(url: string) {
   const { PGlite } = await import("@electric-sql/pglite");
   const dir = url.replace(/^pglite:/, "");
   if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true }); // PGlite does not create parents
-  return new PGlite(dir);
+  // PostgreSQL's default buffer pool (128 MB) is sized for a database server with the machine to itself;
+  // inside this process it is WebAssembly memory that, once touched, is never given back. 16 MB holds
+  // a small instance's hot pages (the rest comes from the OS's file cache) and cut the resident memory
+  // by about 110 MB (docs/performance.md, "Start-up and idle memory").
+  return new PGlite(dir, { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] });
 }
 
+/**
+ * The client, and `onQuery` fed by the driver adapter itself: every statement the client sends passes
+ * through the adapter's queryRaw/executeRaw (also inside transactions). Prisma's own query log would do
+ * the same, but formats an event for every statement whether anyone listens or not (about 0.15 ms of CPU
+ * per statement, measured: docs/performance.md, "Federation"); this costs one empty check when nobody does.
+ */
 function newClient(adapter: SqlDriverAdapterFactory) {
-  const prisma = new PrismaClient({ adapter, log: [{ emit: "event", level: "query" }] as const });
   const listeners = new Set<(sql: string) => void>();
-  prisma.$on("query", (e) => listeners.forEach((l) => l(e.query)));
+  // Prisma's defaults (2 s to get a connection, 5 s to finish) made transactional writes the first to fail
+  // under load: every other query waits up to 5 s for a pooled connection (connectionTimeoutMillis), and
+  // our transactions hold only SQL, so only a starved event loop makes them slow. A transaction now waits
+  // as long as any query for its connection and has 10 s to finish; past that it is rolled back and the
+  // request answers 503 (src/http/faults.ts). Measured in the soak (docs/performance.md, "Soak").
+  const prisma = new PrismaClient({ adapter: observed(adapter, listeners), transactionOptions: { maxWait: 5_000, timeout: 10_000 } });
   const onQuery = (listener: (sql: string) => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  return { prisma, onQuery };
+  return { prisma, onQuery, tell: (sql: string) => tellAll(listeners, sql) };
+}
+
+function tellAll(listeners: Set<(sql: string) => void>, sql: string) {
+  // transaction control is left out (adapter-pg sends COMMIT through executeRaw, PGlite's adapter does not)
+  if (listeners.size && !/^(COMMIT|ROLLBACK)\b/.test(sql)) for (const l of listeners) l(sql);
+}
+
+type Queryable = { queryRaw(q: { sql: string }): Promise<unknown>; executeRaw(q: { sql: string }): Promise<unknown> };
+
+function observed(factory: SqlDriverAdapterFactory, listeners: Set<(sql: string) => void>): SqlDriverAdapterFactory {
+  const tell = (sql: string) => tellAll(listeners, sql);
+  const watch = <T extends Queryable>(q: T): T => {
+    const query = q.queryRaw.bind(q);
+    const execute = q.executeRaw.bind(q);
+    q.queryRaw = (statement) => (tell(statement.sql), query(statement));
+    q.executeRaw = (statement) => (tell(statement.sql), execute(statement));
+    return q;
+  };
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = watch(await connect());
+    const begin = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => watch(await begin(isolationLevel));
+    return adapter;
+  };
+  return factory;
 }
 
 export async function openDatabase(url: string): Promise<Database> {
   if (isPostgres(url)) {
     const pg = (await import("pg")).default;
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    const pool = new pg.Pool({ connectionString: url, max: Number(new URL(url).searchParams.get("connection_limit") ?? 10) });
+    // a connection attempt that hangs (database host gone) fails after 5 s: requests answer 503, not wait
+    const pool = new pg.Pool({ connectionString: url, max: Number(new URL(url).searchParams.get("connection_limit") ?? 10), connectionTimeoutMillis: 5_000 });
     // an idle connection the server drops (restart, failover) must not crash the process; the pool replaces it
     pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
-    const { prisma, onQuery } = newClient(new PrismaPg(pool));
+    const { prisma, onQuery, tell } = newClient(new PrismaPg(pool));
+    registerSql(prisma, await poolSql(pool, tell));
     return {
       prisma,
       onQuery,

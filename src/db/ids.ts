@@ -28,6 +28,11 @@ export function newId(now = Date.now()): string {
   return encode(BigInt(now), 10) + encode(lastRandom, 16);
 }
 
+/** The smallest id of a millisecond: every id made at or after `ms` sorts at or after it (for time ranges over ids). */
+export function firstIdAt(ms: number): string {
+  return encode(BigInt(ms), 10) + "0".repeat(16);
+}
+
 export function isId(value: string): boolean {
   return /^[0-9a-hjkmnp-tv-z]{26}$/.test(value);
 }

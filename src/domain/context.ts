@@ -42,6 +42,8 @@ export interface Services {
 export interface Ctx extends Services {
   viewer: Viewer;
   loaders: Loaders;
+  /** the request's client address, where a request has one (IP blocks at sign-up and sign-in) */
+  clientIp?: string;
 }
 
 export function makeCtx(services: Services, viewer: Viewer = anonymous): Ctx {

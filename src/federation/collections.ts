@@ -4,7 +4,7 @@
 // hidden list shows its `totalItems` only, and a hidden list whose count is hidden too shows neither.
 // The service actors (instance, relay) have empty collections.
 import type { Federation, RequestContext } from "@fedify/fedify";
-import type { Recipient } from "@fedify/vocab";
+import { Hashtag, type Recipient } from "@fedify/vocab";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Services } from "../domain/context.ts";
 import { localActorAccount } from "./actors.ts";
@@ -149,13 +149,20 @@ export function registerCollections(federation: Federation<Services>) {
     })
     .authorize((ctx) => mayFetch(ctx));
 
-  // featured tags: the server has no featured hashtags (no table, no API yet): an empty collection
+  // featured tags: the hashtags the account features on its profile (the service actors feature none)
   federation
     .setFeaturedTagsDispatcher(FEATURED_TAGS_PATH, async (ctx, identifier) => {
-      if (!isServiceActor(identifier) && !(await localActorAccount(ctx.data, identifier))) return null;
-      return { items: [] };
+      if (isServiceActor(identifier)) return { items: [] };
+      const account = await localActorAccount(ctx.data, identifier);
+      if (!account) return null;
+      const featured = await ctx.data.db.featuredTag.findMany({ where: { accountId: account.id }, include: { tag: true }, orderBy: { id: "asc" } });
+      const base = ctx.data.settings.baseUrl;
+      return { items: featured.map((f) => new Hashtag({ name: `#${f.tag.name}`, href: new URL(`${base}/tag/${encodeURIComponent(f.tag.name)}`) })) };
     })
-    .setCounter(() => 0)
+    .setCounter(async (ctx, identifier) => {
+      const account = isServiceActor(identifier) ? null : await localActorAccount(ctx.data, identifier);
+      return account ? ctx.data.db.featuredTag.count({ where: { accountId: account.id } }) : 0;
+    })
     .authorize((ctx) => mayFetch(ctx));
 }
 

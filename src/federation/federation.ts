@@ -11,6 +11,8 @@ import { registerActors } from "./actors.ts";
 import { registerCollections } from "./collections.ts";
 import { registerInbox } from "./inbox/index.ts";
 import { DbKvStore } from "./kv-store.ts";
+import { shareLoaders } from "./loaders.ts";
+import { parseKeysOnce } from "./parsed-keys.ts";
 import { JobMessageQueue } from "./message-queue.ts";
 import { deliveryPolicy } from "./outbox/policy.ts";
 
@@ -28,8 +30,9 @@ export function federationFor(services: Services): Federation<Services> {
 }
 
 function buildFederation(services: Services): Federation<Services> {
+  const kv = new DbKvStore(services.db);
   const federation = createFederation<Services>({
-    kv: new DbKvStore(services.db),
+    kv,
     queue: new JobMessageQueue(services.jobs),
     manuallyStartQueue: true,
     origin: services.settings.baseUrl,
@@ -43,6 +46,8 @@ function buildFederation(services: Services): Federation<Services> {
     ...deliveryPolicy(services),
     inboxRetryPolicy: createExponentialBackoffPolicy({ maxAttempts: 6, initialDelay: { seconds: 10 }, maxDelay: { hours: 1 } }),
   });
+  shareLoaders(federation);
+  parseKeysOnce();
   registerActors(federation);
   registerCollections(federation);
   registerInbox(federation);

@@ -5,6 +5,7 @@
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions } from "@fedify/fedify";
 import type { Db } from "../db/client.ts";
 import { likeLiteral } from "../db/like.ts";
+import { sqlFor, type Sql } from "../db/sql.ts";
 
 const encode = (key: KvKey) => JSON.stringify(key);
 /** Expired rows are swept at most this often (reads already ignore them). */
@@ -49,8 +50,11 @@ function expiry(options?: KvStoreSetOptions): Date | null {
 export class DbKvStore implements KvStore {
   #lastSweep = 0;
   readonly #cache: Map<string, CacheEntry>;
+  /** get/set/cas run several times per inbox activity: straight to the driver (src/db/sql.ts) */
+  readonly #sql: Sql;
   constructor(private readonly db: Db) {
     this.#cache = cacheOf(db);
+    this.#sql = sqlFor(db);
   }
 
   async get<T = unknown>(key: KvKey): Promise<T | undefined> {
@@ -61,7 +65,7 @@ export class DbKvStore implements KvStore {
       if (hit && hit.until > Date.now()) return JSON.parse(hit.json) as T;
       if (hit) this.#cache.delete(k);
     }
-    const row = await this.db.federationKv.findUnique({ where: { key: k } });
+    const [row] = await this.#sql.query<{ value: unknown; expiresAt: Date | null }>(`SELECT value, expires_at AS "expiresAt" FROM federation_kv WHERE key = $1`, [k]);
     if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
     if (useCache) remember(this.#cache, k, row.value, row.expiresAt);
     return row.value as T;
@@ -69,10 +73,14 @@ export class DbKvStore implements KvStore {
 
   async set(key: KvKey, value: unknown, options?: KvStoreSetOptions): Promise<void> {
     const k = encode(key);
-    const data = { value: value as object, expiresAt: expiry(options) };
+    const expiresAt = expiry(options);
     this.#cache.delete(k); // not served while the write is under way
-    await this.db.federationKv.upsert({ where: { key: k }, create: { key: k, ...data }, update: data });
-    if (cacheable(k)) remember(this.#cache, k, value, data.expiresAt);
+    await this.#sql.execute(
+      `INSERT INTO federation_kv (key, value, expires_at) VALUES ($1, $2::jsonb, $3)
+      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`,
+      [k, JSON.stringify(value), expiresAt],
+    );
+    if (cacheable(k)) remember(this.#cache, k, value, expiresAt);
     await this.#sweep();
   }
 
@@ -91,16 +99,20 @@ export class DbKvStore implements KvStore {
     const value = JSON.stringify(newValue);
     if (expectedValue === undefined) {
       // absent, or present but expired
-      const n = await this.db.$executeRaw`
-        INSERT INTO federation_kv (key, value, expires_at) VALUES (${k}, ${value}::jsonb, ${expiresAt})
+      const n = await this.#sql.execute(
+        `INSERT INTO federation_kv (key, value, expires_at) VALUES ($1, $2::jsonb, $3)
         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at
-        WHERE federation_kv.expires_at IS NOT NULL AND federation_kv.expires_at <= (now() AT TIME ZONE 'UTC')`;
+        WHERE federation_kv.expires_at IS NOT NULL AND federation_kv.expires_at <= (now() AT TIME ZONE 'UTC')`,
+        [k, value, expiresAt],
+      );
       return n > 0;
     }
-    const n = await this.db.$executeRaw`
-      UPDATE federation_kv SET value = ${value}::jsonb, expires_at = ${expiresAt}
-      WHERE key = ${k} AND value = ${JSON.stringify(expectedValue)}::jsonb
-        AND (expires_at IS NULL OR expires_at > (now() AT TIME ZONE 'UTC'))`;
+    const n = await this.#sql.execute(
+      `UPDATE federation_kv SET value = $1::jsonb, expires_at = $2
+      WHERE key = $3 AND value = $4::jsonb
+        AND (expires_at IS NULL OR expires_at > (now() AT TIME ZONE 'UTC'))`,
+      [value, expiresAt, k, JSON.stringify(expectedValue)],
+    );
     return n > 0;
   }
 

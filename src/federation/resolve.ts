@@ -27,6 +27,8 @@ const isStatusObject = (o: APObject) => STATUS_TYPES.some((cls) => o instanceof 
 const REFRESH_DEDUP = Temporal.Duration.from({ hours: 1 });
 /** A remote status whose ancestors were looked for completely is not looked at again for this long. */
 const ANCESTORS_CHECKED = Temporal.Duration.from({ hours: 24 });
+/** …and one whose walk failed (a server away, a deadline) is tried again after this long, not on every view. */
+const ANCESTORS_RETRY = Temporal.Duration.from({ minutes: 5 });
 
 type Lookup = NonNullable<Parameters<FederationContext["lookupObject"]>[1]>;
 
@@ -154,7 +156,7 @@ export function createFederationPort(services: Services): FederationPort {
         if (above && missing.length === stored) await linkReplyParent(ctx, status.id, above.id);
         // a complete walk (the root or a stored status reached) need not be repeated on the next view
         const complete = self !== null && !signal.aborted && missing.length === stored && (anchor !== null || !parentId);
-        if (complete) await kv.set(marker, true, { ttl: ANCESTORS_CHECKED });
+        await kv.set(marker, true, { ttl: complete ? ANCESTORS_CHECKED : ANCESTORS_RETRY });
         return stored;
       });
     },

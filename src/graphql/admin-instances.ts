@@ -1,12 +1,12 @@
 // Remote instances' delivery health over GraphQL: the operations of the admin REST `instances` routes.
 import { listInstances, showInstance } from "../domain/admin/instances.ops.ts";
-import type { InstanceHealth } from "../domain/federation/instances.ts";
+import type { InstanceView } from "../domain/admin/instances.ops.ts";
 import { privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { opt } from "./paging.ts";
 
-const AdminInstance = builder.objectRef<InstanceHealth>("AdminInstance").implement({
+const AdminInstance = builder.objectRef<InstanceView>("AdminInstance").implement({
   description: "A remote instance as delivery sees it",
   fields: (t) => ({
     domain: t.exposeString("domain"),
@@ -17,6 +17,8 @@ const AdminInstance = builder.objectRef<InstanceHealth>("AdminInstance").impleme
     unreachableSince: t.expose("unreachableSince", { type: "DateTime", nullable: true, description: "set at the first failure (no answer or 5xx) after a success; null when reachable" }),
     failureCount: t.exposeInt("failureCount", { description: "failures since the last success" }),
     deliverySuspended: t.exposeBoolean("deliverySuspended", { description: "unreachable for more than 7 days: no new deliveries until it is seen again" }),
+    usersCount: t.exposeInt("users", { description: "accounts of the instance known here" }),
+    statusesCount: t.exposeInt("statuses", { description: "statuses of the instance stored here (reblogs excluded)" }),
   }),
 });
 

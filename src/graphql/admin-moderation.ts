@@ -1,7 +1,7 @@
 // Status moderation, instance purge, statistics and the moderation log over GraphQL: the operations of
 // the admin REST routes with the same guards, and a live `moderationLogEntryAdded` subscription.
 import { purgeInstance } from "../domain/admin/instances.ops.ts";
-import { statusStats, type StatusVisibilityCounts } from "../domain/admin/stats.ops.ts";
+import { dailyActivity, statusStats, type DailyActivity, type StatusVisibilityCounts } from "../domain/admin/stats.ops.ts";
 import { adminDeleteStatus, adminInstanceStatuses, adminListStatuses, adminShowStatus, adminUpdateStatus } from "../domain/admin/statuses.ops.ts";
 import type { Ctx } from "../domain/context.ts";
 import { findLogEntry, listModerationLog } from "../domain/moderation-log/moderation-log.ops.ts";
@@ -28,6 +28,16 @@ const LogEntry = builder.objectRef<ModerationLogEntry>("ModerationLogEntry").imp
 
 const VisibilityCounts = builder.objectRef<StatusVisibilityCounts>("StatusVisibilityCounts").implement({
   fields: (t) => ({ public: t.exposeInt("public"), unlisted: t.exposeInt("unlisted"), private: t.exposeInt("private"), direct: t.exposeInt("direct") }),
+});
+
+const DailyActivityType = builder.objectRef<DailyActivity>("DailyActivity").implement({
+  description: "What happened on one UTC day",
+  fields: (t) => ({
+    day: t.exposeString("day", { description: "YYYY-MM-DD (UTC)" }),
+    localStatuses: t.exposeInt("localStatuses", { description: "statuses written here" }),
+    remoteStatuses: t.exposeInt("remoteStatuses", { description: "statuses received from other instances" }),
+    signups: t.exposeInt("signups", { description: "local accounts created" }),
+  }),
 });
 
 const READ_STATUSES = ["admin:read:statuses"];
@@ -101,6 +111,13 @@ builder.queryFields((t) => ({
     description: "Status counts by visibility, for every instance or one host (this server's host: local statuses)",
     args: { instance: t.arg.string() },
     resolve: (_root, args, ctx) => statusStats(ctx, { instance: opt(args.instance) }),
+  }),
+  adminActivity: t.field({
+    ...privileged("statistics_read", "admin:read"),
+    type: [DailyActivityType],
+    description: "New statuses (local and remote) and local sign-ups per UTC day, the last `days` days (1 to 90, default 14) oldest first, today included",
+    args: { days: t.arg.int() },
+    resolve: (_root, args, ctx) => dailyActivity(ctx, { days: opt(args.days) }),
   }),
 }));
 

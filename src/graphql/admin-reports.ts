@@ -5,10 +5,12 @@ import {
   addReportNote,
   deleteReportNote,
   findReport,
+  groupedReports,
   listReports,
   REPORT_STATES,
   showReport,
   updateReportStates,
+  type ReportGroup,
   type ReportRow,
 } from "../domain/admin/reports.ops.ts";
 import type { Ctx } from "../domain/context.ts";
@@ -97,6 +99,17 @@ export const ReportRef = builder.objectRef<ReportRow>("Report").implement({
   }),
 });
 
+const ReportGroupRef = builder.objectRef<ReportGroup>("ReportGroup").implement({
+  description: "The reports naming one status (GET /grouped_reports)",
+  fields: (t) => ({
+    statusId: t.exposeID("statusId"),
+    date: t.expose("date", { type: "DateTime", description: "the newest report's date" }),
+    status: t.field({ type: StatusType, nullable: true, description: "null once deleted", resolve: (g, _a, ctx) => statusLoader(ctx).load(g.statusId) }),
+    actors: t.field({ type: [AccountType], description: "the reporters, once each", resolve: (g) => g.actors }),
+    reports: t.field({ type: [ReportRef], resolve: (g) => g.reports }),
+  }),
+});
+
 const READ = ["admin:read:reports"];
 const WRITE = ["admin:write:reports"];
 
@@ -115,6 +128,12 @@ builder.queryFields((t) => ({
     },
     { name: "ReportConnection", ...totalCountField },
   ),
+  adminGroupedReports: t.field({
+    ...privileged("reports_manage_reports", ...READ),
+    type: [ReportGroupRef],
+    description: "Reports grouped by reported status",
+    resolve: (_root, _args, ctx) => groupedReports(ctx, {}),
+  }),
   adminReport: t.field({
     ...privileged("reports_manage_reports", ...READ),
     type: ReportRef,

@@ -2,7 +2,7 @@
 // route's OAuth scope together with its privilege (or the admin role), both required.
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
 import type { Privilege } from "../config/runtime.ts";
-import { disableMfa, passwordResetToken, updateCredentials } from "../domain/admin/users-credentials.ops.ts";
+import { disableMfa, passwordResetToken, showCredentials, updateCredentials } from "../domain/admin/users-credentials.ops.ts";
 import {
   activateUsers,
   approveUsers,
@@ -22,17 +22,17 @@ import {
   unsuggestUsers,
   untagUsers,
 } from "../domain/admin/users.ops.ts";
-import { listUsers, showUser, userStatuses } from "../domain/admin/users.read.ts";
+import { getPermissionGroups, listUsers, showUser, userStatuses } from "../domain/admin/users.read.ts";
 import type { Account } from "../generated/prisma/client.ts";
 import { avatarUrl } from "../media/defaults.ts";
-import { adminOnly, privileged } from "./admin-auth.ts";
+import { adminOnly, guardSubscription, privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
 import { opt, StatusType } from "./paging.ts";
 import "./statuses.ts";
 
 // The admin token acts as an admin and skips scope checks, as on REST.
 
-const AdminUser = builder.objectRef<Account>("AdminUser").implement({
+export const AdminUser = builder.objectRef<Account>("AdminUser").implement({
   description: "A user as the admin API shows it",
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -42,6 +42,7 @@ const AdminUser = builder.objectRef<Account>("AdminUser").implement({
     avatar: t.string({ resolve: (a, _args, ctx) => avatarUrl(ctx, a) }),
     url: t.exposeString("apId"),
     local: t.exposeBoolean("local"),
+    domain: t.exposeString("domain", { nullable: true, description: "the instance of a remote user (null for local users)" }),
     deactivated: t.exposeBoolean("deactivated"),
     isAdmin: t.exposeBoolean("isAdmin"),
     isModerator: t.exposeBoolean("isModerator"),
@@ -55,6 +56,43 @@ const AdminUser = builder.objectRef<Account>("AdminUser").implement({
     actorType: t.exposeString("actorType"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
+});
+
+const ProfileField = builder.objectRef<{ name: string; value: string }>("AdminProfileField").implement({
+  fields: (t) => ({ name: t.exposeString("name"), value: t.exposeString("value") }),
+});
+
+const AdminCredentials = builder.objectRef<Account>("AdminCredentials").implement({
+  description: "A user's profile and sign-in details, as GET /users/:nickname/credentials shows them",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    nickname: t.exposeString("nickname"),
+    email: t.exposeString("email", { nullable: true }),
+    name: t.string({ resolve: (a) => a.displayName || a.nickname }),
+    bio: t.exposeString("note"),
+    actorType: t.exposeString("actorType"),
+    defaultScope: t.exposeString("defaultScope"),
+    locked: t.exposeBoolean("locked"),
+    isDiscoverable: t.exposeBoolean("discoverable"),
+    noRichText: t.exposeBoolean("noRichText"),
+    allowFollowingMove: t.exposeBoolean("allowFollowingMove"),
+    hideFollows: t.exposeBoolean("hideFollows"),
+    hideFollowers: t.exposeBoolean("hideFollowers"),
+    hideFollowsCount: t.exposeBoolean("hideFollowsCount"),
+    hideFollowersCount: t.exposeBoolean("hideFollowersCount"),
+    hideFavorites: t.exposeBoolean("hideFavorites"),
+    showRole: t.exposeBoolean("showRole"),
+    skipThreadContainment: t.exposeBoolean("skipThreadContainment"),
+    fields: t.field({ type: [ProfileField], resolve: (a) => (a.fields as { name: string; value: string }[]) ?? [] }),
+    // the stored images (what `AdminCredentialsInput` sets); null when none, where REST shows the default image
+    avatar: t.exposeString("avatar", { nullable: true, description: "the stored avatar URL or path; null: none (REST shows the default image)" }),
+    banner: t.exposeString("header", { nullable: true, description: "the stored banner URL or path; null: none" }),
+    background: t.exposeString("background", { nullable: true, description: "the stored background URL or path; null: none" }),
+  }),
+});
+
+const PermissionGroups = builder.objectRef<{ is_admin: boolean; is_moderator: boolean }>("AdminPermissionGroups").implement({
+  fields: (t) => ({ isAdmin: t.exposeBoolean("is_admin"), isModerator: t.exposeBoolean("is_moderator") }),
 });
 
 const PasswordReset = builder.objectRef<{ token: string; link: string }>("AdminPasswordReset").implement({
@@ -101,6 +139,18 @@ builder.queryFields((t) => ({
     type: AdminUser,
     args: { nicknameOrId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => showUser(ctx, { nickname_or_id: args.nicknameOrId }),
+  }),
+  adminPermissionGroups: t.field({
+    ...adminOnly("admin:read:accounts"),
+    type: PermissionGroups,
+    args: { nickname: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => getPermissionGroups(ctx, args),
+  }),
+  adminUserCredentials: t.field({
+    ...privileged("users_manage_credentials", "admin:read:accounts"),
+    type: AdminCredentials,
+    args: { nickname: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => showCredentials(ctx, args),
   }),
   adminUserStatuses: t.connection(
     {
@@ -153,20 +203,23 @@ const PermissionGroup = builder.enumType("AdminPermissionGroup", { values: ["adm
 builder.mutationFields((t) => {
   const nicknames = { nicknames: t.arg.stringList({ required: true }) };
   /** a batch action on users named, answering them as they are now */
-  const batch = (guard: ReturnType<typeof privileged> | ReturnType<typeof adminOnly>, op: typeof activateUsers) =>
-    t.field({ ...guard, type: [AdminUser], args: nicknames, resolve: (_root, args, ctx) => op(ctx, { nicknames: args.nicknames }) });
+  // `{ activateUsers }`: the operation with its name, recorded on the field for the parity test
+  const batch = (guard: ReturnType<typeof privileged> | ReturnType<typeof adminOnly>, named: Record<string, typeof activateUsers>) => {
+    const [[name, op]] = Object.entries(named);
+    return t.field({ ...guard, type: [AdminUser], args: nicknames, extensions: { domainOperation: name }, resolve: (_root, args, ctx) => op(ctx, { nicknames: args.nicknames }) });
+  };
   const writeAccounts = (privilege: Privilege) => privileged(privilege, "admin:write:accounts");
 
   return {
-    adminActivateUsers: batch(writeAccounts("users_manage_activation_state"), activateUsers),
-    adminDeactivateUsers: batch(writeAccounts("users_manage_activation_state"), deactivateUsers),
-    adminApproveUsers: batch(writeAccounts("users_manage_invites"), approveUsers),
-    adminSuggestUsers: batch(adminOnly("admin:write:accounts"), suggestUsers),
-    adminUnsuggestUsers: batch(adminOnly("admin:write:accounts"), unsuggestUsers),
-    adminConfirmEmail: batch(privileged("users_manage_credentials", "admin:write"), confirmUsersEmail),
-    adminResendConfirmationEmail: batch(privileged("users_manage_credentials", "admin:write"), resendConfirmationEmail),
-    adminForcePasswordReset: batch(writeAccounts("users_manage_credentials"), forcePasswordReset),
-    adminDeleteUsers: batch(writeAccounts("users_delete"), deleteUsers),
+    adminActivateUsers: batch(writeAccounts("users_manage_activation_state"), { activateUsers }),
+    adminDeactivateUsers: batch(writeAccounts("users_manage_activation_state"), { deactivateUsers }),
+    adminApproveUsers: batch(writeAccounts("users_manage_invites"), { approveUsers }),
+    adminSuggestUsers: batch(adminOnly("admin:write:accounts"), { suggestUsers }),
+    adminUnsuggestUsers: batch(adminOnly("admin:write:accounts"), { unsuggestUsers }),
+    adminConfirmEmail: batch(privileged("users_manage_credentials", "admin:write"), { confirmUsersEmail }),
+    adminResendConfirmationEmail: batch(privileged("users_manage_credentials", "admin:write"), { resendConfirmationEmail }),
+    adminForcePasswordReset: batch(writeAccounts("users_manage_credentials"), { forcePasswordReset }),
+    adminDeleteUsers: batch(writeAccounts("users_delete"), { deleteUsers }),
     adminToggleActivation: t.field({
       ...writeAccounts("users_manage_activation_state"),
       type: AdminUser,
@@ -258,3 +311,16 @@ builder.mutationFields((t) => {
     }),
   };
 });
+
+builder.subscriptionField("userRegistered", (t) =>
+  t.field({
+    ...privileged("users_read", "admin:read:accounts"),
+    type: AdminUser,
+    description: "Each local account as it signs up (staff holding users_read)",
+    subscribe: (_root, _args, ctx) => {
+      guardSubscription(ctx, "users_read", "admin:read:accounts");
+      return ctx.bus.subscribe("account_registered");
+    },
+    resolve: (event: { accountId: string }, _args, ctx) => showUser(ctx, { nickname_or_id: event.accountId }),
+  }),
+);

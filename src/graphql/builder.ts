@@ -17,7 +17,7 @@ export const builder = new SchemaBuilder<{
   /** `scopes`: signed in and holding any one of these OAuth scopes (cookie sessions hold all) */
   /** `privilege`: staff holding that admin-API privilege (the role's runtime privilege list) */
   AuthScopes: { signedIn: boolean; staff: boolean; admin: boolean; scopes: readonly string[]; privilege: Privilege };
-  Scalars: { DateTime: { Input: Date; Output: Date } };
+  Scalars: { DateTime: { Input: Date; Output: Date }; File: { Input: File; Output: never } };
   DefaultFieldNullability: false;
 }>({
   defaultFieldNullability: false,

@@ -15,11 +15,14 @@ import {
   postChatMessage,
   showChat,
 } from "../domain/chats/chats.ops.ts";
+import { adminChatMessages, adminDeleteChatMessage, adminShowChat, adminUserChats } from "../domain/chats/admin-chats.ops.ts";
 import { chatCursor, withinIdempotencyWindow, type ChatView, type MessageRef } from "../domain/chats/chats.read.ts";
 import { makeCtx } from "../domain/context.ts";
 import { storedEmojis } from "../domain/emoji/emojify.ts";
 import type { MediaAttachment } from "../generated/prisma/client.ts";
+import { privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
+import { proxiedUrl } from "../domain/media/proxy-url.ts";
 import { AccountType, opt, relayConnection } from "./paging.ts";
 import "./accounts.ts";
 import "./statuses.ts";
@@ -42,7 +45,7 @@ const ChatMessage = builder.objectRef<MessageRef>("ChatMessage").implement({
     content: t.string({ nullable: true, description: "escaped HTML; null for a media-only message", resolve: (r) => r.message.content || null }),
     createdAt: t.field({ type: "DateTime", resolve: (r) => r.message.createdAt }),
     unread: t.exposeBoolean("unread"),
-    emojis: t.field({ type: [ChatEmoji], resolve: (r) => storedEmojis(r.message.emojis) }),
+    emojis: t.field({ type: [ChatEmoji], resolve: (r, _args, ctx) => storedEmojis(r.message.emojis).map((e) => ({ ...e, url: proxiedUrl(ctx, e.url) })) }),
     attachment: t.field({ type: MediaAttachmentType, nullable: true, resolve: (r) => r.message.media }),
     idempotencyKey: t.string({
       nullable: true,
@@ -56,6 +59,7 @@ const Chat = builder.objectRef<ChatView>("Chat").implement({
   fields: (t) => ({
     id: t.id({ resolve: (v) => v.chat.id }),
     account: t.field({ type: AccountType, description: "the other side", resolve: (v) => v.chat.recipient }),
+    owner: t.field({ type: AccountType, description: "the side whose chat this is (the admin API's `sender`)", resolve: (v) => v.chat.account }),
     unread: t.int({ description: "the viewer's unread messages", resolve: (v) => v.unread }),
     lastMessage: t.field({ type: ChatMessage, nullable: true, resolve: (v) => v.lastMessage }),
     updatedAt: t.field({ type: "DateTime", resolve: (v) => v.chat.updatedAt }),
@@ -149,5 +153,46 @@ builder.subscriptionField("chatMessageReceived", (t) =>
     },
     // a fresh context per event: the subscription's own loaders would keep stale rows
     resolve: (event, _a, ctx) => showChat(makeCtx(ctx, ctx.viewer), { id: event.chatId }),
+  }),
+);
+
+// Chat moderation, as the admin REST routes (`messages_read` / `messages_delete` with the route's scope).
+const adminRead = privileged("messages_read", "admin:read:chats");
+const adminWrite = privileged("messages_delete", "admin:write:chats");
+
+builder.queryFields((t) => ({
+  adminUserChats: t.field({
+    ...adminRead,
+    type: [Chat],
+    description: "Every chat of a user (by nickname or id), newest update first",
+    args: { nickname: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => adminUserChats(ctx, { nickname: a.nickname }),
+  }),
+  adminChat: t.field({
+    ...adminRead,
+    type: Chat,
+    description: "One chat, whoever owns it",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => adminShowChat(ctx, { id: String(a.id) }),
+  }),
+  adminChatMessages: t.connection(
+    {
+      ...adminRead,
+      type: ChatMessage,
+      description: "Messages of any chat, newest first",
+      args: { chatId: t.arg.id({ required: true }) },
+      resolve: (_r, a, ctx) => relayConnection(a, (p) => adminChatMessages(ctx, { ...p, id: String(a.chatId) }), { cursorOf: (r) => r.id, floor: "0" }),
+    },
+    ChatMessageConnection,
+  ),
+}));
+
+builder.mutationField("adminDeleteChatMessage", (t) =>
+  t.field({
+    ...adminWrite,
+    type: ChatMessage,
+    description: "Deletes a chat message for both sides (moderation log: chat_message_delete); answers it as it was",
+    args: { chatId: t.arg.id({ required: true }), messageId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => adminDeleteChatMessage(ctx, { id: String(a.chatId), message_id: String(a.messageId) }),
   }),
 );

@@ -1,7 +1,10 @@
 // Custom emoji and emoji packs: the same operations as the REST routes (reading is public; pack
 // changes and the reload need an admin holding `admin:write`).
 import { listCustomEmoji, reloadEmoji } from "../domain/emoji/emoji.ops.ts";
-import { createPack, deletePack, listPacks, packView, showPack, updatePackMetadata, type PackView } from "../domain/emoji/packs.ops.ts";
+import { Invalid } from "../domain/errors.ts";
+import { addPackFile, deletePackFile, updatePackFile } from "../domain/emoji/files.ops.ts";
+import { createPack, deletePack, importPacks, listPacks, packView, showPack, updatePackMetadata, type PackView } from "../domain/emoji/packs.ops.ts";
+import { downloadPack, listRemotePacks } from "../domain/emoji/remote.ops.ts";
 import { emojiUrl, type CustomEmoji } from "../domain/emoji/registry.ts";
 import { privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
@@ -111,5 +114,70 @@ builder.mutationFields((t) => ({
       await reloadEmoji(ctx, {});
       return true;
     },
+  }),
+}));
+
+/** A multipart upload (the GraphQL multipart request spec, as graphql-yoga reads it): a web File. */
+const FileScalar = builder.scalarType("File", {
+  description: "An uploaded file (multipart request)",
+  serialize: () => {
+    throw new TypeError("File is an input-only scalar");
+  },
+  parseValue: (v) => {
+    if (!v || typeof v !== "object" || typeof (v as File).arrayBuffer !== "function") throw new TypeError("File: expected an uploaded file");
+    return v as File;
+  },
+});
+
+const fileMap = (files: Record<string, string>) => Object.entries(files).map(([shortcode, filename]) => ({ shortcode, filename }));
+
+builder.queryFields((t) => ({
+  remoteEmojiPacksJson: t.string({
+    ...adminWrite,
+    description: "Another instance's packs as it lists them (`{packs, count}`), JSON-encoded: its shape is the remote's",
+    args: { url: t.arg.string({ required: true }), page: t.arg.int(), pageSize: t.arg.int() },
+    resolve: async (_r, a, ctx) => JSON.stringify(await listRemotePacks(ctx, { url: a.url, page: a.page ?? undefined, page_size: a.pageSize ?? undefined })),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  importEmojiPacks: t.stringList({
+    ...adminWrite,
+    description: "Writes a pack.json for each pack folder copied onto the disk without one; answers their names",
+    resolve: (_r, _a, ctx) => importPacks(ctx, {}),
+  }),
+  downloadEmojiPack: t.boolean({
+    ...adminWrite,
+    description: "Copies another instance's pack `name` here (as `as`)",
+    args: { url: t.arg.string({ required: true }), name: t.arg.string({ required: true }), as: t.arg.string() },
+    resolve: async (_r, a, ctx) => (await downloadPack(ctx, { url: a.url, name: a.name, as: a.as ?? undefined }), true),
+  }),
+  addEmoji: t.field({
+    ...adminWrite,
+    type: [EmojiFile],
+    description: "Adds an image (an uploaded `file`, a zip of images, or the image at `url`) to a pack; answers its files",
+    args: { pack: t.arg.string({ required: true }), file: t.arg({ type: FileScalar }), url: t.arg.string(), shortcode: t.arg.string(), filename: t.arg.string() },
+    resolve: async (_r, a, ctx) => {
+      if (!a.file && !a.url) throw Invalid("Missing field: file.", { file: "Missing field: file." });
+      const file = a.file
+        ? { buffer: Buffer.from(await a.file.arrayBuffer()), mimetype: a.file.type, originalname: a.file.name, size: a.file.size }
+        : a.url!;
+      return fileMap(await addPackFile(ctx, { name: a.pack, file, shortcode: a.shortcode ?? undefined, filename: a.filename ?? undefined }));
+    },
+  }),
+  renameEmoji: t.field({
+    ...adminWrite,
+    type: [EmojiFile],
+    description: "Renames an emoji and/or its file; `force` overwrites a used shortcode or file",
+    args: { pack: t.arg.string({ required: true }), shortcode: t.arg.string({ required: true }), newShortcode: t.arg.string({ required: true }), newFilename: t.arg.string({ required: true }), force: t.arg.boolean() },
+    resolve: async (_r, a, ctx) =>
+      fileMap(await updatePackFile(ctx, { name: a.pack, shortcode: a.shortcode, new_shortcode: a.newShortcode, new_filename: a.newFilename, force: a.force ?? undefined })),
+  }),
+  deleteEmoji: t.field({
+    ...adminWrite,
+    type: [EmojiFile],
+    description: "Removes an emoji and its file from a pack",
+    args: { pack: t.arg.string({ required: true }), shortcode: t.arg.string({ required: true }) },
+    resolve: async (_r, a, ctx) => fileMap(await deletePackFile(ctx, { name: a.pack, shortcode: a.shortcode })),
   }),
 }));

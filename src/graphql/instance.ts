@@ -1,5 +1,9 @@
 import { instanceInfo } from "../domain/instance/instance.ops.ts";
+import { instanceActivity, instanceDomainBlocks, listDirectory, userPreferences, type ActivityWeek, type DomainBlockView, type Preferences } from "../domain/instance/discovery.ops.ts";
+import { publicDocument } from "../domain/admin/documents.ops.ts";
 import { builder } from "./builder.ts";
+import { opt } from "./paging.ts";
+import "./accounts.ts";
 
 type Info = Awaited<ReturnType<typeof instanceInfo>>;
 
@@ -15,3 +19,35 @@ const Instance = builder.objectRef<Info>("Instance").implement({
 });
 
 builder.queryField("instance", (t) => t.field({ type: Instance, resolve: (_root, _args, ctx) => instanceInfo(ctx, {}) }));
+
+// The reference API's discovery endpoints, through the same operations (discovery.ops.ts).
+const DomainBlockRef = builder.objectRef<DomainBlockView>("InstanceDomainBlock").implement({
+  description: "A server the content policy acts on, as GET /api/v1/instance/domain_blocks lists it",
+  fields: (t) => ({ domain: t.exposeString("domain"), digest: t.exposeString("digest"), severity: t.exposeString("severity"), comment: t.exposeString("comment", { nullable: true }) }),
+});
+
+const ActivityWeekRef = builder.objectRef<ActivityWeek>("InstanceActivityWeek").implement({
+  fields: (t) => ({
+    week: t.expose("week", { type: "DateTime" }),
+    statuses: t.exposeInt("statuses"),
+    logins: t.exposeInt("logins"),
+    registrations: t.exposeInt("registrations"),
+  }),
+});
+
+const PreferencesRef = builder.objectRef<Preferences>("Preferences").implement({
+  fields: (t) => ({ defaultVisibility: t.exposeString("visibility"), defaultSensitive: t.exposeBoolean("sensitive"), defaultLanguage: t.exposeString("language", { nullable: true }) }),
+});
+
+builder.queryFields((t) => ({
+  instanceDomainBlocks: t.field({ type: [DomainBlockRef], description: "Empty answer is an error (NOT_FOUND) when the policies are not published", resolve: (_r, _a, ctx) => instanceDomainBlocks(ctx, {}) }),
+  instanceActivity: t.field({ type: [ActivityWeekRef], resolve: (_r, _a, ctx) => instanceActivity(ctx, {}) }),
+  directory: t.prismaField({
+    type: ["Account"],
+    description: "The profile directory (REST's GET /api/v1/directory)",
+    args: { offset: t.arg.int(), limit: t.arg.int(), order: t.arg.string(), local: t.arg.boolean() },
+    resolve: (_q, _r, a, ctx) => listDirectory(ctx, { offset: opt(a.offset), limit: opt(a.limit), order: a.order === "new" ? "new" : "active", local: opt(a.local) }),
+  }),
+  termsOfService: t.string({ description: "The terms of service (HTML), as GET /api/v1/instance/terms_of_service", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "terms-of-service" })).content }),
+  preferences: t.field({ authScopes: { scopes: ["read:accounts"] }, type: PreferencesRef, resolve: (_r, _a, ctx) => userPreferences(ctx, {}) }),
+}));

@@ -41,7 +41,8 @@ export const opt = <T>(v: T | null | undefined): T | undefined => v ?? undefined
  * One page of `fetch` as a Relay connection. The start and end cursors are the operation's own
  * (those of the unfiltered page, as REST's Link header), so paging never stalls on statuses an
  * irreversible filter hid. hasNextPage / hasPreviousPage ask the operation for one more item past
- * each end, unless the page is known to start at the newest or end at the oldest item.
+ * each end, unless the page is known to start at the newest or end at the oldest item, or (forward
+ * with `first`) the page itself brought one item more than asked.
  */
 export async function relayConnection<T>(args: RelayArgs, fetch: (page: PageInput) => Promise<Page<T>>, opts: PagingOptions<T>): Promise<Connection<T>> {
   if (args.first != null && args.last != null) throw Invalid("Give first or last, not both", { last: "is not allowed with first" });
@@ -49,9 +50,15 @@ export async function relayConnection<T>(args: RelayArgs, fetch: (page: PageInpu
   const after = opt(args.after);
   const before = opt(args.before);
   const backward = args.last != null;
-  const page = backward
+  // forward with `first`: one item more than asked, so that a page followed by more items needs no second
+  // query for hasNextPage (a second timeline query doubled GraphQL's cost of a home page)
+  const first = !backward && opts.pageable !== false && args.first != null && args.first > 0 ? args.first : null;
+  const fetched = backward
     ? await fetch({ limit: args.last!, min_id: before ?? opts.floor, max_id: after })
-    : await fetch({ limit: opt(args.first), max_id: after, since_id: before });
+    : await fetch({ limit: first !== null ? first + 1 : opt(args.first), max_id: after, since_id: before });
+  // more items than asked prove a next page; the page then ends at the last item kept
+  const more = first !== null && fetched.items.length > first;
+  const page = more ? { items: fetched.items.slice(0, first), first: fetched.first, last: opts.cursorOf(fetched.items[first - 1]) } : fetched;
   const edges = page.items.map((node) => ({ cursor: opts.cursorOf(node), node }));
   const startCursor = page.first ?? edges[0]?.cursor ?? null;
   const endCursor = page.last ?? edges.at(-1)?.cursor ?? null;
@@ -65,7 +72,7 @@ export async function relayConnection<T>(args: RelayArgs, fetch: (page: PageInpu
   const olderFrom = backward && !before ? undefined : (endCursor ?? (backward ? before : undefined)); // `last` alone ends at the oldest
   const [hasPreviousPage, hasNextPage] = await Promise.all([
     newerFrom ? exists({ since_id: newerFrom }) : false,
-    olderFrom ? exists({ max_id: olderFrom }) : false,
+    more || (olderFrom ? exists({ max_id: olderFrom }) : false),
   ]);
   return { edges, pageInfo: { hasNextPage, hasPreviousPage, startCursor, endCursor } };
 }

@@ -21,6 +21,7 @@ import { postStatus, deleteStatus } from "../domain/statuses/statuses.ops.ts";
 import { showStatus, showStatuses } from "../domain/statuses/statuses.read.ts";
 import type { PollData } from "../domain/statuses/status-data.ts";
 import { builder } from "./builder.ts";
+import { proxiedUrl } from "../domain/media/proxy-url.ts";
 
 const StatusVisibility = builder.enumType("StatusVisibility", { values: ["public", "unlisted", "private", "direct", "local", "list"] as const });
 
@@ -28,7 +29,9 @@ const MediaAttachment = builder.prismaObject("MediaAttachment", {
   fields: (t) => ({
     id: t.exposeID("id"),
     type: t.exposeString("type"),
-    url: t.exposeString("url"),
+    // a remote file through the media proxy when it is on, as REST renders it
+    url: t.string({ resolve: (m, _args, ctx) => proxiedUrl(ctx, m.url) }),
+    remoteUrl: t.exposeString("remoteUrl", { nullable: true }),
     mimeType: t.exposeString("mimeType"),
     description: t.exposeString("description", { nullable: true }),
   }),

@@ -3,7 +3,7 @@
 // string (length, nesting, key count), refuses malformed percent-encoding, unsupported media types and
 // text PostgreSQL cannot store, and maps every body-parser, multipart and URL-decoding failure to 400,
 // 413 or 415. Limits and the text rule are described in docs/security.md.
-import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import multer from "multer";
 import qs from "qs";
 import { DomainError } from "../domain/errors.ts";
@@ -18,8 +18,10 @@ export const HTTP_LIMITS = {
   parameters: 1000,
   /** items of one array parameter (`ids[]=…`); more → 400 */
   arrayItems: 1000,
-  /** JSON and urlencoded bodies */
-  bodyBytes: "10mb",
+  /** JSON and urlencoded bodies of a REST route that declares no `bodyLimit` (bytes, after decompression) */
+  bodyBytes: 1024 * 1024,
+  /** the largest `bodyLimit` a route may declare for JSON and urlencoded bodies */
+  maxBodyBytes: 10 * 1024 * 1024,
   /** nesting of urlencoded body keys */
   bodyDepth: 10,
   /** multipart: files, text fields and their sizes */
@@ -178,4 +180,26 @@ export function declaredBodyLimit(maxBytes: number): RequestHandler {
     if (length > maxBytes) return send(res, 413, "Request entity too large");
     next();
   };
+}
+
+/**
+ * Reads any body (chunked or not, gzip/deflate/br inflated) as text, counting the bytes as they arrive
+ * after decompression: past `maxBytes` the read stops and the request answers 413 — so a surface that
+ * reads bodies itself (GraphQL, tRPC) never holds more than the limit, whatever Content-Length said.
+ */
+export function boundedTextBody(maxBytes: number): RequestHandler {
+  // multipart bodies (GraphQL file uploads) carry binary parts: kept as bytes, not decoded as text
+  const isMultipart = (req: { headers: Record<string, unknown> }) => String(req.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/");
+  const raw = express.raw({ type: isMultipart as never, limit: maxBytes, inflate: true });
+  const text = express.text({ type: ((req: never) => !isMultipart(req)) as never, limit: maxBytes, inflate: true, defaultCharset: "utf-8" });
+  return (req, res, next) => raw(req, res, (error?: unknown) => (error ? next(error) : text(req, res, next)));
+}
+
+/** JSON and urlencoded parsers for one REST route, under its body limit (after decompression). */
+export function restBodyParsers(maxBytes: number): RequestHandler[] {
+  return [
+    express.json({ limit: maxBytes, type: ["application/json", "application/*+json"] }),
+    // `depth` (body-parser 2) is missing from its type declarations
+    express.urlencoded({ extended: true, limit: maxBytes, depth: HTTP_LIMITS.bodyDepth, parameterLimit: HTTP_LIMITS.parameters } as Parameters<typeof express.urlencoded>[0]),
+  ];
 }

@@ -12,6 +12,7 @@
 import os from "node:os";
 import type { PrismaClient } from "../generated/prisma/client.ts";
 import { newId } from "../db/ids.ts";
+import { sqlFor } from "../db/sql.ts";
 import type { Backoff, JobHandler, JobInfo, JobOptions, JobQueue } from "./queue.ts";
 
 export interface DatabaseQueueOptions {
@@ -51,6 +52,7 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
   const leaseMs = opts.leaseMs ?? 30_000;
   const concurrency = opts.concurrency ?? 5;
   const log = opts.log ?? ((msg: string) => console.error(`[jobs] ${msg}`));
+  const sql = sqlFor(prisma); // these statements run several times per job: straight to the driver
 
   const handlers = new Map<string, JobHandler>();
   const running = new Map<string, Promise<void>>();
@@ -94,19 +96,21 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
         lastPrune = Date.now();
         await pruneFinished();
       }
-      const jobs = await prisma.$queryRaw<ClaimedJob[]>`
-        UPDATE jobs
-        SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
-            locked_until = (now() AT TIME ZONE 'UTC') + ${leaseMs}::double precision * interval '1 millisecond'
+      const jobs = await sql.query<ClaimedJob>(
+        `UPDATE jobs
+        SET state = 'running', attempts = attempts + 1, locked_by = $1,
+            locked_until = (now() AT TIME ZONE 'UTC') + $2::double precision * interval '1 millisecond'
         WHERE id IN (
           SELECT id FROM jobs
-          WHERE name = ANY(${names}::text[])
+          WHERE name = ANY($3::text[])
             AND ((state = 'pending' AND run_at <= (now() AT TIME ZONE 'UTC'))
               OR (state = 'running' AND locked_until < (now() AT TIME ZONE 'UTC') AND attempts < max_attempts))
           ORDER BY run_at
-          LIMIT ${free}::int
+          LIMIT $4::int
           FOR UPDATE SKIP LOCKED)
-        RETURNING id, name, payload, attempts, max_attempts AS "maxAttempts", backoff`;
+        RETURNING id, name, payload, attempts, max_attempts AS "maxAttempts", backoff`,
+        [workerId, leaseMs, names, free],
+      );
       for (const job of jobs) run(job); // each finished job wakes the loop again, so a backlog drains quickly
     } catch (err) {
       log(`poll failed: ${errorText(err)}`);
@@ -156,24 +160,60 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
 
   // Both settle* only touch the row while this worker still holds this try's lease: if the lease
   // expired and another worker took the job, that worker owns the outcome.
-  async function settleSuccess(job: ClaimedJob): Promise<void> {
-    const n = await prisma.$executeRaw`
-      UPDATE jobs
-      SET state = 'done', finished_at = (now() AT TIME ZONE 'UTC'), locked_by = NULL, locked_until = NULL
-      WHERE id = ${job.id} AND state = 'running' AND locked_by = ${workerId} AND attempts = ${job.attempts}::int`;
-    if (n === 0) log(`job ${job.id} finished after its lease was lost; outcome left to the new owner`);
+  //
+  // Successes are recorded in groups: while one UPDATE is under way, the jobs finishing meanwhile wait
+  // for the next, so a busy queue spends one statement on many jobs (an idle one still records each at
+  // once). A job keeps its slot (and its lease heartbeat) until its outcome is written.
+  let finished: { job: ClaimedJob; recorded: () => void }[] = [];
+  let recording = false;
+
+  function settleSuccess(job: ClaimedJob): Promise<void> {
+    return new Promise((recorded) => {
+      finished.push({ job, recorded });
+      if (!recording) void recordFinished();
+    });
+  }
+
+  async function recordFinished(): Promise<void> {
+    recording = true;
+    try {
+      while (finished.length) {
+        const batch = finished;
+        finished = [];
+        try {
+          const rows = await sql.query<{ id: string }>(
+            `UPDATE jobs
+            SET state = 'done', finished_at = (now() AT TIME ZONE 'UTC'), locked_by = NULL, locked_until = NULL
+            FROM unnest($1::text[], $2::int[]) AS f(id, attempts)
+            WHERE jobs.id = f.id AND jobs.attempts = f.attempts AND jobs.state = 'running' AND jobs.locked_by = $3
+            RETURNING jobs.id`,
+            [batch.map((b) => b.job.id), batch.map((b) => b.job.attempts), workerId],
+          );
+          const recorded = new Set(rows.map((r) => r.id));
+          for (const { job } of batch) if (!recorded.has(job.id)) log(`job ${job.id} finished after its lease was lost; outcome left to the new owner`);
+        } catch (err) {
+          // the lease runs out and another try follows: handlers are idempotent
+          log(`could not record ${batch.length} finished job(s): ${errorText(err)}`);
+        }
+        for (const { recorded } of batch) recorded();
+      }
+    } finally {
+      recording = false;
+    }
   }
 
   async function settleFailure(job: ClaimedJob, err: unknown): Promise<void> {
     const retry = job.attempts < job.maxAttempts;
     const delay = retry ? backoffDelay(job.backoff ?? DEFAULT_BACKOFF, job.attempts) : 0;
-    const n = await prisma.$executeRaw`
-      UPDATE jobs
-      SET state = ${retry ? "pending" : "failed"}::"JobState",
-          run_at = CASE WHEN ${retry} THEN (now() AT TIME ZONE 'UTC') + ${delay}::double precision * interval '1 millisecond' ELSE run_at END,
-          finished_at = CASE WHEN ${retry} THEN NULL ELSE (now() AT TIME ZONE 'UTC') END,
-          last_error = ${errorText(err).slice(0, 4000)}, locked_by = NULL, locked_until = NULL
-      WHERE id = ${job.id} AND state = 'running' AND locked_by = ${workerId} AND attempts = ${job.attempts}::int`;
+    const n = await sql.execute(
+      `UPDATE jobs
+      SET state = $1::"JobState",
+          run_at = CASE WHEN $2::boolean THEN (now() AT TIME ZONE 'UTC') + $3::double precision * interval '1 millisecond' ELSE run_at END,
+          finished_at = CASE WHEN $2::boolean THEN NULL ELSE (now() AT TIME ZONE 'UTC') END,
+          last_error = $4, locked_by = NULL, locked_until = NULL
+      WHERE id = $5 AND state = 'running' AND locked_by = $6 AND attempts = $7::int`,
+      [retry ? "pending" : "failed", retry, delay, errorText(err).slice(0, 4000), job.id, workerId, job.attempts],
+    );
     if (n === 0) log(`job ${job.id} failed after its lease was lost; outcome left to the new owner`);
     else if (!retry) log(`job ${job.id} (${job.name}) failed after ${job.attempts} attempts: ${errorText(err)}`);
   }
@@ -181,9 +221,11 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
   async function heartbeat(): Promise<void> {
     if (running.size === 0) return;
     try {
-      await prisma.$executeRaw`
-        UPDATE jobs SET locked_until = (now() AT TIME ZONE 'UTC') + ${leaseMs}::double precision * interval '1 millisecond'
-        WHERE id = ANY(${[...running.keys()]}::text[]) AND state = 'running' AND locked_by = ${workerId}`;
+      await sql.execute(
+        `UPDATE jobs SET locked_until = (now() AT TIME ZONE 'UTC') + $1::double precision * interval '1 millisecond'
+        WHERE id = ANY($2::text[]) AND state = 'running' AND locked_by = $3`,
+        [leaseMs, [...running.keys()], workerId],
+      );
     } catch (err) {
       log(`heartbeat failed: ${errorText(err)}`);
     }
@@ -197,11 +239,13 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
       const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
       if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError("attempts must be a positive integer");
       const runAt = options.runAt?.toISOString() ?? null; // absent: the database's now
-      await prisma.$executeRaw`
-        INSERT INTO jobs (id, name, payload, state, run_at, attempts, max_attempts, backoff, created_at)
-        VALUES (${id}, ${name}, ${JSON.stringify(payload ?? null)}::jsonb, 'pending',
-                COALESCE(${runAt}::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'), 0, ${attempts}::int,
-                ${JSON.stringify(options.backoff ?? DEFAULT_BACKOFF)}::jsonb, now() AT TIME ZONE 'UTC')`;
+      await sql.execute(
+        `INSERT INTO jobs (id, name, payload, state, run_at, attempts, max_attempts, backoff, created_at)
+        VALUES ($1, $2, $3::jsonb, 'pending',
+                COALESCE($4::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'), 0, $5::int,
+                $6::jsonb, now() AT TIME ZONE 'UTC')`,
+        [id, name, JSON.stringify(payload ?? null), runAt, attempts, JSON.stringify(options.backoff ?? DEFAULT_BACKOFF)],
+      );
       if (!options.runAt || options.runAt.getTime() <= Date.now()) wake();
       return id;
     },

@@ -4,7 +4,7 @@
 //
 // Unlike the database engine a BullMQ worker takes every job of its queue, so every process that
 // calls start() must register the same handlers (a job without one here fails that try).
-import { Queue, Worker, type Job } from "bullmq";
+import type { Job, Queue, Worker } from "bullmq";
 import { newId } from "../db/ids.ts";
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF } from "./db-queue.ts";
 import type { JobHandler, JobOptions, JobQueue } from "./queue.ts";
@@ -32,9 +32,15 @@ export function createRedisQueue(redisUrl: string, opts: RedisQueueOptions = {})
   const prefix = opts.prefix ?? "bull";
   const log = opts.log ?? ((msg: string) => console.error(`[jobs] ${msg}`));
   const handlers = new Map<string, JobHandler>();
+  // BullMQ is imported here, not at start-up, so processes without REDIS_URL never load it (about
+  // 1.3 MB of JavaScript; docs/performance.md, "Start-up and idle memory").
+  const bullmq = import("bullmq");
   // BullMQ opens (and on close() quits) its own ioredis connections from these options.
-  const queue = new Queue(queueName, { connection: { url: redisUrl }, prefix });
-  queue.on("error", (err) => log(`redis queue: ${err.message}`)); // an unhandled 'error' event would crash
+  const opened: Promise<Queue> = bullmq.then(({ Queue }) => {
+    const queue = new Queue(queueName, { connection: { url: redisUrl }, prefix });
+    queue.on("error", (err) => log(`redis queue: ${err.message}`)); // an unhandled 'error' event would crash
+    return queue;
+  });
   let worker: Worker | undefined;
 
   async function processJob(job: Job): Promise<void> {
@@ -49,7 +55,7 @@ export function createRedisQueue(redisUrl: string, opts: RedisQueueOptions = {})
 
     async enqueue(name: string, payload: unknown, options: JobOptions = {}): Promise<string> {
       const id = newId();
-      await queue.add(name, payload ?? null, {
+      await (await opened).add(name, payload ?? null, {
         jobId: id,
         delay: options.runAt ? Math.max(0, options.runAt.getTime() - Date.now()) : undefined,
         attempts: options.attempts ?? DEFAULT_ATTEMPTS,
@@ -66,6 +72,8 @@ export function createRedisQueue(redisUrl: string, opts: RedisQueueOptions = {})
 
     async start(): Promise<void> {
       if (worker || handlers.size === 0) return; // enqueue-only processes need no worker
+      const { Worker } = await bullmq;
+      if (worker) return; // started meanwhile
       worker = new Worker(queueName, processJob, {
         // the worker blocks on Redis; BullMQ requires unlimited retries on that connection
         connection: { url: redisUrl, maxRetriesPerRequest: null },
@@ -86,11 +94,11 @@ export function createRedisQueue(redisUrl: string, opts: RedisQueueOptions = {})
       // Worker.close() waits for active handlers before it disconnects.
       await worker?.close();
       worker = undefined;
-      await queue.close();
+      await (await opened).close();
     },
 
     async stats(): Promise<Record<string, number>> {
-      const c = await queue.getJobCounts("waiting", "delayed", "prioritized", "waiting-children", "active", "completed", "failed");
+      const c = await (await opened).getJobCounts("waiting", "delayed", "prioritized", "waiting-children", "active", "completed", "failed");
       return {
         pending: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0) + (c["waiting-children"] ?? 0),
         running: c.active ?? 0,

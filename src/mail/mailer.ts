@@ -2,7 +2,7 @@
 // (tests and operators read them there); with the runtime setting mailer.transport = "smtp" it sends.
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Settings } from "../config/env.ts";
 import type { RuntimeConfig, RuntimeSettings } from "../config/runtime.ts";
 import { newId } from "../db/ids.ts";
@@ -28,12 +28,15 @@ type SmtpSettings = RuntimeSettings["mailer"]["smtp"];
  * effect without a restart; the SMTP transport is reused while its settings stay the same.
  */
 export function createMailer(settings: Settings, config: RuntimeConfig): Mailer {
-  // builds the raw RFC 822 message without sending it anywhere
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
-  let smtp: { key: string; transport: ReturnType<typeof smtpTransport> } | null = null;
+  // nodemailer is loaded with the first message, not at start-up: most processes send none for hours
+  // (docs/performance.md, "Start-up and idle memory")
+  let loaded: Nodemailer | undefined;
+  let composer: Transporter | undefined;
+  let smtp: { key: string; transport: Transporter } | null = null;
 
   return {
     async send(mail) {
+      const nodemailer = (loaded ??= (await import("nodemailer")).default);
       const { transport, from } = config.group("mailer");
       const message = { from, to: mail.to, subject: mail.subject, text: mail.text, ...(mail.html ? { html: mail.html } : {}) };
       if (transport === "smtp") {
@@ -41,11 +44,13 @@ export function createMailer(settings: Settings, config: RuntimeConfig): Mailer 
         const key = JSON.stringify(options);
         if (smtp?.key !== key) {
           smtp?.transport.close();
-          smtp = { key, transport: smtpTransport(options) };
+          smtp = { key, transport: smtpTransport(nodemailer, options) };
         }
         await smtp.transport.sendMail(message);
         return;
       }
+      // builds the raw RFC 822 message without sending it anywhere
+      composer ??= nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
       const info = await composer.sendMail(message);
       const dir = mailDir(settings);
       await fs.mkdir(dir, { recursive: true });
@@ -57,7 +62,9 @@ export function createMailer(settings: Settings, config: RuntimeConfig): Mailer 
   };
 }
 
-function smtpTransport(options: SmtpSettings) {
+type Nodemailer = (typeof import("nodemailer"))["default"];
+
+function smtpTransport(nodemailer: Nodemailer, options: SmtpSettings): Transporter {
   return nodemailer.createTransport({
     host: options.host,
     port: options.port,

@@ -1,10 +1,12 @@
 // Stores uploaded files under DATA_DIR/uploads/<id>/ and names their public URL (/media/<id>/<file>).
 // The extension comes from the checked content type, never from the client's file name, so an
 // upload cannot be served back as HTML.
+import { imageSize } from "image-size";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
 import { newId } from "../db/ids.ts";
+import { probeAudioVideo, processImage, strippedImage } from "./processing.ts";
 import type { Ctx } from "../domain/context.ts";
 import { DomainError, Invalid, Unprocessable } from "../domain/errors.ts";
 
@@ -39,14 +41,51 @@ export function detectImageType(buffer: Buffer): string | null {
   return SIGNATURES.find(([, test]) => test(buffer))?.[0] ?? null;
 }
 
+/**
+ * Images larger than this are refused (422) whatever their file size: a few kilobytes of PNG or GIF can
+ * declare a 100,000 × 100,000 canvas that would take tens of gigabytes to decode (a decompression bomb
+ * for every client and thumbnailer that opens it). Read from the header, nothing is decoded.
+ */
+export const IMAGE_LIMITS = { maxSide: 16_384, maxPixels: 100_000_000 };
+
+function assertImageDimensions(buffer: Uint8Array, field: string) {
+  let size: { width: number; height: number };
+  try {
+    size = imageSize(buffer);
+  } catch {
+    throw Unprocessable(`${field}: not a readable image`, { [field]: "is not a readable image" });
+  }
+  if (size.width > IMAGE_LIMITS.maxSide || size.height > IMAGE_LIMITS.maxSide || size.width * size.height > IMAGE_LIMITS.maxPixels) {
+    throw Unprocessable(`${field}: image dimensions ${size.width}×${size.height} exceed the limit (${IMAGE_LIMITS.maxSide} pixels a side, ${IMAGE_LIMITS.maxPixels} in all)`, { [field]: "is too large" });
+  }
+}
+
+/**
+ * Writes a file whole or not at all: into a temporary name, renamed when complete. A failed write (a
+ * full disk: ENOSPC, answered 507) leaves no partial file, and no folder it created.
+ */
+async function writeWhole(dir: string, name: string, data: Uint8Array): Promise<void> {
+  const created = await fs.mkdir(dir, { recursive: true });
+  const partial = path.join(dir, `.${name}.partial`);
+  try {
+    await fs.writeFile(partial, data);
+    await fs.rename(partial, path.join(dir, name));
+  } catch (error) {
+    await fs.rm(partial, { force: true }).catch(() => {});
+    if (created) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
+    throw error;
+  }
+}
+
 export async function storeImage(ctx: Ctx, upload: Upload, opts: { field: string; maxBytes: number }): Promise<string> {
   if (upload.size > opts.maxBytes) throw new DomainError("invalid", `${opts.field}: file is too large (limit ${opts.maxBytes} bytes)`, { [opts.field]: "is too large" });
   const type = detectImageType(upload.buffer);
   if (!type) throw Invalid(`${opts.field}: not an image (png, jpeg, gif, webp or avif)`, { [opts.field]: "is not an image" });
+  assertImageDimensions(upload.buffer, opts.field);
+  const data = await readable(opts.field, () => strippedImage(upload.buffer, type));
   const id = newId();
   const name = `${opts.field}.${IMAGE_TYPES[type]}`;
-  await fs.mkdir(path.join(uploadsDir(ctx), id), { recursive: true });
-  await fs.writeFile(path.join(uploadsDir(ctx), id, name), upload.buffer);
+  await writeWhole(path.join(uploadsDir(ctx), id), name, data);
   return `${ctx.settings.baseUrl}/media/${id}/${name}`;
 }
 
@@ -67,7 +106,23 @@ export interface StoredMedia {
   /** detected from the content */
   mimeType: string;
   kind: MediaKind;
+  /** of the stored file (for images, after their metadata was stripped) */
   size: number;
+  /** images: a downscaled copy */
+  previewUrl: string | null;
+  /** the reference API's `meta` (sizes, aspect, duration…), null when nothing could be probed */
+  meta: Record<string, unknown> | null;
+  blurhash: string | null;
+}
+
+/** Runs sharp on an image whose header read well; a body it cannot decode is the client's fault (422). */
+async function readable<T>(field: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch {
+    // only decoding runs here (no disk): a truncated or corrupt body, or one past sharp's pixel limit
+    throw Unprocessable(`${field}: not a readable image`, { [field]: "is not a readable image" });
+  }
 }
 
 /** Types a browser could run as a document are refused even though they are "images". */
@@ -100,10 +155,25 @@ export async function storeMedia(ctx: Ctx, upload: Upload, opts: { field: string
   if (!type) throw Unprocessable(`${opts.field}: unsupported file type (images, video and audio are accepted)`, { [opts.field]: "is not a supported media type" });
   const id = opts.id ?? newId();
   if (!/^[0-9a-z]{26}$/.test(id)) throw new Error(`storeMedia: not an id: ${id}`);
+  const dir = path.join(uploadsDir(ctx), id);
+  const urlOf = (name: string) => `${ctx.settings.baseUrl}/media/${id}/${name}`;
   const name = `${opts.field}.${type.ext}`;
-  await fs.mkdir(path.join(uploadsDir(ctx), id), { recursive: true });
-  await fs.writeFile(path.join(uploadsDir(ctx), id, name), upload.buffer);
-  return { url: `${ctx.settings.baseUrl}/media/${id}/${name}`, mimeType: type.mime, kind: type.kind, size };
+  // images sharp can process (GIF, PNG, JPEG, WebP, AVIF); others (BMP, HEIC, …) are served as sent
+  if (type.kind === "image" && IMAGE_TYPES[type.mime]) {
+    assertImageDimensions(upload.buffer, opts.field);
+    const image = await readable(opts.field, () => processImage(upload.buffer, type.mime));
+    const preview = `small.${image.preview.ext}`;
+    await writeWhole(dir, name, image.data);
+    await writeWhole(dir, preview, image.preview.data).catch(async (error) => {
+      await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
+      throw error;
+    });
+    return { url: urlOf(name), mimeType: type.mime, kind: type.kind, size: image.data.length, previewUrl: urlOf(preview), meta: { ...image.meta }, blurhash: image.blurhash };
+  }
+  if (type.kind === "image") assertImageDimensions(upload.buffer, opts.field);
+  const meta = type.kind === "image" ? null : await probeAudioVideo(upload.buffer, type.mime);
+  await writeWhole(dir, name, upload.buffer);
+  return { url: urlOf(name), mimeType: type.mime, kind: type.kind, size, previewUrl: null, meta, blurhash: null };
 }
 
 /** Removes a file this server stored (a URL of another origin, or none, is left alone). */

@@ -22,6 +22,8 @@ export type BusEvents = {
   notification: [payload: { accountId: string; notificationId: string }];
   /** a moderation-log entry was written (staff subscriptions show them live) */
   moderation_log: [payload: { id: number }];
+  /** a local account signed up (the admin UI's users page shows it live) */
+  account_registered: [payload: { accountId: string }];
   /** a report was filed (staff subscriptions show them live) */
   report: [payload: { reportId: string }];
   /** the runtime configuration changed in the database: every process reloads it */

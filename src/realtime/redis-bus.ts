@@ -40,7 +40,11 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
   // is away (a rejected one would leave its listener deaf for good); a PUBLISH gives up after ioredis's
   // default retries, so events are dropped rather than piling up during an outage.
   const publishClient = new Redis(options.url);
-  const subscribeClient = new Redis(options.url, { maxRetriesPerRequest: null });
+  // disableClientInfo: ioredis 5.9 sends CLIENT SETINFO LIB-VER after an asynchronous read of its
+  // package.json, and a SUBSCRIBE issued meanwhile (at start-up, under load) puts the connection in
+  // subscriber mode first: Redis refuses the SETINFO, ioredis drops the connection and the
+  // subscriptions made before "ready" are not restored (seen on Node 24: config_changed went deaf).
+  const subscribeClient = new Redis(options.url, { maxRetriesPerRequest: null, disableClientInfo: true });
   for (const client of [publishClient, subscribeClient]) {
     client.on("error", (error: Error) => log(`redis: ${error.message}`));
     logRejections(client, log);

@@ -111,6 +111,18 @@ export function parseStream(ns: string, p: StreamParams): StreamSpec | null {
   }
 }
 
+/**
+ * Why `parseStream` found no stream, in the reference server's words (its streaming server answers a
+ * bad stream with `{"error": <this>, "status": 400}`).
+ */
+export function unknownStreamReason(p: StreamParams): string {
+  const name = text(p.stream);
+  if ((name === "hashtag" || name === "hashtag:local") && !text(p.tag)) return "Missing tag name parameter";
+  if (name === "list" && !text(p.list)) return "Missing list name parameter";
+  if ((name === "public:remote" || name === "public:remote:media") && !text(p.instance)) return "Missing instance parameter";
+  return "Unknown stream type";
+}
+
 export type StreamRefusal = "unauthorized" | "bad_topic";
 
 /** Whether the viewer may read the stream: public ones are open, the others need the account, the scope and (lists) ownership. */
@@ -194,19 +206,80 @@ function mayList(spec: StreamSpec, f: StatusFacts<StatusCore>): boolean {
 const TOPICS = ["status_created", "status_updated", "status_deleted", "notification", "conversation", "filters_changed", "announcement", "follow_relationships_update", "chat_update"] as const;
 type Topic = (typeof TOPICS)[number];
 
+/**
+ * An event the hub has handled, kept a short while so that a listener (or a stream) added while it was
+ * handled can still get it: who was considered for it, with which streams, is recorded when the
+ * event's audience is computed.
+ */
+interface HandledEvent {
+  /** when the hub received it from the bus */
+  at: number;
+  topic: Topic;
+  payload: unknown;
+  considered: Map<StreamListener, Set<string>>;
+}
+
+/** How long handled events are kept for late subscribers (token checks take milliseconds). */
+const REPLAY_MS = 10_000;
+const REPLAY_MAX = 2_000;
+
 export class StreamHub {
   private listeners = new Set<StreamListener>();
   private queue: Promise<void> = Promise.resolve();
   private iterators: AsyncIterator<unknown>[] = [];
+  private recent: HandledEvent[] = [];
+  /** the event being handled, and (when replaying) the one listener and stream it is for */
+  private current: { event: HandledEvent; only?: { listener: StreamListener; key?: string } } | null = null;
 
   constructor(private readonly services: Services) {
     for (const topic of TOPICS) void this.pump(topic);
   }
 
-  /** Registers a listener; answers the function that removes it. */
-  add(listener: StreamListener): () => void {
+  /**
+   * Registers a listener; answers the function that removes it. With `since` (when its connection was
+   * accepted), events received from then on that the hub handled before the listener was registered (while
+   * its token and streams were being checked) are handled again for it alone, so none is lost.
+   */
+  add(listener: StreamListener, since?: number): () => void {
     this.listeners.add(listener);
+    if (since !== undefined) this.replay(listener, since);
     return () => void this.listeners.delete(listener);
+  }
+
+  /**
+   * A listener has just added stream `key` (a multiplexed `subscribe`, in force once authorized): the
+   * events received since `since` that were handled without that stream are handled again for it.
+   */
+  subscribed(listener: StreamListener, key: string, since: number): void {
+    this.replay(listener, since, key);
+  }
+
+  private replay(listener: StreamListener, since: number, key?: string) {
+    const missed = this.recent.filter((e) => {
+      if (e.at < since) return false;
+      const streams = e.considered.get(listener);
+      return key === undefined ? !streams : !streams?.has(key);
+    });
+    for (const event of missed) this.enqueue(event, { listener, key });
+  }
+
+  private enqueue(event: HandledEvent, only?: { listener: StreamListener; key?: string }) {
+    this.queue = this.queue
+      .then(async () => {
+        if (only && !this.listeners.has(only.listener)) return; // gone meanwhile
+        this.current = { event, only };
+        try {
+          await this.handle(event.topic, event.payload as never);
+        } finally {
+          this.current = null;
+        }
+      })
+      .catch((error) => console.error(`stream ${event.topic} event failed:`, error));
+  }
+
+  /** resolves once every event received so far has been handled (tests) */
+  async idle(): Promise<void> {
+    await this.queue;
   }
 
   /** listeners and their subscriptions (tests wait on it; operators may log it) */
@@ -228,14 +301,35 @@ export class StreamHub {
     for (;;) {
       const next = await it.next();
       if (next.done) return;
+      const event: HandledEvent = { at: Date.now(), topic, payload: next.value, considered: new Map() };
+      this.remember(event);
       // one queue for every topic: each connection sees events in the order they were published
-      this.queue = this.queue.then(() => this.handle(topic, next.value as never)).catch((error) => console.error(`stream ${topic} event failed:`, error));
+      this.enqueue(event);
     }
   }
 
+  private remember(event: HandledEvent) {
+    const cutoff = event.at - REPLAY_MS;
+    let drop = 0;
+    while (drop < this.recent.length && (this.recent[drop]!.at < cutoff || this.recent.length - drop >= REPLAY_MAX)) drop++;
+    if (drop) this.recent.splice(0, drop);
+    this.recent.push(event);
+  }
+
+  /** The (listener, stream) pairs `accept` takes; what was considered is recorded on the current event. */
   private subscriptions(accept: (l: StreamListener, spec: StreamSpec) => boolean): [StreamListener, StreamSpec][] {
     const out: [StreamListener, StreamSpec][] = [];
-    for (const l of this.listeners) for (const spec of l.streams) if (accept(l, spec)) out.push([l, spec]);
+    const only = this.current?.only;
+    const considered = this.current?.event.considered;
+    for (const l of only ? [only.listener] : this.listeners) {
+      const keys = considered?.get(l) ?? new Set<string>();
+      for (const spec of l.streams) {
+        if (only?.key !== undefined && spec.key !== only.key) continue;
+        keys.add(spec.key);
+        if (accept(l, spec)) out.push([l, spec]);
+      }
+      considered?.set(l, keys);
+    }
     return out;
   }
 

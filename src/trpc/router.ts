@@ -6,7 +6,7 @@ import { invalidateSession, createSession } from "../domain/auth/sessions.ts";
 import { signInWithPassword } from "../domain/auth/sign-in.ts";
 import { requireSecondFactor } from "../domain/auth/second-factor.ts";
 import type { Ctx } from "../domain/context.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError, Forbidden } from "../domain/errors.ts";
 import { findUnsafeInput, withLengthLimits } from "../domain/input-limits.ts";
 import type { Account } from "../generated/prisma/client.ts";
 
@@ -53,10 +53,14 @@ const summary = (a: Account) => ({ id: a.id, nickname: a.nickname, email: a.emai
 
 export const appRouter = t.router({
   session: t.router({
-    /** with MFA on, `code` (TOTP or backup code) is needed too: without it 401 `mfa_required` */
-    signIn: procedure.input(withLengthLimits(z.object({ username: z.string(), password: z.string(), code: z.string().optional() }))).mutation(async ({ ctx, input }) => {
+    /**
+     * With MFA on, `code` (TOTP or backup code) is needed too: without it 401 `mfa_required`.
+     * `staffOnly` (the admin UI): an account that is neither admin nor moderator gets no session (403).
+     */
+    signIn: procedure.input(withLengthLimits(z.object({ username: z.string(), password: z.string(), code: z.string().optional(), staffOnly: z.boolean().optional() }))).mutation(async ({ ctx, input }) => {
       const account = await signInWithPassword(ctx.ctx, input.username, input.password);
       await requireSecondFactor(ctx.ctx, account, input.code);
+      if (input.staffOnly && !account.isAdmin && !account.isModerator) throw Forbidden("Only administrators and moderators can use the admin interface.");
       const session = await createSession(ctx.ctx, account.id);
       ctx.setCookie(session.token);
       return summary(account);

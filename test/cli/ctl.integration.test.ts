@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadSettings } from "../../src/config/env.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
+import { ctlEntry } from "../support/built.ts";
 import { freshDatabase } from "../support/databases.ts";
 
 const run = promisify(execFile);
 // vitest puts Vite's BASE_URL ("/") into process.env; the child must see the operator's environment
 const { BASE_URL: _vite, ...parentEnv } = process.env;
 const ctl = (env: Record<string, string>, ...args: string[]) =>
-  run(process.execPath, ["--import", "tsx", "src/cli/ctl.ts", ...args], { env: { ...parentEnv, LOG_LEVEL: "error", ...env } }).then(
+  run(process.execPath, [ctlEntry, ...args], { env: { ...parentEnv, LOG_LEVEL: "error", ...env } }).then(
     (r) => ({ code: 0, out: r.stdout + r.stderr }),
     (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
   );
@@ -116,8 +117,9 @@ describe("tRPC session procedures", () => {
     const { createLocalAccount } = await import("../../src/domain/accounts/accounts.ops.ts");
     const { systemCtx } = await import("../../src/domain/context.ts");
     await createLocalAccount(systemCtx(server.services), { nickname: "ada", email: "ada@example.test", password: "pw-ada" });
-    const post = (proc: string, body: unknown, cookie = "") =>
-      fetch(`${server.url}/trpc/${proc}`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+    // a cookie-authenticated mutation carries the CSRF header (src/http/csrf.ts), as the admin UI does
+    const post = (proc: string, body: unknown, cookie = "", csrf = true) =>
+      fetch(`${server.url}/trpc/${proc}`, { method: "POST", headers: { "content-type": "application/json", cookie, ...(csrf ? { "x-csrf-protection": "1" } : {}) }, body: JSON.stringify(body) });
 
     const bad = await post("session.signIn", { username: "ada", password: "nope" });
     expect(bad.status).toBe(401);
@@ -130,6 +132,9 @@ describe("tRPC session procedures", () => {
     const me = await (await fetch(`${server.url}/trpc/session.me`, { headers: { cookie } })).json();
     expect(me.result.data).toMatchObject({ nickname: "ada", isAdmin: false });
 
+    const forged = await post("session.signOut", {}, cookie, false);
+    expect(forged.status).toBe(403);
+    expect(await server.services.db.session.count()).toBe(1);
     expect((await post("session.signOut", {}, cookie)).status).toBe(200);
     expect(await server.services.db.session.count()).toBe(0);
     const after = await (await fetch(`${server.url}/trpc/session.me`, { headers: { cookie } })).json();

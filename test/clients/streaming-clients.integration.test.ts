@@ -77,6 +77,19 @@ describe.each(DB_KINDS)("streaming clients (%s)", (kind) => {
     }
   });
 
+  test("masto's streaming client raises the reference server's error frame for an unknown stream", async () => {
+    const streaming = createStreamingAPIClient({ streamingApiUrl: server.url.replace(/^http/, "ws"), accessToken: token, implementation: WebSocket, retry: false });
+    try {
+      // masto names the stream after the property path: `nonsense` is not one the server knows
+      const bad = (streaming as unknown as { nonsense: { subscribe(): AsyncIterable<unknown> } }).nonsense.subscribe();
+      await expect(bad[Symbol.asyncIterator]().next()).rejects.toMatchObject({ name: "MastoUnexpectedError", message: "Unknown stream type" });
+      const hashtag = streaming.hashtag.subscribe({ tag: "" })[Symbol.asyncIterator]();
+      await expect(hashtag.next()).rejects.toMatchObject({ message: "Missing tag name parameter" });
+    } finally {
+      streaming.close();
+    }
+  });
+
   test("megalodon's Pleroma driver receives an update on its local stream", async () => {
     const client = generator("pleroma", server.url, token);
     const socket = await client.localStreaming();

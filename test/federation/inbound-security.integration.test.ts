@@ -45,6 +45,22 @@ function mentionCreate(from: Peer, name: string) {
   return { "@context": "https://www.w3.org/ns/activitystreams", id: `${object.id}/activity`, type: "Create", actor, to: object.to, cc: object.cc, object };
 }
 
+// first in the file: the server records a host's first verified activity (then at most every ten minutes)
+test("an instance marked unreachable is reachable again once a verified activity comes from it", async () => {
+  const host = new URL(peer.baseUrl).host;
+  await a.sql(
+    `INSERT INTO instances (domain, unreachable_since, failure_count, last_failure_at, created_at, updated_at)
+     VALUES ($1, now() - interval '9 days', 7, now() - interval '1 hour', now(), now())`,
+    [host],
+  );
+  const admin = () => a.api(`/api/v1/ext/admin/instances/${host}`, { headers: { "x-admin-token": ADMIN_TOKEN } });
+  expect(await (await admin()).json()).toMatchObject({ reachable: false, failure_count: 7 });
+  const activity = mentionCreate(peer, "alice");
+  expect((await peer.send("alice", inbox, activity)).status).toBe(202);
+  await eventually(async () => (await a.sql<{ unreachable_since: Date | null }>("SELECT unreachable_since FROM instances WHERE domain = $1 AND failure_count = 0", [host]))[0]?.unreachable_since === null, { what: "reachable again" });
+  expect(await (await admin()).json()).toMatchObject({ reachable: true, unreachable_since: null, failure_count: 0 });
+});
+
 describe("inbox refusals", () => {
   test("unsigned: 401 with a reason, nothing stored", async () => {
     const activity = mentionCreate(peer, "alice");
@@ -76,6 +92,8 @@ describe("inbox refusals", () => {
     // the mention's notification follows the stored row (statusStored): counted once it is there
     await eventually(async () => (await count("notifications WHERE account_id = $1 AND status_id IN (SELECT id FROM statuses WHERE uri = $2)", [bob.id, activity.object.id])) === 1, { what: "notified" });
     const notifications = await count("notifications WHERE account_id = $1", [bob.id]);
+    // the remote author's last status date, as for a local post
+    expect(await count("accounts WHERE ap_id = $1 AND last_status_at::date = (now() AT TIME ZONE 'UTC')::date", [`${peer.baseUrl}/users/alice`])).toBe(1);
     // again, to the shared inbox and to bob's own: de-duplicated by id, and the writes are idempotent anyway
     expect((await peer.send("alice", inbox, activity)).status).toBe(202);
     expect((await peer.send("alice", "https://a.fed.test/users/bob/inbox", activity)).status).toBe(202);

@@ -93,7 +93,7 @@ describe.each(DB_KINDS)("well-known documents on %s", (kind) => {
         nodeDescription: cfg.description,
         private: false,
         staffAccounts: [`${BASE}/users/root`, `${BASE}/users/mod`],
-        federation: { enabled: true, exclusions: false, mrf_policies: [], quarantined_instances: [] },
+        federation: { enabled: true, exclusions: false, mrf_policies: ["SimplePolicy", "HashtagPolicy"], mrf_hashtag: { reject: [], federated_timeline_removal: [], sensitive: ["nsfw"] }, mrf_simple_info: {}, quarantined_instances: [] },
         pollLimits: cfg.poll_limits,
         postFormats: ["text/plain", "text/html", "text/markdown"],
         uploadLimits: { general: cfg.upload_limit, avatar: cfg.avatar_upload_limit, banner: cfg.banner_upload_limit, background: cfg.background_upload_limit },

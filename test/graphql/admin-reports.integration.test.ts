@@ -163,7 +163,8 @@ describe.each(DB_KINDS)("admin GraphQL on %s", (kind) => {
     const remote = await server.services.db.account.create({ data: { id: newId(), nickname: "bob@gone.example", domain: "gone.example", local: false, apId: "https://gone.example/users/bob" } });
     const purge = await gql("ada", `mutation { purgeInstance(instance: "gone.example") }`);
     expect(purge.data.purgeInstance).toBe("gone.example");
-    expect(await server.services.db.job.count({ where: { name: "admin.instances.purge", payload: { equals: { host: "gone.example" } } } })).toBe(1);
+    expect(await server.services.db.job.count({ where: { name: "admin.instances.purge", payload: { path: ["host"], equals: "gone.example" } } })).toBe(1);
+    expect(await server.services.db.moderationLogEntry.count({ where: { action: "instance_delete", message: { endsWith: "requested deletion of instance gone.example" } } })).toBe(1);
 
     for (const query of ["{ stats { public } }", "{ moderationLog { totalCount } }", `mutation { purgeInstance(instance: "x.example") }`]) {
       for (const who of ["mo", "tom", null]) {

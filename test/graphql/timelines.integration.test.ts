@@ -67,6 +67,19 @@ describe.each(DB_KINDS)("GraphQL timelines on %s", (kind) => {
     expect(both.errors[0].extensions.code).toBe("INVALID");
   });
 
+  test("a first page followed by more items knows hasNextPage from its own query: the timeline is read once", async () => {
+    const reads: string[] = [];
+    const stop = server.database.onQuery((sql) => void (/SELECT s\.id FROM statuses s/.test(sql) && reads.push(sql)));
+    try {
+      const p1 = await home("first: 3");
+      expect(contents(p1)).toEqual(["b6", "b5", "b4"]);
+      expect(p1.pageInfo).toMatchObject({ hasNextPage: true, endCursor: p1.edges[2].cursor });
+    } finally {
+      stop();
+    }
+    expect(reads).toHaveLength(1);
+  });
+
   test("home needs a signed-in viewer with read:statuses; the public timeline does not", async () => {
     const anonymous = await gql("{ homeTimeline { edges { cursor } } }", {}, null);
     expect(anonymous.errors[0].message).toMatch(/not authorized/i);

@@ -154,6 +154,42 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     expect(rows.every((r) => r.attempts === 1 && r.lockedBy === null && r.finishedAt)).toBe(true);
   });
 
+
+  it("records jobs that finish together in one statement, each of them done", async () => {
+    // the real client, watched: statements that record successes are counted
+    let doneStatements = 0;
+    const real = prismaOf();
+    const watched = new Proxy(real, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        // a client the queue does not know goes through Prisma's raw calls (src/db/sql.ts)
+        if (prop !== "$queryRaw" && prop !== "$queryRawUnsafe") return typeof value === "function" ? value.bind(target) : value;
+        return (text: TemplateStringsArray | string, ...values: unknown[]) => {
+          if ((typeof text === "string" ? text : text.join("?")).includes("SET state = 'done'")) doneStatements++;
+          return (value as (...a: unknown[]) => unknown).call(target, text, ...values);
+        };
+      },
+    });
+    const name = "together-" + newId();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const q = createDatabaseQueue(watched, { pollIntervalMs: 20, leaseMs: 2000, concurrency: 10, log: () => {} });
+    queues.push(q);
+    let started = 0;
+    q.register(name, async () => {
+      started++;
+      await gate;
+    });
+    const ids = await Promise.all(Array.from({ length: 10 }, () => q.enqueue(name, {})));
+    await q.start();
+    await waitFor(async () => started === 10, 10_000, "10 running");
+    release();
+    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 10, 10_000, "10 done");
+    expect(doneStatements).toBeGreaterThan(0);
+    expect(doneStatements).toBeLessThanOrEqual(3); // one per job before
+    const rows = await prismaOf().job.findMany({ where: { id: { in: ids } } });
+    expect(rows.every((r) => r.state === "done" && r.attempts === 1 && r.lockedBy === null && r.lockedUntil === null && r.finishedAt)).toBe(true);
+  });
   it("reports counts per state", async () => {
     const q = make();
     const stats = await q.stats();

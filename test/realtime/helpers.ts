@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createClient, type Client } from "graphql-ws";
 import { Redis } from "ioredis";
 import WebSocket from "ws";
+import { serverEntry } from "../support/built.ts";
 import { REDIS_URL, sleep, waitFor } from "../jobs/helpers.ts";
 
 export { REDIS_URL, sleep, waitFor };
@@ -102,11 +103,11 @@ export async function killServers(): Promise<void> {
 
 /**
  * Starts `npm start`'s entry point as its own OS process on an ephemeral port and resolves once it
- * listens. `node --import tsx` (not `npx tsx`) so the pid we signal is the server itself.
+ * listens. `node dist/main.js` (not `npm start`) so the pid we signal is the server itself.
  */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ext-proc-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, [serverEntry], {
     cwd: root,
     env: { ...parentEnv, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", RATE_LIMITS_ENABLED: "false", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -49,7 +49,7 @@ describe.each(DB_KINDS)("admin instances and stats on %s", (kind) => {
   async function waitForPurge(host: string) {
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const job = await db().job.findFirst({ where: { name: "admin.instances.purge", payload: { equals: { host } } } });
+      const job = await db().job.findFirst({ where: { name: "admin.instances.purge", payload: { path: ["host"], equals: host } } });
       if (job && (job.state === "done" || job.state === "failed")) return job;
       if (Date.now() > deadline) throw new Error(`purge job did not finish: ${JSON.stringify(job)}`);
       await new Promise((r) => setTimeout(r, 100));

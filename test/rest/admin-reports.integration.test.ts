@@ -51,6 +51,8 @@ describe.each(DB_KINDS)("admin reports on %s", (kind) => {
       id: reportId,
       state: "open",
       content: "spam &#60;b&#62;here&#60;/b&#62;",
+      category: "other",
+      rule_ids: [],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       account: expect.objectContaining({ id: id.tom, acct: "tom", nickname: "tom", roles: { admin: false, moderator: false }, local: true, tags: [], is_active: true }),
       actor: expect.objectContaining({ id: id.rita, acct: "rita", nickname: "rita", ext: expect.objectContaining({ is_admin: false }) }),

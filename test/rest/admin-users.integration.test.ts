@@ -104,6 +104,7 @@ describe.each(DB_KINDS)("admin users on %s", (kind) => {
           deactivated: false,
           is_active: true,
           local: true,
+          domain: null,
           roles: { admin: false, moderator: false },
           tags: [],
           confirmation_pending: false,

@@ -75,7 +75,7 @@ describe.each(DB_KINDS)("media on %s", (kind) => {
   });
   afterAll(() => server?.close());
 
-  test("a png upload is stored with a type from its content and served back byte-identical", async () => {
+  test("a png upload is stored with a type from its content, re-encoded (no metadata) with a preview", async () => {
     // the client's claims (type, name) are ignored: the content decides
     const res = await upload(alice.access_token, PNG, { type: "text/html", name: "page.html", fields: { description: "an avatar", focus: "0.5,-0.25" } });
     expect(res.status).toBe(200);
@@ -84,37 +84,39 @@ describe.each(DB_KINDS)("media on %s", (kind) => {
       id: expect.stringMatching(/^[0-9a-z]{26}$/),
       type: "image",
       url: expect.stringMatching(/^http:\/\/localhost:4000\/media\/[0-9a-z]{26}\/file\.png$/),
-      preview_url: media.url,
+      preview_url: expect.stringMatching(/^http:\/\/localhost:4000\/media\/[0-9a-z]{26}\/small\.jpg$/),
       remote_url: null,
       preview_remote_url: null,
       text_url: null,
-      meta: { focus: { x: 0.5, y: -0.25 } },
+      meta: { original: { width: 96, height: 96, size: "96x96", aspect: 1 }, small: { width: 96, height: 96, size: "96x96", aspect: 1 }, focus: { x: 0.5, y: -0.25 } },
       description: "an avatar",
-      blurhash: null,
+      blurhash: expect.any(String),
       ext: { mime_type: "image/png" },
     });
     const served = await server.fetch(new URL(media.url).pathname);
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    const servedBytes = Buffer.from(await served.arrayBuffer());
+    expect(servedBytes.subarray(0, 8).equals(PNG.subarray(0, 8))).toBe(true);
     expect(fs.existsSync(path.join(server.dataDir, "uploads", new URL(media.url).pathname.split("/")[2], "file.png"))).toBe(true);
 
     const row = await server.services.db.mediaAttachment.findUniqueOrThrow({ where: { id: media.id } });
-    expect(row).toMatchObject({ accountId: ids.alice, statusId: null, type: "image", mimeType: "image/png", size: PNG.length, focusX: 0.5, focusY: -0.25 });
+    expect(row).toMatchObject({ accountId: ids.alice, statusId: null, type: "image", mimeType: "image/png", size: servedBytes.length, focusX: 0.5, focusY: -0.25 });
   });
 
-  test("v2 answers 200 at once; gif stays an image, wav is audio, mp4 is video", async () => {
+  test("v2 answers 200 at once; gif stays an image (kept as is), wav is audio, mp4 is video", async () => {
     const cases = [
-      { file: GIF, type: "image", mime: "image/gif", ext: "gif" },
-      { file: wav(), type: "audio", mime: "audio/wav", ext: "wav" },
-      { file: mp4(), type: "video", mime: "video/mp4", ext: "mp4" },
+      { file: GIF, type: "image", mime: "image/gif", ext: "gif", meta: { original: { width: 1, height: 1, size: "1x1", aspect: 1 } } },
+      { file: wav(), type: "audio", mime: "audio/wav", ext: "wav", meta: { duration: 0.1 } },
+      // a bare file-type header: nothing to probe
+      { file: mp4(), type: "video", mime: "video/mp4", ext: "mp4", meta: null },
     ];
     for (const c of cases) {
       const res = await upload(alice.access_token, c.file, { version: 2, type: "image/png", name: "x.png" });
       expect(res.status).toBe(200);
       const media = await res.json();
-      expect(media).toMatchObject({ type: c.type, ext: { mime_type: c.mime }, meta: null, description: null });
+      expect(media).toMatchObject({ type: c.type, ext: { mime_type: c.mime }, meta: c.meta, description: null });
       expect(media.url).toMatch(new RegExp(`/file\\.${c.ext}$`));
       const served = await server.fetch(new URL(media.url).pathname);
       expect(served.headers.get("content-type")).toBe(c.mime);
@@ -173,7 +175,9 @@ describe.each(DB_KINDS)("media on %s", (kind) => {
     const { id } = await (await upload(alice.access_token, PNG)).json();
     const get = await server.fetch(`/api/v1/media/${id}`, { headers: auth(alice.access_token) });
     expect(get.status).toBe(200);
-    expect(await get.json()).toMatchObject({ id, description: null, meta: null });
+    const shown = await get.json();
+    expect(shown).toMatchObject({ id, description: null, meta: { original: { width: 96 } } });
+    expect(shown.meta.focus).toBeUndefined();
 
     const put = await server.fetch(`/api/v1/media/${id}`, { method: "PUT", json: { description: "a small drawing", focus: "-1,1" }, headers: auth(alice.access_token) });
     expect(put.status).toBe(200);
@@ -181,13 +185,15 @@ describe.each(DB_KINDS)("media on %s", (kind) => {
 
     // form bodies too; an empty focus clears it and an absent description is kept
     const cleared = await server.fetch(`/api/v1/media/${id}`, { method: "PUT", form: { focus: "" }, headers: auth(alice.access_token) });
-    expect(await cleared.json()).toMatchObject({ description: "a small drawing", meta: null });
+    const clearedBody = await cleared.json();
+    expect(clearedBody).toMatchObject({ description: "a small drawing", meta: { original: { width: 96 } } });
+    expect(clearedBody.meta.focus).toBeUndefined();
 
     for (const focus of ["2,0", "0.5", "a,b", "0,0,0"]) {
       const bad = await server.fetch(`/api/v1/media/${id}`, { method: "PUT", json: { focus }, headers: auth(alice.access_token) });
       expect(bad.status, focus).toBe(422);
     }
-    expect((await server.fetch(`/api/v1/media/${id}`, { headers: auth(alice.access_token) }).then((r) => r.json())).meta).toBeNull();
+    expect((await server.fetch(`/api/v1/media/${id}`, { headers: auth(alice.access_token) }).then((r) => r.json())).meta.focus).toBeUndefined();
 
     expect((await server.fetch(`/api/v1/media/${id}`, { headers: auth(bob.access_token) })).status).toBe(404);
     const theirs = await server.fetch(`/api/v1/media/${id}`, { method: "PUT", json: { description: "mine now" }, headers: auth(bob.access_token) });

@@ -74,8 +74,8 @@ describe.each(DB_KINDS)("reports on %s", (kind) => {
     const res = await server.fetch("/api/v1/reports", { form: { account_id: id.tom, "status_ids[]": [s], forward: "true", "rule_ids[]": ["1"], category: "spam" }, headers: auth(token.ada) });
     expect(res.status).toBe(200);
     const body = await res.json();
-    // a local account's report is never forwarded; rules and categories are not supported yet
-    expect(body).toMatchObject({ status_ids: [s], forwarded: false, rule_ids: null, category: "other", comment: "" });
+    // a local account's report is never forwarded; rules are kept only for a "violation"
+    expect(body).toMatchObject({ status_ids: [s], forwarded: false, rule_ids: null, category: "spam", comment: "" });
     expect(await server.services.db.report.findUniqueOrThrow({ where: { id: body.id } })).toMatchObject({ forward: true, comment: "", reporterId: id.ada });
     const notified = await server.services.db.notification.findMany({ where: { type: "report", reportId: body.id } });
     expect(notified.map((n) => n.accountId)).toEqual([id.mo]);

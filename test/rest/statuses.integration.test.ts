@@ -18,6 +18,30 @@ describe.each(DB_KINDS)("posting statuses on %s", (kind) => {
   });
   afterAll(() => server?.close());
 
+  test("posting sets the author's last_status_at (a date); a second post that day does not write it again", async () => {
+    const cara = await server.createUser("cara");
+    const token = (await passwordToken(server, "cara")).access_token;
+    const writes: string[] = [];
+    const stop = server.database.onQuery((sql) => void (/UPDATE "public"\."accounts" SET "last_status_at"/.test(sql) && writes.push(sql)));
+    try {
+      const day = (d: Date | null) => d?.toISOString().slice(0, 10);
+      expect((await post(token, { status: "first" })).status).toBe(200);
+      const first = await server.services.db.account.findUniqueOrThrow({ where: { id: cara.id } });
+      expect(day(first.lastStatusAt)).toBe(new Date().toISOString().slice(0, 10));
+      expect(writes).toHaveLength(1);
+      expect((await post(token, { status: "second" })).status).toBe(200);
+      expect(writes).toHaveLength(1); // already that day
+      // a day later (yesterday's date stored), the next post moves it again
+      await server.services.db.$executeRaw`UPDATE accounts SET last_status_at = last_status_at - interval '1 day' WHERE id = ${cara.id}`;
+      expect((await post(token, { status: "third" })).status).toBe(200);
+      expect(writes).toHaveLength(2);
+      const me = await (await server.fetch("/api/v1/accounts/verify_credentials", { headers: { authorization: `Bearer ${token}` } })).json();
+      expect(me.last_status_at).toBe(new Date().toISOString().slice(0, 10));
+    } finally {
+      stop();
+    }
+  });
+
   test("plain text: mentions, hashtags and links become HTML; the mention notifies", async () => {
     const res = await post(ana, { status: "hi @ben, see https://example.test/x?a=1&b=2 #Cats <b>not bold</b>\nbye", language: "en" });
     expect(res.status).toBe(200);

@@ -116,7 +116,9 @@ describe.each(DB_KINDS)("timeline behaviours on %s", (kind) => {
     await db().job.update({ where: { id: job.id }, data: { runAt: new Date(Date.now() - 1000) } });
     const published = await until(() => db().status.findFirst({ where: { source: "later on" } }), (s) => !!s);
     expect(published!.idempotencyKey).toBe(`scheduled:${scheduledRow.id}`);
-    expect((await statusNotes(sub)).map((n) => n.statusId)).toContain(published!.id);
+    // the job stores the status, then notifies: wait for the notification, not just the row
+    const notes = await until(() => statusNotes(sub), (n) => n.some((x) => x.statusId === published!.id));
+    expect(notes.map((n) => n.statusId)).toContain(published!.id);
 
     // unsubscribing (and following with notify=false) ends it
     expect((await call(server, sub, "POST", `/api/v1/${ns}/accounts/${ben.id}/unsubscribe`)).status).toBe(200);

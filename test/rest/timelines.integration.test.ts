@@ -163,7 +163,9 @@ describe.each(DB_KINDS)("timelines on %s", (kind) => {
     const fine = await post(oz, { status: "about apples" });
     const reblog = (await call(server, oz, "POST", `/api/v1/statuses/${(await post(cat, { status: "durian season" })).id}/reblog`)).body;
     const filter = (irreversible: boolean, context: string[]) =>
-      server.services.db.filter.create({ data: { id: newId(), accountId: nia.id, phrase: "durian", wholeWord: false, irreversible, context } });
+      server.services.db.filter.create({
+        data: { id: newId(), accountId: nia.id, title: "durian", action: irreversible ? "hide" : "warn", context, keywords: { create: { id: newId(), keyword: "durian", wholeWord: false } } },
+      });
     await filter(false, ["home"]); // a reversible filter is the client's business
     expect(await ids(nia, "/api/v1/timelines/home")).toEqual(expect.arrayContaining([spoiler.id, reblog.id]));
     await filter(true, ["home"]);

@@ -13,6 +13,9 @@ export interface StreamMessage {
   raw: string | undefined;
   /** the payload parsed when it is JSON */
   payload: any;
+  /** the reference server's error frame (`{"error", "status"}`, no event) */
+  error?: string;
+  status?: number;
 }
 
 export class StreamClient {
@@ -29,7 +32,7 @@ export class StreamClient {
       } catch {
         /* a bare id */
       }
-      const message: StreamMessage = { stream: m.stream, event: m.event, raw: m.payload, payload };
+      const message: StreamMessage = { stream: m.stream ?? [], event: m.event, raw: m.payload, payload, error: m.error, status: m.status };
       this.messages.push(message);
       this.waiters = this.waiters.filter((w) => (w.test(message) ? (w.resolve(message), false) : true));
     });
@@ -50,6 +53,12 @@ export class StreamClient {
   /** An `update` (or another status event) whose status content contains `text`. */
   status(text: string, event = "update", stream?: string): Promise<StreamMessage> {
     return this.next((m) => m.event === event && statusText(m.payload).includes(text) && (!stream || m.stream[0] === stream));
+  }
+
+  /** The next error frame: `{error, status}`. */
+  async errorFrame(): Promise<{ error?: string; status?: number }> {
+    const { error, status } = await this.next((m) => m.error !== undefined);
+    return { error, status };
   }
 
   has(test: (m: StreamMessage) => boolean): boolean {

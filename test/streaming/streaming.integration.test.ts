@@ -8,6 +8,7 @@ import { createAnnouncement, deleteAnnouncement } from "../../src/domain/announc
 import { systemCtx } from "../../src/domain/context.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { streamHub } from "../../src/realtime/streams.ts";
 import { openStream, type StreamClient } from "./helpers.ts";
 
 describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
@@ -149,7 +150,8 @@ describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
     const list = await ok(as("bob", "/api/v1/lists", { json: { title: "friends" } }));
     await ok(as("bob", `/api/v1/lists/${list.id}/accounts`, { json: { account_ids: [id.alice] } }));
     const bobList = await stream(`stream=list&list=${list.id}`, "bob");
-    await expect(stream(`stream=list&list=${list.id}`, "carol")).rejects.toMatchObject({ status: 404 });
+    // someone else's list: the reference server's error frame, and nothing from the list
+    expect(await (await stream(`stream=list&list=${list.id}`, "carol")).errorFrame()).toEqual({ error: "Not authorized to stream this list", status: 401 });
 
     await post("carol", "not in the list t6");
     await post("alice", "in the list #cats t6");
@@ -198,6 +200,19 @@ describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
     expect(await timelineIds("carol", "/api/v1/timelines/public?instance=remote.example")).toEqual([sid]);
   });
 
+  test("a stream subscribed by message gets what was published after the socket was accepted, before the subscription took effect", async () => {
+    const c = await open("/api/v1/streaming", { protocol: token.bob });
+    // published and handled by the hub while bob's connection has no stream yet
+    await post("alice", "before the subscribe t8r");
+    await streamHub(server.services).idle();
+    expect(c.hasStatus("before the subscribe t8r")).toBe(false);
+    expect(await c.request({ type: "subscribe", stream: "user" })).toEqual({ type: "subscribe", result: "success" });
+    expect((await c.status("before the subscribe t8r", "update", "user")).stream).toEqual(["user"]);
+    await post("alice", "after the subscribe t8r");
+    await c.status("after the subscribe t8r", "update", "user");
+    expect(c.messages.filter((m) => m.event === "update" && JSON.stringify(m.payload).includes("before the subscribe t8r"))).toHaveLength(1);
+  });
+
   test("multiplexed: token in Sec-WebSocket-Protocol (echoed), subscribe and unsubscribe with the family's answers", async () => {
     const c = await open("/api/v1/streaming", { protocol: token.bob });
     expect(c.ws.protocol).toBe(token.bob);
@@ -205,6 +220,8 @@ describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
     expect(await c.request({ type: "subscribe", stream: "hashtag", tag: "dogs" })).toEqual({ type: "subscribe", result: "success" });
     expect(await c.request({ type: "subscribe", stream: "hashtag", tag: "dogs" })).toEqual({ type: "subscribe", result: "ignored" });
     expect(await c.request({ type: "subscribe", stream: "nonsense" })).toEqual({ type: "subscribe", result: "error", error: "bad_topic" });
+    // the reference server's frame came just before the family's answer
+    expect(c.messages.filter((m) => m.error)).toEqual([expect.objectContaining({ error: "Unknown stream type", status: 400 })]);
 
     await post("alice", "woof #dogs t8");
     expect((await c.status("woof #dogs t8", "update", "user")).stream).toEqual(["user"]);
@@ -238,7 +255,7 @@ describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
     expect(await c.request({ type: "subscribe", stream: "hashtag", tag: "limit50" })).toMatchObject({ result: "success" });
   });
 
-  test("refusals before the upgrade: 401 for bad or missing credentials, 404 for unknown streams", async () => {
+  test("refusals before the upgrade: 401 for bad or missing credentials; unknown streams accepted with the reference server's error frame", async () => {
     const refused = (path: string, headers?: Record<string, string>) => openStream(server, path, { headers }).then(
       (c) => (c.close(), 101),
       (e) => e.status as number,
@@ -248,11 +265,30 @@ describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
     expect(await refused("/api/v1/streaming?stream=user")).toBe(401);
     expect(await refused("/api/v1/streaming?stream=direct")).toBe(401);
     expect(await refused(`/api/v1/streaming?stream=user&access_token=${token.writeOnly}`)).toBe(401);
-    expect(await refused("/api/v1/streaming?stream=nonsense")).toBe(404);
-    expect(await refused("/api/v1/streaming?stream=hashtag")).toBe(404);
+    expect(await refused("/api/v1/streaming?stream=nonsense")).toBe(101);
     expect(await refused("/api/v1/streaming?stream=public")).toBe(101);
     expect(await refused("/api/v1/streaming/")).toBe(101);
     expect(await refused("/api/v1/streaming?stream=user", { authorization: `Bearer ${token.bob}` })).toBe(101);
+  });
+
+  test("invalid stream names get the reference server's error frame, by query, path and multiplexed subscribe; the connection stays usable", async () => {
+    const byQuery = await stream("stream=nonsense", "bob");
+    expect(await byQuery.errorFrame()).toEqual({ error: "Unknown stream type", status: 400 });
+    expect(await (await open("/api/v1/streaming/public/nowhere")).errorFrame()).toEqual({ error: "Unknown stream type", status: 400 });
+    expect(await (await stream("stream=hashtag")).errorFrame()).toEqual({ error: "Missing tag name parameter", status: 400 });
+    expect(await (await stream("stream=list", "bob")).errorFrame()).toEqual({ error: "Missing list name parameter", status: 400 });
+
+    const multiplexed = await stream("", "bob");
+    multiplexed.send({ type: "subscribe", stream: "bogus" });
+    expect(await multiplexed.errorFrame()).toEqual({ error: "Unknown stream type", status: 400 });
+    const anonymous = await stream("");
+    anonymous.send({ type: "subscribe", stream: "user" });
+    expect(await anonymous.errorFrame()).toEqual({ error: "Missing access token", status: 401 });
+
+    // the refused connection still subscribes and receives
+    expect(await byQuery.request({ type: "subscribe", stream: "public" })).toEqual({ type: "subscribe", result: "success" });
+    await post("alice", "after the error frame t9e");
+    await byQuery.status("after the error frame t9e");
   });
 
   test("direct, user:<ns>_chat and user streams: conversations, chat updates, follow updates and announcements", async () => {

@@ -10,7 +10,7 @@ import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { deletedStatusesWhere } from "../timelines/inclusion.ts";
 import { Forbidden, Invalid, NotFound, Unprocessable } from "../errors.ts";
-import { federate, remoteInboxesAround } from "../federation/outbox.ts";
+import { federate, hasRemoteFollowers, remoteInboxesAround } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";
 import { mailSettings } from "./registration.ops.ts";
@@ -201,6 +201,11 @@ export const listAliases = operation({
   },
 });
 
+/** Aliases are part of the actor document (`alsoKnownAs`): remote followers get its Update, as for any profile change. */
+async function aliasesChanged(ctx: Ctx, accountId: string) {
+  if (await hasRemoteFollowers(ctx, accountId)) await federate(ctx, { type: "actor.updated", accountId });
+}
+
 export const addAlias = operation({
   name: "accounts.addAlias",
   input: z.object({ alias: z.string() }),
@@ -208,7 +213,9 @@ export const addAlias = operation({
     const viewer = requireAccount(ctx);
     const target = await aliasTarget(ctx, input.alias);
     const { alsoKnownAs } = await ctx.db.account.findUniqueOrThrow({ where: { id: viewer.id }, select: { alsoKnownAs: true } });
-    if (!alsoKnownAs.includes(target.apId)) await ctx.db.account.update({ where: { id: viewer.id }, data: { alsoKnownAs: [...alsoKnownAs, target.apId] } });
+    if (alsoKnownAs.includes(target.apId)) return;
+    await ctx.db.account.update({ where: { id: viewer.id }, data: { alsoKnownAs: [...alsoKnownAs, target.apId] } });
+    await aliasesChanged(ctx, viewer.id);
   },
 });
 
@@ -221,6 +228,7 @@ export const deleteAlias = operation({
     const { alsoKnownAs } = await ctx.db.account.findUniqueOrThrow({ where: { id: viewer.id }, select: { alsoKnownAs: true } });
     if (!alsoKnownAs.includes(target.apId)) throw NotFound("Account has no such alias.");
     await ctx.db.account.update({ where: { id: viewer.id }, data: { alsoKnownAs: alsoKnownAs.filter((id) => id !== target.apId) } });
+    await aliasesChanged(ctx, viewer.id);
   },
 });
 

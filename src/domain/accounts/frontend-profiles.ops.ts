@@ -41,7 +41,7 @@ export const VERSION_OUT_OF_DATE = "version must be greater than the current ver
 
 export const saveFrontendProfile = operation({
   name: "accounts.frontendProfiles.save",
-  input: z.object({ ...profile, settings: z.record(z.string(), z.unknown()), version: int().pipe(z.number().min(0)) }),
+  input: z.object({ ...profile, settings: z.record(z.string(), z.unknown()), version: int().pipe(z.number().min(0).max(2_147_483_647)) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<FrontendSettingsProfile> {
     if (JSON.stringify(input.settings).length > ctx.config.get("instance", "max_frontend_settings_json_chars")) throw Unprocessable("settings too large", { settings: "is too long" });

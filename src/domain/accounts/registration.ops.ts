@@ -10,6 +10,7 @@ import { hashPassword } from "../auth/passwords.ts";
 import { issueToken, type IssuedToken } from "../auth/tokens.ops.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Forbidden, Invalid, Unprocessable } from "../errors.ts";
+import { emailBlocked, ipRestriction } from "../auth/access-blocks.ts";
 import { operation } from "../operation.ts";
 import { checkCaptcha } from "../captcha/captcha.ops.ts";
 import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";
@@ -28,6 +29,7 @@ export const FIELD_MESSAGES = {
   used: "has already been used",
   expired: "has expired",
   tooLong: (max: number) => `is too long (maximum is ${max} characters)`,
+  blocked: "is not allowed",
 } as const;
 
 const LABELS: Record<string, string> = { username: "Username", email: "Email", password: "Password", agreement: "Agreement", reason: "Reason", token: "Invite token" };
@@ -77,48 +79,71 @@ export const register = operation({
   async run(ctx, input): Promise<Registered> {
     const app = ctx.viewer.app;
     if (!app) throw Forbidden("Invalid credentials");
-    const instance = ctx.config.group("instance");
-
-    // closed registrations admit only invitees, and only when invites are on
-    let invite: Invite | null = null;
-    if (!instance.registrations_open) {
-      if (!instance.invites_enabled || !input.token) throw Forbidden("Registrations are closed");
-      invite = await usableInvite(ctx, input.token);
-    }
-    await checkCaptcha(ctx, input);
-
-    const approval = !!instance.account_approval_required;
-    const activation = !!instance.account_activation_required;
-    const fields = await validateFields(ctx, input, { approval, activation });
-    if (Object.keys(fields).length) throw Unprocessable(validationMessage(fields), fields);
-
-    const nickname = input.username!.trim();
-    const email = input.email?.trim() || null;
-    const passwordHash = await hashPassword(input.password!);
-    const data = {
-      id: newId(ctx.clock().getTime()),
-      nickname,
-      email,
-      passwordHash,
-      apId: localApId(ctx, nickname),
-      displayName: input.fullname?.trim() || nickname,
-      note: input.bio ?? "",
-      language: input.language?.trim() || null,
-      registrationReason: input.reason?.trim() || null,
-      approvalPending: approval,
-      confirmationPending: activation,
-      createdAt: ctx.clock(),
-    };
-
-    const account = await createWithInvite(ctx, data, invite);
-
-    if (activation && email) await sendConfirmation(ctx, { ...account, email });
-    // the family's order: an account awaiting approval says so first, then the missing confirmation
-    const status: RegistrationStatus = approval ? "approval_pending" : activation ? "confirmation_pending" : "active";
-    const issued = status === "active" ? await issueToken(ctx, app, account, app.scopes) : null;
-    return { account, status, issued };
+    return registerAccount(ctx, input, app);
   },
 });
+
+/**
+ * Registration through the page an invitation e-mail links to (`/registration/<token>`): no app and so
+ * no token issued (the invitee signs in afterwards); the invite is required even when registrations
+ * are open, since that is what the page is for.
+ */
+export const registerByInvite = operation({
+  name: "accounts.registerByInvite",
+  input: registerInput.extend({ token: z.string().min(1) }),
+  async run(ctx, input): Promise<Registered> {
+    await usableInvite(ctx, input.token);
+    return registerAccount(ctx, input, null);
+  },
+});
+
+async function registerAccount(ctx: Ctx, input: z.output<typeof registerInput>, app: NonNullable<Ctx["viewer"]["app"]> | null): Promise<Registered> {
+  const instance = ctx.config.group("instance");
+
+  // closed registrations admit only invitees, and only when invites are on
+  let invite: Invite | null = null;
+  if (!instance.registrations_open || !app) {
+    if (!instance.invites_enabled || !input.token) throw Forbidden("Registrations are closed");
+    invite = await usableInvite(ctx, input.token);
+  }
+  await checkCaptcha(ctx, input);
+  // the reference admin API's IP blocks: refused, or held for approval
+  const restriction = await ipRestriction(ctx);
+  if (restriction === "sign_up_block" || restriction === "no_access") throw Forbidden("Registrations from your IP address are not allowed");
+
+  const approval = !!instance.account_approval_required || restriction === "sign_up_requires_approval";
+  const activation = !!instance.account_activation_required;
+  // a reason is asked for when the instance reviews every sign-up, not when the address alone holds it back
+  const fields = await validateFields(ctx, input, { approval: !!instance.account_approval_required, activation });
+  if (Object.keys(fields).length) throw Unprocessable(validationMessage(fields), fields);
+
+  const nickname = input.username!.trim();
+  const email = input.email?.trim() || null;
+  const passwordHash = await hashPassword(input.password!);
+  const data = {
+    id: newId(ctx.clock().getTime()),
+    nickname,
+    email,
+    passwordHash,
+    apId: localApId(ctx, nickname),
+    displayName: input.fullname?.trim() || nickname,
+    note: input.bio ?? "",
+    language: input.language?.trim() || null,
+    registrationReason: input.reason?.trim() || null,
+    approvalPending: approval,
+    confirmationPending: activation,
+    createdAt: ctx.clock(),
+  };
+
+  const account = await createWithInvite(ctx, data, invite);
+  ctx.bus.publish("account_registered", { accountId: account.id });
+
+  if (activation && email) await sendConfirmation(ctx, { ...account, email });
+  // the family's order: an account awaiting approval says so first, then the missing confirmation
+  const status: RegistrationStatus = approval ? "approval_pending" : activation ? "confirmation_pending" : "active";
+  const issued = status === "active" && app ? await issueToken(ctx, app, account, app.scopes) : null;
+  return { account, status, issued };
+}
 
 async function validateFields(ctx: Ctx, input: z.output<typeof registerInput>, opts: { approval: boolean; activation: boolean }) {
   const fields: Record<string, string> = {};
@@ -130,6 +155,7 @@ async function validateFields(ctx: Ctx, input: z.output<typeof registerInput>, o
   if (!email) {
     if (opts.activation) fields.email = FIELD_MESSAGES.blank;
   } else if (!isEmailAddress(email) || email.length > 254) fields.email = FIELD_MESSAGES.invalid;
+  else if (await emailBlocked(ctx, email)) fields.email = FIELD_MESSAGES.blocked;
   if (!input.password) fields.password = FIELD_MESSAGES.blank;
   else if (input.password.length > 1024) fields.password = FIELD_MESSAGES.tooLong(1024);
   if (input.agreement !== true) fields.agreement = FIELD_MESSAGES.accepted;

@@ -25,6 +25,8 @@ export interface RemoteAccountData {
   discoverable: boolean;
   actorType: ActorType;
   alsoKnownAs: string[];
+  /** the family's `capabilities.acceptsChatMessages`: false refuses chat messages; unknown (absent) counts as accepting */
+  acceptsChatMessages?: boolean | null;
   movedToApId: string | null;
   inbox: string | null;
   sharedInbox: string | null;
@@ -59,6 +61,7 @@ export async function upsertRemoteAccount(ctx: Ctx, data: RemoteAccountData): Pr
     discoverable: data.discoverable,
     actorType: data.actorType,
     alsoKnownAs: data.alsoKnownAs,
+    acceptsChatMessages: data.acceptsChatMessages ?? true,
     movedToId: movedTo?.id ?? null,
     inbox: data.inbox,
     sharedInbox: data.sharedInbox,

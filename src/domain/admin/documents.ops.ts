@@ -78,3 +78,19 @@ export const deleteDocument = operation({
     return { url: documentUrl(ctx, name) };
   },
 });
+
+/** A document as the reference API publishes it (terms of service): its HTML and when it last changed (null: the built-in default). */
+export const publicDocument = operation({
+  name: "instance.document",
+  input: nameInput,
+  async run(ctx, { name }): Promise<{ content: string; updatedAt: Date | null }> {
+    const file = storedFile(ctx, servedPath(name));
+    try {
+      const [content, stat] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
+      return { content, updatedAt: stat.mtime };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      return { content: DEFAULTS[name]!, updatedAt: null };
+    }
+  },
+});

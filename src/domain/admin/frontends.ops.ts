@@ -3,13 +3,13 @@
 // DATA_DIR/frontends/<name>/<ref>; the zip's entries are checked so none can escape that folder.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { unzipSync } from "fflate";
 import { z } from "zod";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
 import { requireRole } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Invalid } from "../errors.ts";
 import { operation } from "../operation.ts";
+import { readZip } from "../emoji/zip.ts";
 
 export interface FrontendInfo {
   name: string;
@@ -50,6 +50,8 @@ export const AVAILABLE_FRONTENDS: FrontendInfo[] = [
 ];
 
 const MAX_ZIP_BYTES = 100 * 1024 * 1024;
+/** what a frontend build may expand to */
+const MAX_UNZIPPED_BYTES = 500 * 1024 * 1024;
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Why an installation failed; the route answers the family's `{error}` object. */
@@ -135,20 +137,16 @@ async function obtainZip(ctx: Ctx, input: z.infer<typeof installFrontendInput>, 
  * The files under `buildDir` in the zip, as relative paths. Any entry that is absolute or climbs out
  * with `..` makes the whole archive refused (zip-slip), not just skipped.
  */
-export function buildFiles(zip: Uint8Array, buildDir: string): [string, Uint8Array][] {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(zip);
-  } catch {
-    throw new FrontendInstallError("Could not install frontend: the build is not a zip archive");
-  }
+export function buildFiles(zip: Uint8Array, buildDir: string, maxBytes = MAX_UNZIPPED_BYTES): [string, Uint8Array][] {
+  // streamed and counted (a zip bomb is refused at MAX_UNZIPPED_BYTES); zip-slip refuses the archive
+  const entries = readZip(zip, () => true, maxBytes, {
+    unsafe: (raw) => new FrontendInstallError(`Could not install frontend: the archive entry ${raw} points outside the frontend folder`),
+    tooLarge: (max) => new FrontendInstallError(`Could not install frontend: the archive expands to more than ${max} bytes`),
+    unreadable: () => new FrontendInstallError("Could not install frontend: the build is not a zip archive"),
+  });
   const prefix = buildDir ? `${buildDir}/` : "";
   const files: [string, Uint8Array][] = [];
-  for (const [raw, data] of Object.entries(entries)) {
-    const name = raw.replaceAll("\\", "/");
-    if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || name.split("/").includes("..")) {
-      throw new FrontendInstallError(`Could not install frontend: the archive entry ${raw} points outside the frontend folder`);
-    }
+  for (const [name, data] of entries) {
     if (name.endsWith("/") || !name.startsWith(prefix)) continue;
     files.push([name.slice(prefix.length), data]);
   }

@@ -1,11 +1,14 @@
-// Media-proxy cache bans of the admin API. There is no media proxy yet: the bans are stored now and
-// the proxy, when it exists, must refuse every URL `isMediaProxyBanned` reports (and purge its cache
-// where `purgeMediaProxyUrls` says so).
+// Media-proxy cache bans of the admin API: the proxy (src/domain/media/media-proxy.ts) answers 404 for
+// every URL `isMediaProxyBanned` reports; purge evicts the cached copies (and bans, by default), delete
+// lifts bans and evicts too. URLs are the remote originals; a proxy URL of this server is read as the
+// original it names.
+import { logAction } from "../moderation-log/log.ts";
 import { z } from "zod";
 import { requireAdmin } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { array, bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
+import { evictProxied } from "../media/proxy-cache.ts";
 
 /** True when an admin banned `url` from the media proxy (exact URL, as the family bans them). */
 export async function isMediaProxyBanned(ctx: Pick<Ctx, "db">, url: string): Promise<boolean> {
@@ -13,6 +16,16 @@ export async function isMediaProxyBanned(ctx: Pick<Ctx, "db">, url: string): Pro
 }
 
 const urls = array(z.string().min(1));
+
+/** The remote URL a proxy URL of this server names (its base64url part), or the URL as given. */
+function originalUrl(ctx: Pick<Ctx, "settings" | "config">, url: string): string {
+  const bases = [ctx.settings.baseUrl, ctx.config.get("media_proxy", "base_url")].filter(Boolean).map((b) => b.replace(/\/$/, ""));
+  for (const base of bases) {
+    const m = url.startsWith(`${base}/proxy/`) ? url.slice(base.length).match(/^\/proxy\/(?:preview\/)?[A-Za-z0-9_-]+\/([A-Za-z0-9_-]+)/) : null;
+    if (m) return Buffer.from(m[1], "base64url").toString("utf8");
+  }
+  return url;
+}
 
 /** Banned URLs, newest ban first; `query` keeps those containing it (case-insensitive). */
 export const listMediaProxyBans = operation({
@@ -35,7 +48,10 @@ export const unbanMediaProxyUrls = operation({
   input: z.object({ urls }),
   authorize: (ctx) => requireAdmin(ctx),
   async run(ctx, input) {
-    await ctx.db.mediaProxyBan.deleteMany({ where: { url: { in: input.urls } } });
+    const originals = input.urls.map((u) => originalUrl(ctx, u));
+    await ctx.db.mediaProxyBan.deleteMany({ where: { url: { in: originals } } });
+    await evictProxied(ctx, originals);
+    await logAction(ctx, { action: "media_proxy_unban", urls: originals });
   },
 });
 
@@ -45,7 +61,9 @@ export const purgeMediaProxyUrls = operation({
   input: z.object({ urls, ban: bool().optional().default(true) }),
   authorize: (ctx) => requireAdmin(ctx),
   async run(ctx, input) {
-    // media proxy: drop the cached copies of input.urls here once the proxy keeps a cache
-    if (input.ban) await ctx.db.mediaProxyBan.createMany({ data: [...new Set(input.urls)].map((url) => ({ url, createdAt: ctx.clock() })), skipDuplicates: true });
+    const originals = [...new Set(input.urls.map((u) => originalUrl(ctx, u)))];
+    await evictProxied(ctx, originals);
+    if (input.ban) await ctx.db.mediaProxyBan.createMany({ data: originals.map((url) => ({ url, createdAt: ctx.clock() })), skipDuplicates: true });
+    await logAction(ctx, { action: "media_proxy_purge", urls: originals, ban: input.ban });
   },
 });

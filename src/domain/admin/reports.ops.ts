@@ -14,7 +14,7 @@ import { text } from "../input-limits.ts";
 export const REPORT_STATES = ["open", "closed", "resolved"] as const;
 export type ReportStateName = (typeof REPORT_STATES)[number];
 
-const include = { reporter: true, target: true, notes: { include: { author: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } } satisfies Prisma.ReportInclude;
+export const reportInclude = { reporter: true, target: true, notes: { include: { author: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } } satisfies Prisma.ReportInclude;
 
 /** A report with what every surface shows of it: both accounts and the notes (oldest first). */
 export type ReportRow = Report & { reporter: Account; target: Account; notes: (ReportNote & { author: Account | null })[] };
@@ -42,14 +42,14 @@ export const listReports = operation({
     const where: Prisma.ReportWhereInput = input.state ? { state: input.state } : {};
     const [total, reports] = await Promise.all([
       ctx.db.report.count({ where }),
-      ctx.db.report.findMany({ where, include, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offsetOf(input, size), take: size }),
+      ctx.db.report.findMany({ where, include: reportInclude, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offsetOf(input, size), take: size }),
     ]);
     return { total, reports };
   },
 });
 
 export async function findReport(ctx: Ctx, id: string): Promise<ReportRow> {
-  const report = await ctx.db.report.findUnique({ where: { id }, include });
+  const report = await ctx.db.report.findUnique({ where: { id }, include: reportInclude });
   if (!report) throw NotFound("Not found");
   return report;
 }
@@ -76,7 +76,7 @@ export const groupedReports = operation({
   input: z.object({}),
   authorize: guard,
   async run(ctx): Promise<ReportGroup[]> {
-    const reports = await ctx.db.report.findMany({ where: { NOT: { statusIds: { isEmpty: true } } }, include, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+    const reports = await ctx.db.report.findMany({ where: { NOT: { statusIds: { isEmpty: true } } }, include: reportInclude, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
     const groups = new Map<string, ReportGroup>();
     for (const report of reports) {
       for (const statusId of report.statusIds) {
@@ -122,7 +122,7 @@ export const updateReportStates = operation({
         applied.push(id);
       }
     }
-    const updated = applied.length ? await ctx.db.report.findMany({ where: { id: { in: applied } }, include }) : [];
+    const updated = applied.length ? await ctx.db.report.findMany({ where: { id: { in: applied } }, include: reportInclude }) : [];
     const order = new Map(applied.map((id, i) => [id, i]));
     return { updated: updated.sort((a, b) => order.get(a.id)! - order.get(b.id)!), errors };
   },

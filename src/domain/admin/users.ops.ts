@@ -202,6 +202,23 @@ export const deleteUsers = operation({
   },
 });
 
+/**
+ * Rejects sign-ups waiting for approval: the accounts go, as deletion takes them (the reference admin
+ * API's reject). Accounts not waiting are refused, so an approved account is never deleted by it.
+ */
+export const rejectUsers = operation({
+  name: "admin.rejectUsers",
+  input: nicknames,
+  authorize: (ctx) => requirePrivilege(ctx, "users_manage_invites"),
+  async run(ctx, input) {
+    const users = await getUsers(ctx, input.nicknames);
+    if (users.some((u) => !u.approvalPending)) throw Forbidden("This account is not pending approval");
+    const rejected = await changeUsers(ctx, users, (tx, ids) => tx.account.updateMany({ where: { id: { in: ids } }, data: { deactivated: true } }), { action: "reject", subjects: users });
+    for (const user of rejected) await ctx.jobs.enqueue(DELETE_ACCOUNT_JOB, { accountId: user.id });
+    return rejected;
+  },
+});
+
 // ---- create
 
 export interface CreateItemResult {

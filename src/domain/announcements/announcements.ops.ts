@@ -2,6 +2,7 @@
 // users read the active ones, dismiss them and react with emoji through the reference API.
 // Active means started (no `starts_at`, or past) and not ended (no `ends_at`, or future); `all_day`
 // only tells clients to show the dates without times.
+import { logAction } from "../moderation-log/log.ts";
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Announcement, Prisma } from "../../generated/prisma/client.ts";
@@ -65,6 +66,7 @@ export const createAnnouncement = operation({
       data: { id: newId(now.getTime()), content: input.content, startsAt: dateOf(input.starts_at) ?? null, endsAt: dateOf(input.ends_at) ?? null, allDay: input.all_day, publishedAt: now, updatedAt: now },
     });
     announce(ctx, row.id, "created");
+    await logAction(ctx, { action: "announcement_create", subject: { id: row.id } });
     return row;
   },
 });
@@ -85,6 +87,7 @@ export const updateAnnouncement = operation({
     const { count } = await ctx.db.announcement.updateMany({ where: { id: input.id }, data });
     if (count === 0) throw NotFound();
     announce(ctx, input.id, "updated");
+    await logAction(ctx, { action: "announcement_update", subject: { id: input.id } });
     return ctx.db.announcement.findUniqueOrThrow({ where: { id: input.id } });
   },
 });
@@ -97,6 +100,7 @@ export const deleteAnnouncement = operation({
     const { count } = await ctx.db.announcement.deleteMany({ where: { id: input.id } });
     if (count === 0) throw NotFound();
     announce(ctx, input.id, "deleted");
+    await logAction(ctx, { action: "announcement_delete", subject: { id: input.id } });
   },
 });
 

@@ -5,6 +5,7 @@ import type { Account, OAuthApp, OAuthToken } from "../../generated/prisma/clien
 import type { Ctx, Viewer } from "../context.ts";
 import { ALL_SCOPES, anonymous } from "../context.ts";
 import { Unauthorized } from "../errors.ts";
+import { noteActivity } from "./last-activity.ts";
 import { digest, safeEqual } from "./secrets.ts";
 import { validateSession } from "./sessions.ts";
 import { signInWithPassword } from "./sign-in.ts";
@@ -26,6 +27,7 @@ export async function authenticate(ctx: Ctx, creds: Credentials): Promise<Viewer
   if (creds.bearer !== undefined) {
     const token = await findToken(ctx, digest(creds.bearer));
     if (!token || token.expiresAt <= ctx.clock() || token.account?.deactivated) throw Unauthorized("Invalid credentials.");
+    if (token.account) await noteActivity(ctx, token.account);
     return { account: token.account, app: token.app, scopes: token.scopes, via: "token", tokenId: token.id };
   }
   if (creds.basic) {
@@ -37,6 +39,7 @@ export async function authenticate(ctx: Ctx, creds: Credentials): Promise<Viewer
   if (creds.sessionToken) {
     // a stale cookie is not an error: the browser simply is not signed in any more
     const session = await validateSession(ctx, creds.sessionToken);
+    if (session) await noteActivity(ctx, session.account);
     if (session) return { account: session.account, app: null, scopes: ALL_SCOPES, via: "session", sessionId: session.id };
   }
   return anonymous;

@@ -3,6 +3,8 @@ import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Forbidden, Unauthorized } from "../errors.ts";
 import { assertSafeInput } from "../input-limits.ts";
+import { assertSignInAllowed } from "./access-blocks.ts";
+import { noteActivity } from "./last-activity.ts";
 import { verifyPassword } from "./passwords.ts";
 
 /** Finds the local account by nickname or e-mail and checks the password; says nothing about which was wrong. */
@@ -29,6 +31,8 @@ export function assertCanSignIn(account: Account): void {
 export async function signInWithPassword(ctx: Ctx, login: string, password: string): Promise<Account> {
   const account = await checkPassword(ctx, login, password);
   assertCanSignIn(account);
+  await assertSignInAllowed(ctx);
+  await noteActivity(ctx, account);
   return account;
 }
 

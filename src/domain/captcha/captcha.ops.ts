@@ -3,12 +3,12 @@
 // bound to the token and an expiry, signed with a server secret. A solution is checked by recomputing
 // the HMAC; each token is accepted once (recorded in `captcha_uses`).
 import crypto from "node:crypto";
-import svgCaptcha from "svg-captcha";
 import { z } from "zod";
 import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { instanceSecret } from "../instance/secrets.ts";
 import { operation } from "../operation.ts";
+import { safeEqual } from "../auth/secrets.ts";
 
 const key = (ctx: Ctx) => instanceSecret(ctx, "captcha_key", () => crypto.randomBytes(32).toString("base64url"));
 const hmac = (secret: string, data: string) => crypto.createHmac("sha256", secret).update(data).digest("base64url");
@@ -21,6 +21,8 @@ export const getCaptcha = operation({
     const settings = ctx.config.group("captcha");
     if (!settings.enabled) return { type: "none" as const };
     const secret = await key(ctx);
+    // loaded at the first captcha: it parses a font when imported (docs/performance.md, "Start-up and idle memory")
+    const svgCaptcha = (await import("svg-captcha")).default;
     const image = svgCaptcha.create({ size: 5, noise: 3, ignoreChars: "0o1ilI", background: "#f4f4f4" });
     const token = crypto.randomBytes(16).toString("base64url");
     const validUntil = ctx.clock().getTime() + settings.seconds_valid * 1000;
@@ -54,11 +56,11 @@ export async function checkCaptcha(ctx: Ctx, input: CaptchaSolution): Promise<vo
   const secret = await key(ctx);
   const [payload, signature] = answerData!.split(".");
   const expected = payload ? hmac(secret, payload) : "";
-  if (!signature || signature.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) throw refuse("Invalid answer data");
+  if (!signature || !safeEqual(signature, expected)) throw refuse("Invalid answer data");
   const data = JSON.parse(Buffer.from(payload, "base64url").toString()) as { t: string; a: string; v: number };
   if (data.t !== token) throw refuse("Invalid answer data");
   if (ctx.clock().getTime() > data.v) throw refuse("CAPTCHA expired");
-  if (answerMac(secret, token!, solution!) !== data.a) throw refuse("Invalid CAPTCHA");
+  if (!safeEqual(answerMac(secret, token!, solution!), String(data.a))) throw refuse("Invalid CAPTCHA");
   const used = await ctx.db.captchaUse.createMany({ data: [{ token: token!, expiresAt: new Date(data.v) }], skipDuplicates: true });
   if (used.count === 0) throw refuse("CAPTCHA already used");
   await ctx.db.captchaUse.deleteMany({ where: { expiresAt: { lt: ctx.clock() } } });

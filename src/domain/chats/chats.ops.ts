@@ -10,6 +10,8 @@ import type { Ctx } from "../context.ts";
 import { customEmojiIn } from "../emoji/emojify.ts";
 import { Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { bool } from "../inputs.ts";
+import { federate } from "../federation/outbox.ts";
+import type { RemoteMedia } from "../statuses/remote.ops.ts";
 import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
@@ -197,6 +199,8 @@ export const postChatMessage = operation({
     });
 
     ctx.bus.publish("chat_update", { accountId: me.id, chatId: chat.id, change: "message" });
+    // a remote recipient gets it as a ChatMessage addressed to it alone
+    if (!self && !recipient.local) await federate(ctx, { type: "chat.message", messageId: mine.messageId, recipientId: recipient.id });
     if (theirs) {
       ctx.bus.publish("chat_update", { accountId: recipient.id, chatId: theirs.chatId, change: "message" });
       await notify(ctx, [{ accountId: recipient.id, type: "chat_mention", fromAccountId: me.id, chatMessageRefId: theirs.id }]);
@@ -264,3 +268,42 @@ export const deleteChatMessage = operation({
     return ref;
   },
 });
+
+/**
+ * A chat message from a remote account (an incoming ChatMessage) to a local one: stored once by its
+ * ActivityPub id, in the recipient's chat with the author (made on the first message), unread, with a
+ * `chat_mention` notification and a `chat_update` event. Refused like a local message would be
+ * (blocks, a recipient who accepts no chat messages). Never a status: chats stay out of timelines.
+ */
+export async function receiveChatMessage(
+  ctx: Ctx,
+  author: Account,
+  recipient: Account,
+  message: { apId: string; content: string; emojis: { shortcode: string; url: string }[]; createdAt: Date; media?: RemoteMedia | null },
+): Promise<void> {
+  if (!recipient.local || recipient.deactivated || author.local) return;
+  if (await refusal(ctx, author, recipient)) return;
+  if (await ctx.db.chatMessage.findUnique({ where: { apId: message.apId }, select: { id: true } })) return;
+  const now = ctx.clock();
+  if (!message.content && !message.media) return;
+  const ref = await ctx.db.$transaction(async (tx) => {
+    const m = message.media;
+    // the attachment stays on the author's server: the row points at it (remote_url), as for remote statuses
+    const media = m
+      ? await tx.mediaAttachment.create({
+          data: { id: newId(), accountId: author.id, type: m.type, mimeType: m.mimeType, url: m.url, remoteUrl: m.url, description: m.description, blurhash: m.blurhash, focusX: m.focus?.x ?? null, focusY: m.focus?.y ?? null },
+        })
+      : null;
+    const stored = await tx.chatMessage.create({
+      data: { id: newId(), accountId: author.id, content: message.content, emojis: message.emojis, apId: message.apId, mediaId: media?.id ?? null, createdAt: message.createdAt },
+    });
+    const chat = await tx.chat.upsert({
+      where: { accountId_recipientId: { accountId: recipient.id, recipientId: author.id } },
+      create: { id: newId(), accountId: recipient.id, recipientId: author.id, createdAt: now, updatedAt: now },
+      update: { updatedAt: now },
+    });
+    return tx.chatMessageRef.create({ data: { id: newId(), chatId: chat.id, messageId: stored.id, unread: true, createdAt: now } });
+  });
+  ctx.bus.publish("chat_update", { accountId: recipient.id, chatId: ref.chatId, change: "message" });
+  await notify(ctx, [{ accountId: recipient.id, type: "chat_mention", fromAccountId: author.id, chatMessageRefId: ref.id }]);
+}

@@ -2,6 +2,7 @@
 // in config_entries in the family's JSON form, converted and merged by the family's rules
 // (src/config/convert.ts), applied to `ctx.config` through the registry (src/config/registry.ts) in
 // every process at once. Only admins, and only with CONFIGURABLE_FROM_DATABASE on.
+import { logAction } from "../moderation-log/log.ts";
 import { z } from "zod";
 import {
   afterDelete,
@@ -76,7 +77,7 @@ function isServiceKey(ctx: Ctx, row: Pick<ConfigEntry, "group" | "key">, key: st
 }
 
 /** Announces the change to every process (this one included) after applying it here. */
-async function applyEverywhere(ctx: Ctx) {
+export async function applyEverywhere(ctx: Ctx) {
   await ctx.config.reload();
   ctx.bus.publish("config_changed", {});
 }
@@ -185,6 +186,7 @@ export const updateConfig = operation({
       return saved;
     });
     await applyEverywhere(ctx);
+    await logAction(ctx, { action: "config_update", keys: items.map((item) => `${item.group} ${item.key}${item.delete ? " (deleted)" : ""}`) });
     return { configs: updated.map((row) => render(ctx, row)), need_reboot: await needRebootFlag(ctx) };
   },
 });

@@ -1,6 +1,7 @@
 // The files of a pack (admin): add (an upload, a zip of images, or a remote URL fetched through the
 // guarded fetcher), rename (shortcode and/or file, `force` to overwrite) and delete. Each answers the
 // pack's updated file map and reloads the registry.
+import { logAction } from "../moderation-log/log.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -86,7 +87,7 @@ export const addPackFile = operation({
       data = input.file.buffer;
       given = input.file.originalname;
     }
-    return withPackLock(ctx.settings, async () => {
+    const done = await withPackLock(ctx.settings, async () => {
       const pack = packOrNotFound(ctx, input.name);
       if (isZip(data)) addZip(ctx, pack, data, maxBytes);
       else {
@@ -105,6 +106,8 @@ export const addPackFile = operation({
       reloadRegistry(ctx);
       return pack.files;
     });
+    await logAction(ctx, { action: "emoji_file_add", pack: input.name, shortcode: input.shortcode || (isZip(data) ? "(archive)" : shortcodeOf(input.filename || given)) });
+    return done;
   },
 });
 
@@ -119,7 +122,7 @@ export const updatePackFile = operation({
   }),
   authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Record<string, string>> {
-    return withPackLock(ctx.settings, async () => {
+    const done = await withPackLock(ctx.settings, async () => {
       const pack = packOrNotFound(ctx, input.name);
       const { shortcode, new_shortcode: newCode, new_filename: newFile } = input;
       if (!shortcode || !newCode || !newFile) throw Unprocessable("new_shortcode or new_filename cannot be empty");
@@ -143,6 +146,8 @@ export const updatePackFile = operation({
       reloadRegistry(ctx);
       return pack.files;
     });
+    await logAction(ctx, { action: "emoji_file_update", pack: input.name, shortcode: input.shortcode });
+    return done;
   },
 });
 
@@ -151,7 +156,7 @@ export const deletePackFile = operation({
   input: z.object({ name: z.string(), shortcode: z.string() }),
   authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Record<string, string>> {
-    return withPackLock(ctx.settings, async () => {
+    const done = await withPackLock(ctx.settings, async () => {
       if (!input.name.trim() || !input.shortcode) throw Unprocessable("pack name or shortcode cannot be empty");
       const pack = packOrNotFound(ctx, input.name);
       const file = Object.hasOwn(pack.files, input.shortcode) ? pack.files[input.shortcode] : undefined;
@@ -163,5 +168,7 @@ export const deletePackFile = operation({
       reloadRegistry(ctx);
       return pack.files;
     });
+    await logAction(ctx, { action: "emoji_file_delete", pack: input.name, shortcode: input.shortcode });
+    return done;
   },
 });

@@ -1,5 +1,6 @@
 // Emoji packs of this instance: list, show, archive (public) and create, update metadata, delete,
 // import from disk (admin). Every change reloads the in-memory registry.
+import { logAction } from "../moderation-log/log.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -110,7 +111,7 @@ export const createPack = operation({
   async run(ctx, input): Promise<Pack> {
     const name = checkPackName(input.name);
     const dir = packDir(ctx.settings, name);
-    return withPackLock(ctx.settings, async () => {
+    const done = await withPackLock(ctx.settings, async () => {
       fs.mkdirSync(packsDir(ctx.settings), { recursive: true });
       try {
         fs.mkdirSync(dir);
@@ -122,6 +123,8 @@ export const createPack = operation({
       writePack(pack);
       return pack;
     });
+    await logAction(ctx, { action: "emoji_pack_create", pack: name });
+    return done;
   },
 });
 
@@ -166,12 +169,14 @@ export const updatePackMetadata = operation({
       if ([...wanted].some((f) => !found.has(f))) throw Invalid("The fallback archive does not have all files specified in pack.json");
       next["fallback-src-sha256"] = sha256Hex(res.body);
     }
-    return withPackLock(ctx.settings, async () => {
+    const done = await withPackLock(ctx.settings, async () => {
       const pack = loadPack(ctx, input.name);
       pack.pack = next;
       writePack(pack);
       return next;
     });
+    await logAction(ctx, { action: "emoji_pack_update", pack: input.name });
+    return done;
   },
 });
 
@@ -191,6 +196,7 @@ export const deletePack = operation({
       }
       reloadRegistry(ctx);
     });
+    await logAction(ctx, { action: "emoji_pack_delete", pack: name });
   },
 });
 
@@ -228,7 +234,7 @@ export const importPacks = operation({
   input: z.object({}),
   authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx): Promise<string[]> {
-    return withPackLock(ctx.settings, async () => {
+    const done = await withPackLock(ctx.settings, async () => {
       const imported: string[] = [];
       for (const name of packNames(ctx.settings)) {
         const dir = packDir(ctx.settings, name);
@@ -239,5 +245,7 @@ export const importPacks = operation({
       reloadRegistry(ctx);
       return imported;
     });
+    await logAction(ctx, { action: "emoji_pack_import", packs: done });
+    return done;
   },
 });

@@ -1,6 +1,7 @@
 // Packs of another instance: list them, and download one (its shared archive, or its fallback-src)
 // into a new local pack. Every request goes through the guarded fetcher; the remote's file map is
 // untrusted input, validated like a request's before anything is written.
+import { logAction } from "../moderation-log/log.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -134,7 +135,7 @@ export const downloadPack = operation({
       if (!detectImageType(Buffer.from(data))) throw new UpstreamFailure(`The pack archive's file ${file} is not an image`);
     }
 
-    return withPackLock(ctx.settings, async () => {
+    const done = await withPackLock(ctx.settings, async () => {
       fs.mkdirSync(packsDir(ctx.settings), { recursive: true });
       try {
         fs.mkdirSync(dir);
@@ -156,5 +157,7 @@ export const downloadPack = operation({
       reloadRegistry(ctx);
       return pack;
     });
+    await logAction(ctx, { action: "emoji_pack_download", pack: localName });
+    return done;
   },
 });

@@ -1,7 +1,7 @@
 // Zip archives of packs (fflate). Archives are deterministic (fixed timestamps, sorted entries), so
 // the sha256 a listing advertises matches the archive fetched later. Reading never trusts an entry
 // name: only names the caller expects are extracted, and unsafe names refuse the whole archive.
-import { unzipSync, zipSync, type Zippable } from "fflate";
+import { Unzip, UnzipInflate, zipSync, type Zippable } from "fflate";
 import { Invalid } from "../errors.ts";
 
 const FIXED_TIME = new Date(1980, 0, 1);
@@ -22,32 +22,71 @@ export function isSafeEntryName(name: string): boolean {
   return name.split("/").every((part) => part !== "" && part !== "." && part !== "..");
 }
 
+/** Compressed bytes fed to the inflater at a time: deflate expands at most ~1032×, so one step stays bounded. */
+const STEP = 16 * 1024;
+
+export interface ZipErrors {
+  unsafe?: (name: string) => Error;
+  tooLarge?: (maxBytes: number) => Error;
+  unreadable?: (message: string) => Error;
+}
+
 /**
  * The entries of `data` that `want` accepts, with their contents. Any entry with an unsafe name
- * (`../x`, `/etc/x`, `C:\x`) refuses the archive; directories are skipped. The declared sizes of what
- * is extracted may not exceed `maxBytes` in total.
+ * (`../x`, `/etc/x`, `C:\x`) refuses the archive; directories are skipped. What is extracted may not
+ * exceed `maxBytes` in total: declared sizes are checked before inflating, and the bytes actually
+ * inflated are counted as they come (a zip bomb lies about its sizes), so the archive is refused as
+ * soon as it passes the limit, without ever holding more than the limit and one step.
  */
-export function readZip(data: Uint8Array, want: (name: string) => boolean, maxBytes: number): Map<string, Uint8Array> {
+export function readZip(data: Uint8Array, want: (name: string) => boolean, maxBytes: number, errors: ZipErrors = {}): Map<string, Uint8Array> {
+  const unsafe = errors.unsafe ?? ((name) => Invalid(`Refused archive: the entry ${JSON.stringify(name)} would be written outside the pack folder`));
+  const tooLarge = errors.tooLarge ?? ((max) => Invalid(`Refused archive: its files exceed ${max} bytes`));
+  const unreadable = errors.unreadable ?? ((message) => Invalid(`Not a readable zip archive: ${message}`));
+  if (!isZip(data)) throw unreadable("invalid zip data");
+  const files = new Map<string, Uint8Array[]>();
   let total = 0;
-  let unsafe: string | null = null;
-  let files;
+  let failure: Error | null = null;
+  const unzip = new Unzip((file) => {
+    if (failure || file.name.endsWith("/")) return;
+    if (!isSafeEntryName(file.name)) return void (failure = unsafe(file.name));
+    if (!want(file.name)) return;
+    if (total + (file.originalSize ?? 0) > maxBytes) return void (failure = tooLarge(maxBytes));
+    const chunks: Uint8Array[] = [];
+    files.set(file.name, chunks);
+    file.ondata = (err, chunk) => {
+      if (failure) return;
+      if (err) return void (failure = unreadable(err.message));
+      total += chunk.length;
+      if (total > maxBytes) {
+        failure = tooLarge(maxBytes);
+        file.terminate();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    try {
+      file.start();
+    } catch (error) {
+      failure = unreadable((error as Error).message); // an unsupported compression method
+    }
+  });
+  unzip.register(UnzipInflate);
   try {
-    files = unzipSync(data, {
-      filter: (file) => {
-        if (file.name.endsWith("/")) return false;
-        if (!isSafeEntryName(file.name)) {
-          unsafe ??= file.name;
-          return false;
-        }
-        if (!want(file.name)) return false;
-        total += file.originalSize;
-        return total <= maxBytes;
-      },
-    });
+    for (let at = 0; at < data.length && !failure; at += STEP) unzip.push(data.subarray(at, at + STEP), at + STEP >= data.length);
   } catch (error) {
-    throw Invalid(`Not a readable zip archive: ${(error as Error).message}`);
+    failure ??= unreadable((error as Error).message);
   }
-  if (unsafe !== null) throw Invalid(`Refused archive: the entry ${JSON.stringify(unsafe)} would be written outside the pack folder`);
-  if (total > maxBytes) throw Invalid(`Refused archive: its files exceed ${maxBytes} bytes`);
-  return new Map(Object.entries(files));
+  if (failure) throw failure;
+  return new Map([...files].map(([name, chunks]) => [name, concat(chunks)]));
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }

@@ -42,7 +42,15 @@ export type FederationIntent =
   /** carries the inboxes, because the account's follows are purged by the time the job runs */
   | { type: "actor.deleted"; accountId: string; inboxes: string[] }
   | { type: "move"; accountId: string; targetId: string }
-  | { type: "poll.vote"; pollId: string; voterId: string; choices: number[] };
+  | { type: "poll.vote"; pollId: string; voterId: string; choices: number[] }
+  /** the relay actor follows / unfollows a relay (`actor` as the admin gave it); accepts a relay's follow-back */
+  | { type: "relay.follow"; relayId: string; actor: string }
+  | { type: "relay.undo"; relayId: string; actor: string }
+  | { type: "relay.accept"; actor: string; followApId: string }
+  /** a report forwarded to the reported account's server (a Flag from the instance actor) */
+  | { type: "flag"; reportId: string }
+  /** a chat message to a remote account */
+  | { type: "chat.message"; messageId: string; recipientId: string };
 
 /** Queues the delivery of `intent`. Five tries for the job itself (crashes); Fedify retries each delivery. */
 export async function federate(ctx: Pick<Ctx, "jobs">, intent: FederationIntent): Promise<void> {
@@ -88,7 +96,8 @@ export async function federateStatus(
   const remote =
     (await anyRemote(ctx, concerned)) ||
     ((open || status.visibility === "private") && (await hasRemoteFollowers(ctx, status.accountId))) ||
-    (open && (await followsRelays(ctx)));
+    // relays get public posts only (as Mastodon and the family's relay publish them)
+    (status.visibility === "public" && (await followsRelays(ctx)));
   if (!remote) return;
   await federate(ctx, { type, statusId: status.id });
 }

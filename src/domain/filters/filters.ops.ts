@@ -1,94 +1,299 @@
-// Keyword filters of the reference API (v1): CRUD of the viewer's filters, and the helpers timelines
-// use to apply them (`activeFilters`, `matchesFilter`, `rejectFiltered`).
+// Filters of the reference API: v2 (a filter with a title, contexts, an action, an expiry, keywords
+// and single statuses, each with its own CRUD) and v1, whose filters are views of the same data: a v1
+// filter is one keyword with its filter's context, expiry and action (`irreversible` = `hide`), and
+// its id is the keyword's. Every change tells the owner's streams (`filters_changed`).
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
-import type { Filter, Status } from "../../generated/prisma/client.ts";
+import type { Filter, FilterKeyword, FilterStatus } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound, Unprocessable } from "../errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
-import { htmlToText } from "../statuses/formatter.ts";
+import { getVisibleStatus } from "../statuses/statuses.read.ts";
+import { FILTER_ACTIONS, FILTER_CONTEXTS, loadActiveFilters, type FilterRules } from "./filters.read.ts";
 
-export const FILTER_CONTEXTS = ["home", "notifications", "public", "thread", "account"] as const;
-export type FilterContext = (typeof FILTER_CONTEXTS)[number];
-
-/** The viewer's filters for a context that have not expired (none for anonymous viewers). */
-export async function activeFilters(ctx: Ctx, context: FilterContext): Promise<Filter[]> {
-  const viewerId = ctx.viewer.account?.id;
-  if (!viewerId) return [];
-  return ctx.db.filter.findMany({
-    where: { accountId: viewerId, context: { has: context }, OR: [{ expiresAt: null }, { expiresAt: { gt: ctx.clock() } }] },
-    orderBy: { id: "asc" },
-  });
-}
-
-const WORD = /[\p{L}\p{N}_]/u;
-
-/**
- * Case-insensitive match of a filter's phrase in a text. With `whole_word`, the phrase must not be
- * glued to letters or digits on a side where it starts or ends with one (the reference API's rule).
- */
-export function matchesFilter(text: string, filter: Pick<Filter, "phrase" | "wholeWord">): boolean {
-  const phrase = filter.phrase.trim();
-  if (!phrase) return false;
-  if (!filter.wholeWord) return text.toLocaleLowerCase().includes(phrase.toLocaleLowerCase());
-  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const start = WORD.test(phrase[0]) ? "(?<![\\p{L}\\p{N}_])" : "";
-  const end = WORD.test(phrase[phrase.length - 1]) ? "(?![\\p{L}\\p{N}_])" : "";
-  return new RegExp(`${start}${escaped}${end}`, "iu").test(text);
-}
-
-/** The text filters look at: the content warning and the content as plain text (poll options are not included). */
-export function statusFilterText(status: Pick<Status, "spoilerText" | "content">): string {
-  return `${status.spoilerText}\n${htmlToText(status.content)}`;
-}
-
-/** Drops statuses (reblogs by their original's text) matching any of the filters; one query for reblogged originals. */
-export async function rejectFiltered<S extends Status>(ctx: Ctx, filters: readonly Filter[], statuses: S[]): Promise<S[]> {
-  if (filters.length === 0 || statuses.length === 0) return statuses;
-  const originalIds = [...new Set(statuses.flatMap((s) => (s.reblogOfId ? [s.reblogOfId] : [])))];
-  const originals = originalIds.length ? new Map((await ctx.db.status.findMany({ where: { id: { in: originalIds } } })).map((s) => [s.id, s])) : new Map<string, Status>();
-  return statuses.filter((s) => {
-    const shown = s.reblogOfId ? originals.get(s.reblogOfId) : s;
-    if (!shown) return true;
-    const text = statusFilterText(shown);
-    return !filters.some((f) => matchesFilter(text, f));
-  });
-}
+export { FILTER_CONTEXTS, type FilterContext } from "./filters.read.ts";
 
 const expiresIn = z.preprocess((v) => (v === "" ? null : v), z.union([int().refine((n) => n > 0, "must be positive"), z.null()]));
-
-export const filterInput = z.object({
-  phrase: z.string().trim().min(1, "can't be blank"),
-  context: array(z.enum(FILTER_CONTEXTS)).refine((c) => c.length > 0, "can't be blank"),
-  irreversible: bool().optional(),
-  whole_word: bool().optional(),
-  /** seconds from now; null or "" for never */
-  expires_in: expiresIn.optional(),
-});
-
+const contexts = array(z.enum(FILTER_CONTEXTS)).refine((c) => c.length > 0, "can't be blank");
+const keyword = z.string().trim().min(1, "can't be blank").max(512);
 const idInput = z.object({ id: z.string() });
+const filterIdInput = z.object({ filter_id: z.string() });
 
-async function ownFilter(ctx: Ctx, id: string): Promise<Filter> {
-  const me = requireAccount(ctx);
-  const filter = await ctx.db.filter.findFirst({ where: { id, accountId: me.id } });
-  if (!filter) throw NotFound("Record not found");
-  return filter;
-}
+/** `a[]=…` lists of objects arrive as arrays, or (forms with indexes, Rails' style) as objects keyed "0", "1", … */
+const objects = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.values(v) : v), z.array(item).max(100));
 
 function expiry(ctx: Ctx, seconds: number | null | undefined): Date | null | undefined {
   if (seconds === undefined) return undefined;
   return seconds === null ? null : new Date(ctx.clock().getTime() + seconds * 1000);
 }
 
+const changed = (ctx: Ctx, accountId: string) => ctx.bus.publish("filters_changed", { accountId });
+
+/** One of the viewer's filters with its keywords and statuses (expired ones too). */
+async function ownRules(ctx: Ctx, id: string): Promise<FilterRules> {
+  const me = requireAccount(ctx);
+  const filter = await ctx.db.filter.findFirst({ where: { id, accountId: me.id }, include: { keywords: { orderBy: { id: "asc" } }, statuses: { orderBy: { id: "asc" } } } });
+  if (!filter) throw NotFound("Record not found");
+  const { keywords, statuses, ...row } = filter;
+  return { filter: row, keywords, statuses };
+}
+
+async function ownKeyword(ctx: Ctx, id: string): Promise<FilterKeyword & { filter: Filter }> {
+  const me = requireAccount(ctx);
+  const found = await ctx.db.filterKeyword.findFirst({ where: { id, filter: { accountId: me.id } }, include: { filter: true } });
+  if (!found) throw NotFound("Record not found");
+  return found;
+}
+
+async function ownFilterStatus(ctx: Ctx, id: string): Promise<FilterStatus & { filter: Filter }> {
+  const me = requireAccount(ctx);
+  const found = await ctx.db.filterStatus.findFirst({ where: { id, filter: { accountId: me.id } }, include: { filter: true } });
+  if (!found) throw NotFound("Record not found");
+  return found;
+}
+
+// ---- v2: filters --------------------------------------------------------------------------------
+
+export const listFiltersV2 = operation({
+  name: "filters.v2.index",
+  input: z.object({}),
+  authorize: requireAccount,
+  async run(ctx): Promise<FilterRules[]> {
+    const me = requireAccount(ctx);
+    const filters = await ctx.db.filter.findMany({ where: { accountId: me.id }, include: { keywords: { orderBy: { id: "asc" } }, statuses: { orderBy: { id: "asc" } } }, orderBy: { id: "asc" } });
+    return filters.map(({ keywords, statuses, ...filter }) => ({ filter, keywords, statuses }));
+  },
+});
+
+export const getFilterV2 = operation({
+  name: "filters.v2.show",
+  input: idInput,
+  authorize: requireAccount,
+  run: (ctx, input) => ownRules(ctx, input.id),
+});
+
+const keywordAttributes = z.object({
+  id: z.string().optional(),
+  keyword: keyword.optional(),
+  whole_word: bool().optional(),
+  _destroy: bool().optional(),
+});
+
+export const createFilterV2Input = z.object({
+  title: z.string().trim().min(1, "can't be blank").max(256),
+  context: contexts,
+  filter_action: z.enum(FILTER_ACTIONS).optional(),
+  expires_in: expiresIn.optional(),
+  keywords_attributes: objects(keywordAttributes.omit({ id: true, _destroy: true }).extend({ keyword })).optional(),
+});
+
+export const createFilterV2 = operation({
+  name: "filters.v2.create",
+  input: createFilterV2Input,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<FilterRules> {
+    const me = requireAccount(ctx);
+    const id = newId();
+    await ctx.db.filter.create({
+      data: {
+        id,
+        accountId: me.id,
+        title: input.title,
+        context: [...new Set(input.context)],
+        action: input.filter_action ?? "warn",
+        expiresAt: expiry(ctx, input.expires_in) ?? null,
+        keywords: { create: (input.keywords_attributes ?? []).map((k) => ({ id: newId(), keyword: k.keyword, wholeWord: k.whole_word ?? true })) },
+      },
+    });
+    changed(ctx, me.id);
+    return ownRules(ctx, id);
+  },
+});
+
+export const updateFilterV2Input = createFilterV2Input.partial().extend({ id: z.string(), keywords_attributes: objects(keywordAttributes).optional() });
+
+export const updateFilterV2 = operation({
+  name: "filters.v2.update",
+  input: updateFilterV2Input,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<FilterRules> {
+    const { filter, keywords } = await ownRules(ctx, input.id);
+    const own = new Set(keywords.map((k) => k.id));
+    for (const k of input.keywords_attributes ?? []) {
+      if (k.id && !own.has(k.id)) throw NotFound("Record not found");
+      if (!k.id && !k._destroy && !k.keyword) throw Unprocessable("Validation failed: Keyword can't be blank", { keyword: "can't be blank" });
+    }
+    const expiresAt = expiry(ctx, input.expires_in);
+    await ctx.db.$transaction([
+      ctx.db.filter.update({
+        where: { id: filter.id },
+        data: {
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.context !== undefined ? { context: [...new Set(input.context)] } : {}),
+          ...(input.filter_action !== undefined ? { action: input.filter_action } : {}),
+          ...(expiresAt !== undefined ? { expiresAt } : {}),
+        },
+      }),
+      ...(input.keywords_attributes ?? []).map((k) =>
+        k.id && k._destroy
+          ? ctx.db.filterKeyword.delete({ where: { id: k.id } })
+          : k.id
+            ? ctx.db.filterKeyword.update({ where: { id: k.id }, data: { ...(k.keyword !== undefined ? { keyword: k.keyword } : {}), ...(k.whole_word !== undefined ? { wholeWord: k.whole_word } : {}) } })
+            : ctx.db.filterKeyword.create({ data: { id: newId(), filterId: filter.id, keyword: k.keyword!, wholeWord: k.whole_word ?? true } }),
+      ),
+    ]);
+    changed(ctx, filter.accountId);
+    return ownRules(ctx, filter.id);
+  },
+});
+
+export const deleteFilterV2 = operation({
+  name: "filters.v2.delete",
+  input: idInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<void> {
+    const { filter } = await ownRules(ctx, input.id);
+    await ctx.db.filter.delete({ where: { id: filter.id } });
+    changed(ctx, filter.accountId);
+  },
+});
+
+// ---- v2: keywords ---------------------------------------------------------------------------------
+
+export const listFilterKeywords = operation({
+  name: "filters.keywords.index",
+  input: filterIdInput,
+  authorize: requireAccount,
+  run: async (ctx, input): Promise<FilterKeyword[]> => (await ownRules(ctx, input.filter_id)).keywords,
+});
+
+export const addFilterKeywordInput = filterIdInput.extend({ keyword, whole_word: bool().optional() });
+
+export const addFilterKeyword = operation({
+  name: "filters.keywords.create",
+  input: addFilterKeywordInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<FilterKeyword> {
+    const { filter } = await ownRules(ctx, input.filter_id);
+    const created = await ctx.db.filterKeyword.create({ data: { id: newId(), filterId: filter.id, keyword: input.keyword, wholeWord: input.whole_word ?? true } });
+    changed(ctx, filter.accountId);
+    return created;
+  },
+});
+
+export const getFilterKeyword = operation({
+  name: "filters.keywords.show",
+  input: idInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<FilterKeyword> {
+    const { filter: _filter, ...k } = await ownKeyword(ctx, input.id);
+    return k;
+  },
+});
+
+export const updateFilterKeywordInput = idInput.extend({ keyword: keyword.optional(), whole_word: bool().optional() });
+
+export const updateFilterKeyword = operation({
+  name: "filters.keywords.update",
+  input: updateFilterKeywordInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<FilterKeyword> {
+    const k = await ownKeyword(ctx, input.id);
+    const updated = await ctx.db.filterKeyword.update({
+      where: { id: k.id },
+      data: { ...(input.keyword !== undefined ? { keyword: input.keyword } : {}), ...(input.whole_word !== undefined ? { wholeWord: input.whole_word } : {}) },
+    });
+    changed(ctx, k.filter.accountId);
+    return updated;
+  },
+});
+
+export const deleteFilterKeyword = operation({
+  name: "filters.keywords.delete",
+  input: idInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<void> {
+    const k = await ownKeyword(ctx, input.id);
+    await ctx.db.filterKeyword.delete({ where: { id: k.id } });
+    changed(ctx, k.filter.accountId);
+  },
+});
+
+// ---- v2: statuses ---------------------------------------------------------------------------------
+
+export const listFilterStatuses = operation({
+  name: "filters.statuses.index",
+  input: filterIdInput,
+  authorize: requireAccount,
+  run: async (ctx, input): Promise<FilterStatus[]> => (await ownRules(ctx, input.filter_id)).statuses,
+});
+
+export const addFilterStatusInput = filterIdInput.extend({ status_id: z.string().min(1, "can't be blank") });
+
+export const addFilterStatus = operation({
+  name: "filters.statuses.create",
+  input: addFilterStatusInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<FilterStatus> {
+    const { filter, statuses } = await ownRules(ctx, input.filter_id);
+    // only a status the viewer can see (404 otherwise, as for any status read)
+    const status = await getVisibleStatus(ctx, input.status_id);
+    if (statuses.some((s) => s.statusId === status.id)) throw Unprocessable("Validation failed: Status has already been taken", { status_id: "has already been taken" });
+    const created = await ctx.db.filterStatus.create({ data: { id: newId(), filterId: filter.id, statusId: status.id } });
+    changed(ctx, filter.accountId);
+    return created;
+  },
+});
+
+export const getFilterStatus = operation({
+  name: "filters.statuses.show",
+  input: idInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<FilterStatus> {
+    const { filter: _filter, ...s } = await ownFilterStatus(ctx, input.id);
+    return s;
+  },
+});
+
+export const deleteFilterStatus = operation({
+  name: "filters.statuses.delete",
+  input: idInput,
+  authorize: requireAccount,
+  async run(ctx, input): Promise<void> {
+    const s = await ownFilterStatus(ctx, input.id);
+    await ctx.db.filterStatus.delete({ where: { id: s.id } });
+    changed(ctx, s.filter.accountId);
+  },
+});
+
+// ---- v1: one keyword and its filter ---------------------------------------------------------------
+
+/** A v1 filter: a keyword and the filter it belongs to. */
+export interface FilterV1 {
+  keyword: FilterKeyword;
+  filter: Filter;
+}
+
+export const filterInput = z.object({
+  phrase: keyword,
+  context: contexts,
+  irreversible: bool().optional(),
+  whole_word: bool().optional(),
+  /** seconds from now; null or "" for never */
+  expires_in: expiresIn.optional(),
+});
+
 export const listFilters = operation({
   name: "filters.index",
   input: z.object({}),
   authorize: requireAccount,
-  async run(ctx): Promise<Filter[]> {
+  async run(ctx): Promise<FilterV1[]> {
     const me = requireAccount(ctx);
-    return ctx.db.filter.findMany({ where: { accountId: me.id, OR: [{ expiresAt: null }, { expiresAt: { gt: ctx.clock() } }] }, orderBy: { id: "asc" } });
+    const rules = await loadActiveFilters(ctx, [me.id]);
+    return rules.flatMap((r) => r.keywords.map((keyword) => ({ keyword, filter: r.filter })));
   },
 });
 
@@ -96,28 +301,31 @@ export const getFilter = operation({
   name: "filters.show",
   input: idInput,
   authorize: requireAccount,
-  run: (ctx, input) => ownFilter(ctx, input.id),
+  async run(ctx, input): Promise<FilterV1> {
+    const { filter, ...keyword } = await ownKeyword(ctx, input.id);
+    return { keyword, filter };
+  },
 });
 
 export const createFilter = operation({
   name: "filters.create",
   input: filterInput,
   authorize: requireAccount,
-  async run(ctx, input): Promise<Filter> {
+  async run(ctx, input): Promise<FilterV1> {
     const me = requireAccount(ctx);
-    const created = await ctx.db.filter.create({
+    const filter = await ctx.db.filter.create({
       data: {
         id: newId(),
         accountId: me.id,
-        phrase: input.phrase,
+        title: input.phrase,
         context: [...new Set(input.context)],
-        irreversible: input.irreversible ?? false,
-        wholeWord: input.whole_word ?? true,
+        action: input.irreversible ? "hide" : "warn",
         expiresAt: expiry(ctx, input.expires_in) ?? null,
       },
     });
-    ctx.bus.publish("filters_changed", { accountId: me.id });
-    return created;
+    const keyword = await ctx.db.filterKeyword.create({ data: { id: newId(), filterId: filter.id, keyword: input.phrase, wholeWord: input.whole_word ?? true } });
+    changed(ctx, me.id);
+    return { keyword, filter };
   },
 });
 
@@ -127,21 +335,26 @@ export const updateFilter = operation({
   name: "filters.update",
   input: updateFilterInput,
   authorize: requireAccount,
-  async run(ctx, input): Promise<Filter> {
-    const filter = await ownFilter(ctx, input.id);
+  async run(ctx, input): Promise<FilterV1> {
+    const { filter, ...k } = await ownKeyword(ctx, input.id);
     const expiresAt = expiry(ctx, input.expires_in);
-    const updated = await ctx.db.filter.update({
-      where: { id: filter.id },
-      data: {
-        ...(input.phrase !== undefined ? { phrase: input.phrase } : {}),
-        ...(input.context !== undefined ? { context: [...new Set(input.context)] } : {}),
-        ...(input.irreversible !== undefined ? { irreversible: input.irreversible } : {}),
-        ...(input.whole_word !== undefined ? { wholeWord: input.whole_word } : {}),
-        ...(expiresAt !== undefined ? { expiresAt } : {}),
-      },
-    });
-    ctx.bus.publish("filters_changed", { accountId: filter.accountId });
-    return updated;
+    const filterData = {
+      ...(input.context !== undefined ? { context: [...new Set(input.context)] } : {}),
+      ...(input.irreversible !== undefined ? { action: input.irreversible ? ("hide" as const) : filter.action === "hide" ? ("warn" as const) : filter.action } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+    };
+    // the filter's settings are shared by its keywords: v1 may change them only for a filter of one keyword (the reference's rule)
+    if (Object.keys(filterData).length && (await ctx.db.filterKeyword.count({ where: { filterId: filter.id } })) > 1)
+      throw Unprocessable("Validation failed: This filter has several keywords: change it with the v2 API");
+    const [keyword, updated] = await ctx.db.$transaction([
+      ctx.db.filterKeyword.update({
+        where: { id: k.id },
+        data: { ...(input.phrase !== undefined ? { keyword: input.phrase } : {}), ...(input.whole_word !== undefined ? { wholeWord: input.whole_word } : {}) },
+      }),
+      ctx.db.filter.update({ where: { id: filter.id }, data: filterData }),
+    ]);
+    changed(ctx, filter.accountId);
+    return { keyword, filter: updated };
   },
 });
 
@@ -150,8 +363,10 @@ export const deleteFilter = operation({
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
-    const filter = await ownFilter(ctx, input.id);
-    await ctx.db.filter.delete({ where: { id: filter.id } });
-    ctx.bus.publish("filters_changed", { accountId: filter.accountId });
+    const k = await ownKeyword(ctx, input.id);
+    await ctx.db.filterKeyword.delete({ where: { id: k.id } });
+    // a filter left with nothing to match (v1 made it for this keyword) goes with it
+    await ctx.db.filter.deleteMany({ where: { id: k.filterId, keywords: { none: {} }, statuses: { none: {} } } });
+    changed(ctx, k.filter.accountId);
   },
 });

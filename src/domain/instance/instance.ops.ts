@@ -5,6 +5,7 @@ import type { Settings } from "../../config/env.ts";
 import type { RuntimeConfig, RuntimeSettings } from "../../config/runtime.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
+import { policyTransparency } from "../federation/policy/transparency.ts";
 
 export const SOFTWARE_VERSION = "0.1.0";
 /** The reference client API level we follow. */
@@ -24,11 +25,12 @@ export function instanceSettings(config: RuntimeConfig): InstanceSettings {
  * Only what this server serves (both variants) is listed; family words use our namespace
  * (`<ns>_api`, `<ns>:api/v1/notifications:include_types_filter`, …).
  * Left out on purpose: `v2_suggestions`, `quote_posting`, `custom_emoji_reactions` (reactions are
- * unicode emoji only), `media_proxy`, `relay`, `safe_dm_mentions`, `exposable_reactions`,
+ * unicode emoji only), `relay`, `safe_dm_mentions`, `exposable_reactions`,
  * `profile_directory`, `shout`, `gopher`, machine translation, bites — none of them is planned or
- * has a runtime switch yet; add a word here when its feature (and switch) lands.
+ * has a runtime switch yet; add a word here when its feature (and switch) lands. `media_proxy` is listed
+ * while the media proxy is on.
  */
-export function instanceFeatures(settings: Pick<Settings, "namespace" | "family">, cfg: Pick<InstanceSettings, "local_bubble">): string[] {
+export function instanceFeatures(settings: Pick<Settings, "namespace" | "family">, cfg: Pick<InstanceSettings, "local_bubble">, opts: { mediaProxy?: boolean } = {}): string[] {
   const ns = settings.namespace;
   const words = [
     `${ns}_api`,
@@ -44,17 +46,17 @@ export function instanceFeatures(settings: Pick<Settings, "namespace" | "family"
     `${ns}_emoji_reactions`,
     `${ns}_chat_messages`,
     ...(cfg.local_bubble.length > 0 ? ["bubble_timeline"] : []),
+    ...(opts.mediaProxy ? ["media_proxy"] : []),
   ];
   // the namespace and family words may be the same (API_NAMESPACE=API_FAMILY=pleroma): each word once
   return [...new Set(words)];
 }
 
-/** The `federation` object of the instance metadata (no MRF policies or quarantine exist yet). */
-export function federationInfo(cfg: Pick<InstanceSettings, "federating">) {
+/** The `federation` object of the instance metadata: the content policies in force (when published) and the quarantine (none yet). */
+export function federationInfo(cfg: Pick<InstanceSettings, "federating">, config: RuntimeConfig) {
   return {
     enabled: cfg.federating,
-    exclusions: false,
-    mrf_policies: [] as string[],
+    ...policyTransparency(config),
     quarantined_instances: [] as string[],
     quarantined_instances_info: { quarantined_instances: {} as Record<string, { reason: string }> },
   };
@@ -91,8 +93,8 @@ export const instanceInfo = operation({
       statusCount,
       domainCount: domains.length,
       softwareVersion: SOFTWARE_VERSION,
-      features: instanceFeatures(s, cfg),
-      federation: federationInfo(cfg),
+      features: instanceFeatures(s, cfg, { mediaProxy: ctx.config.get("media_proxy", "enabled") }),
+      federation: federationInfo(cfg, ctx.config),
       config: cfg,
     };
   },

@@ -1,8 +1,9 @@
-// Media uploads: stored at once (no background processing), described and given a focal point by
+// Media uploads: processed and stored within the request (docs/media.md: previews, sizes, blurhash,
+// metadata stripped; audio and video probed), described and given a focal point by
 // their owner, then attached to a status by the status-posting code through `attachableMedia`.
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
-import type { MediaAttachment } from "../../generated/prisma/client.ts";
+import type { MediaAttachment, Prisma } from "../../generated/prisma/client.ts";
 import { removeStored, storeMedia, type Upload } from "../../media/storage.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
@@ -57,7 +58,19 @@ export const uploadMedia = operation({
     const stored = await storeMedia(ctx, input.file, { field: "file", maxBytes: ctx.config.get("instance", "upload_limit"), id });
     try {
       return await ctx.db.mediaAttachment.create({
-        data: { id, accountId: me.id, type: stored.kind, mimeType: stored.mimeType, url: stored.url, size: stored.size, description, ...focus },
+        data: {
+          id,
+          accountId: me.id,
+          type: stored.kind,
+          mimeType: stored.mimeType,
+          url: stored.url,
+          size: stored.size,
+          previewUrl: stored.previewUrl,
+          meta: (stored.meta ?? undefined) as Prisma.InputJsonValue | undefined,
+          blurhash: stored.blurhash,
+          description,
+          ...focus,
+        },
       });
     } catch (error) {
       await removeStored(ctx, stored.url);

@@ -14,7 +14,7 @@ interface ReportRef {
 /** What an admin did; each kind knows its subjects and renders its own message. */
 export type LogAction =
   | { action: "follow" | "unfollow"; follower: User; followed: User }
-  | { action: "delete" | "create" | "activate" | "deactivate" | "approve" | "add_suggestion" | "remove_suggestion"; subjects: User[] }
+  | { action: "delete" | "reject" | "create" | "activate" | "deactivate" | "approve" | "add_suggestion" | "remove_suggestion"; subjects: User[] }
   | { action: "force_password_reset" | "confirm_email" | "resend_confirmation_email" | "updated_users"; subjects: User[] }
   | { action: "tag" | "untag"; subjects: User[]; tags: string[] }
   | { action: "grant" | "revoke"; subjects: User[]; permission: "admin" | "moderator" }
@@ -24,7 +24,24 @@ export type LogAction =
   | { action: "status_update"; subject: { id: string }; sensitive?: boolean; visibility?: string }
   | { action: "status_delete"; subject: { id: string } }
   | { action: "chat_message_delete"; subject: { id: string } }
-  | { action: "create_backup"; subject: User };
+  | { action: "create_backup"; subject: User }
+  | { action: "instance_delete"; instance: string }
+  | { action: "blocklist_add" | "blocklist_update" | "blocklist_remove"; list: BlocklistName; target: string; detail?: string }
+  | { action: "warn"; subjects: User[]; text: string }
+  | { action: "report_assign"; subject: ReportRef; assignee: User | null }
+  | { action: "report_details"; subject: ReportRef; category: string; rules: string[] }
+  | { action: "instance_delete_progress"; instance: string; accounts: number; statuses: number }
+  | { action: "instance_delete_done"; instance: string; accounts: number; statuses: number }
+  // beyond the family's list (it logs these as "performed action …"): settings, announcements, the media proxy, emoji
+  | { action: "config_update"; keys: string[] }
+  | { action: "announcement_create" | "announcement_update" | "announcement_delete"; subject: { id: string } }
+  | { action: "media_proxy_purge" | "media_proxy_unban"; urls: string[]; ban?: boolean }
+  | { action: "emoji_pack_create" | "emoji_pack_update" | "emoji_pack_delete" | "emoji_pack_download"; pack: string }
+  | { action: "emoji_pack_import"; packs: string[] }
+  | { action: "emoji_file_add" | "emoji_file_update" | "emoji_file_delete"; pack: string; shortcode: string };
+
+/** The instance-wide lists of the reference admin API. */
+export type BlocklistName = "domain block" | "domain allow" | "e-mail domain block" | "canonical e-mail block" | "IP block";
 
 /** How the actor is named: the admin token acts without an account. */
 export interface Actor {
@@ -45,6 +62,8 @@ export function logMessage(actor: Actor, entry: LogAction): string {
       return `${a} made ${at(entry.follower)} unfollow ${at(entry.followed)}`;
     case "delete":
       return `${a} deleted users: ${users(entry.subjects)}`;
+    case "reject":
+      return `${a} rejected users: ${users(entry.subjects)}`;
     case "create":
       return `${a} created users: ${users(entry.subjects)}`;
     case "activate":
@@ -96,6 +115,52 @@ export function logMessage(actor: Actor, entry: LogAction): string {
       return `${a} deleted chat message #${entry.subject.id}`;
     case "create_backup":
       return `${a} requested account backup for ${at(entry.subject)}`;
+    case "blocklist_add":
+      return `${a} added ${entry.list}: ${entry.target}${entry.detail ? ` (${entry.detail})` : ""}`;
+    case "blocklist_update":
+      return `${a} updated ${entry.list}: ${entry.target}${entry.detail ? ` (${entry.detail})` : ""}`;
+    case "blocklist_remove":
+      return `${a} removed ${entry.list}: ${entry.target}`;
+    case "warn":
+      return `${a} warned users: ${users(entry.subjects)}${entry.text ? ` with '${entry.text}'` : ""}`;
+    case "report_assign":
+      return entry.assignee ? `${a} assigned report #${entry.subject.id}${onUser(entry.subject)} to ${at(entry.assignee)}` : `${a} unassigned report #${entry.subject.id}${onUser(entry.subject)}`;
+    case "report_details":
+      return `${a} updated report #${entry.subject.id}${onUser(entry.subject)} with category '${entry.category}'${entry.rules.length ? ` and rules ${entry.rules.join(", ")}` : ""}`;
+    case "instance_delete":
+      return `${a} requested deletion of instance ${entry.instance}`;
+    case "instance_delete_progress":
+      return `${a}'s deletion of instance ${entry.instance}: ${entry.accounts} accounts and ${entry.statuses} statuses removed so far`;
+    case "instance_delete_done":
+      return `${a} deleted instance ${entry.instance}: ${entry.accounts} accounts and ${entry.statuses} statuses removed`;
+    case "config_update":
+      return `${a} updated config: ${entry.keys.join(", ")}`;
+    case "announcement_create":
+      return `${a} created announcement #${entry.subject.id}`;
+    case "announcement_update":
+      return `${a} updated announcement #${entry.subject.id}`;
+    case "announcement_delete":
+      return `${a} deleted announcement #${entry.subject.id}`;
+    case "media_proxy_purge":
+      return `${a} purged URLs from the media proxy cache${entry.ban ? " and banned them" : ""}: ${entry.urls.join(", ")}`;
+    case "media_proxy_unban":
+      return `${a} lifted the media proxy ban of URLs: ${entry.urls.join(", ")}`;
+    case "emoji_pack_create":
+      return `${a} created emoji pack ${entry.pack}`;
+    case "emoji_pack_update":
+      return `${a} updated emoji pack ${entry.pack}`;
+    case "emoji_pack_delete":
+      return `${a} deleted emoji pack ${entry.pack}`;
+    case "emoji_pack_download":
+      return `${a} downloaded emoji pack ${entry.pack}`;
+    case "emoji_pack_import":
+      return `${a} imported emoji packs: ${entry.packs.join(", ")}`;
+    case "emoji_file_add":
+      return `${a} added emoji :${entry.shortcode}: to pack ${entry.pack}`;
+    case "emoji_file_update":
+      return `${a} updated emoji :${entry.shortcode}: of pack ${entry.pack}`;
+    case "emoji_file_delete":
+      return `${a} deleted emoji :${entry.shortcode}: from pack ${entry.pack}`;
   }
 }
 
@@ -107,12 +172,13 @@ function logData(actor: Actor, entry: LogAction, message: string): Record<string
   for (const [key, value] of Object.entries(rest)) {
     if (key === "subjects") data.subject = (value as User[]).map(user);
     else if (key === "follower" || key === "followed") data[key] = user(value as User);
+    else if (key === "assignee") data[key] = value ? user(value as User) : null;
     else if (key === "subject" && action.startsWith("report")) {
       const r = value as ReportRef;
       data.subject = { type: "report", id: r.id, state: r.state };
       if (r.target) data.subject_actor = user(r.target);
     } else if (key === "subject" && action === "create_backup") data.subject = user(value as User);
-    else if (key === "subject") data.subject = { type: action.startsWith("chat") ? "chat_message" : "status", id: (value as { id: string }).id };
+    else if (key === "subject") data.subject = { type: action.startsWith("chat") ? "chat_message" : action.startsWith("announcement") ? "announcement" : "status", id: (value as { id: string }).id };
     else data[key] = value;
   }
   return data;
@@ -125,7 +191,11 @@ export function actorOf(ctx: Ctx): Actor {
 
 /** Writes one entry (in the caller's transaction when `db` is given) and announces it on the bus. */
 export async function logAction(ctx: Ctx, entry: LogAction, db: Pick<Ctx["db"], "moderationLogEntry"> = ctx.db): Promise<void> {
-  const actor = actorOf(ctx);
+  await logActionAs(ctx, actorOf(ctx), entry, db);
+}
+
+/** The same for work done later in a job on an admin's behalf (the actor travels in the job's payload). */
+export async function logActionAs(ctx: Pick<Ctx, "db" | "bus" | "clock">, actor: Actor, entry: LogAction, db: Pick<Ctx["db"], "moderationLogEntry"> = ctx.db): Promise<void> {
   const message = logMessage(actor, entry);
   const row = await db.moderationLogEntry.create({
     data: { actorId: actor.id, action: entry.action, message, data: logData(actor, entry, message) as object, createdAt: ctx.clock() },

@@ -45,7 +45,7 @@ export const listNotificationsInput = pageInput.extend({
 });
 
 /** The types a listing shows: the requested ones (both parameter names), else every default one; minus exclusions. */
-function typesShown(ctx: Ctx, input: z.output<typeof listNotificationsInput>): NotificationType[] {
+function typesShown(ctx: Ctx, input: Pick<z.output<typeof listNotificationsInput>, "types" | "include_types" | "exclude_types">): NotificationType[] {
   const requested = [...(input.types ?? []), ...(input.include_types ?? [])];
   const known = (names: string[]) => names.map((n) => storedType(ctx, n)).filter((t): t is NotificationType => !!t);
   const base = requested.length ? known(requested) : ALL_TYPES.filter((t) => !OPT_IN_TYPES.includes(t));
@@ -122,6 +122,20 @@ export const listNotifications = operation({
     return page.finish(await withRelations(ctx, rows), (r) => r.id);
   },
 });
+
+/** The viewer's readable notifications of the listing's types (and account), for groups and unread counts. */
+export function getNotificationsWhere(
+  ctx: Ctx,
+  meId: string,
+  input: { types?: string[]; exclude_types?: string[]; account_id?: string } = {},
+): Prisma.NotificationWhereInput {
+  return { AND: [readableWhere(ctx, meId), { type: { in: typesShown(ctx, input) } }, input.account_id ? { fromAccountId: input.account_id } : {}] };
+}
+
+/** Notifications matching `where`, newest first, with their relations (at most 1000: a group's worth). */
+export async function readableNotifications(ctx: Ctx, where: Prisma.NotificationWhereInput): Promise<NotificationRow[]> {
+  return withRelations(ctx, await ctx.db.notification.findMany({ where, orderBy: { id: "desc" }, take: 1000 }));
+}
 
 const idInput = z.object({ id: z.string() });
 

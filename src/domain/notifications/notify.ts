@@ -7,6 +7,7 @@ import type { Ctx } from "../context.ts";
 import { queuePushDeliveries } from "../push/deliveries.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { canSee } from "../statuses/visibility.ts";
+import { sqlFor } from "../../db/sql.ts";
 
 export type NotificationType = "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update" | "move" | "emoji_reaction" | "chat_mention" | "report";
 
@@ -106,18 +107,23 @@ export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<numb
 export async function notifySubscribers(ctx: Ctx, status: Status, mentioned: readonly string[]): Promise<number> {
   if (status.reblogOfId || status.inReplyToId) return 0;
   const authorId = status.accountId;
-  const subscribers = await ctx.db.account.findMany({
-    where: {
-      id: { notIn: [authorId, ...mentioned] },
-      local: true,
-      deactivated: false,
-      OR: [
-        { relationsOut: { some: { targetId: authorId, type: "subscription", ...activeRelation(ctx.clock()) } } },
-        { following: { some: { followingId: authorId, state: "accept", notify: true } } },
-      ],
-    },
-    select: { id: true },
-  });
+  // From the author's followers-with-notify and subscribers (both indexed by the author) to accounts,
+  // never the other way round: a scan of every local account per stored status (also per remote status
+  // received) would grow with the instance.
+  const excluded = [authorId, ...mentioned];
+  const now = ctx.clock().toISOString();
+  // once per stored status, local or remote: straight to the driver (src/db/sql.ts)
+  const subscribers = await sqlFor(ctx.db).query<{ id: string }>(
+    `SELECT a.id FROM accounts a
+    WHERE a.id IN (
+        SELECT f.follower_id FROM follows f WHERE f.following_id = $1 AND f.state = 'accept' AND f.notify
+        UNION
+        SELECT r.source_id FROM user_relationships r
+        WHERE r.target_id = $1 AND r.type = 'subscription'
+          AND (r.expires_at IS NULL OR r.expires_at > ($2::timestamptz AT TIME ZONE 'UTC')))
+      AND a.local AND NOT a.deactivated AND a.id <> ALL($3::text[])`,
+    [authorId, now, excluded],
+  );
   if (subscribers.length === 0) return 0;
   // who may see it is visibility.ts's rule; of the viewer's ties only following the author matters (private posts)
   const ids = subscribers.map((s) => s.id);

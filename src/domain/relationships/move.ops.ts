@@ -10,7 +10,7 @@ import { DomainError, Invalid, NotFound } from "../errors.ts";
 import { notify } from "../notifications/notify.ts";
 import { federate, hasRemoteFollowers } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
-import { followAs } from "./follows.ops.ts";
+import { followAs, unfollowAs } from "./follows.ops.ts";
 import { MOVE_FOLLOWERS_JOB } from "./relationships.job-names.ts";
 import { signedIn } from "./relationships.policy.ts";
 
@@ -53,8 +53,8 @@ export async function moveAs(ctx: Ctx, mover: Account, target: Account): Promise
  * Batches of 50; a follower the target refuses (blocks) just loses the old follow, as in the family.
  */
 export async function moveFollowers(ctx: Ctx, payload: { originId: string; targetId: string }) {
-  const target = await ctx.db.account.findUnique({ where: { id: payload.targetId } });
-  if (!target) return;
+  const [target, origin] = await Promise.all([ctx.db.account.findUnique({ where: { id: payload.targetId } }), ctx.db.account.findUnique({ where: { id: payload.originId } })]);
+  if (!target || !origin) return;
   for (;;) {
     const rows = await ctx.db.follow.findMany({
       where: { followingId: payload.originId, state: { in: ["pending", "accept"] }, follower: { local: true, allowFollowingMove: true } },
@@ -71,7 +71,8 @@ export async function moveFollowers(ctx: Ctx, payload: { originId: string; targe
           if (!(error instanceof DomainError)) throw error;
         }
       }
-      await ctx.db.follow.deleteMany({ where: { id: row.id } });
+      // as an unfollow: a remote origin gets the Undo of the Follow
+      await unfollowAs(ctx, row.follower, origin);
     }
   }
 }

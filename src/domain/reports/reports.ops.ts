@@ -12,6 +12,7 @@ import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { filterVisible } from "../statuses/statuses.read.ts";
 import { text } from "../input-limits.ts";
+import { federate } from "../federation/outbox.ts";
 
 /** The reference API's default limit on a report's comment. */
 export const REPORT_COMMENT_LIMIT = 1000;
@@ -29,11 +30,29 @@ export const reportParams = z.object({
   comment: text().optional().nullable(),
   /** forward a copy to the reported account's server (remote accounts only) */
   forward: bool().optional().nullable(),
-  /** accepted for clients that send them; instance rules do not exist yet, so they are ignored */
-  rule_ids: array(z.string()).optional(),
-  /** accepted and ignored: every report is "other" until instance rules exist */
+  /** the instance rules broken (a `violation`) */
+  rule_ids: array(z.union([z.string(), z.number()]).transform(String)).optional(),
+  /** spam, legal, violation or other (the default, or "violation" when rules are named); others are refused */
   category: z.string().optional().nullable(),
 });
+
+export const REPORT_CATEGORIES = ["spam", "legal", "violation", "other"] as const;
+
+/**
+ * The category and rules of a report as the reference server decides them: rules are kept only for a
+ * "violation" (the default when some are named), and must be rules of this instance (422 otherwise).
+ */
+async function categoryOf(ctx: Ctx, category: string | null | undefined, ruleIds: string[] | undefined): Promise<{ category: string; ruleIds: string[] }> {
+  const wanted = [...new Set((ruleIds ?? []).map((id) => String(id).trim()).filter((id) => id !== ""))];
+  const chosen = category || (wanted.length ? "violation" : "other");
+  if (!(REPORT_CATEGORIES as readonly string[]).includes(chosen))
+    throw Unprocessable(`Validation failed: Category must be one of ${REPORT_CATEGORIES.join(", ")}`, { category: "is not included in the list" });
+  if (chosen !== "violation" || wanted.length === 0) return { category: chosen, ruleIds: [] };
+  const numbers = wanted.map(Number);
+  const known = numbers.every((n) => Number.isSafeInteger(n) && n > 0) ? await ctx.db.rule.findMany({ where: { id: { in: numbers } }, select: { id: true } }) : [];
+  if (known.length !== numbers.length) throw Unprocessable("Validation failed: Rule ids must be rules of this instance", { rule_ids: "is invalid" });
+  return { category: chosen, ruleIds: numbers.map(String) }; // stored as the reference API writes them
+}
 
 export interface FiledReport {
   report: Report;
@@ -63,29 +82,54 @@ export const fileReport = operation({
 
     // rendered for nobody in particular: no viewer-specific flags (favourited, relationship) are kept
     const snapshots = statuses.length ? await input.snapshot(makeCtx(ctx, anonymous), statuses) : [];
-    const report = await ctx.db.report.create({
-      data: {
-        id: newId(),
-        reporterId: me.id,
-        targetId: target.id,
-        statusIds,
-        comment,
-        forward: input.forward ?? false,
-        state: "open",
-        statusSnapshots: JSON.parse(JSON.stringify(snapshots)) as Prisma.InputJsonValue,
-      },
-    });
-
-    const staff = await ctx.db.account.findMany({
-      where: { local: true, deactivated: false, id: { not: me.id }, OR: [{ isAdmin: true }, { isModerator: true }] },
-      select: { id: true },
-    });
-    await notify(
-      ctx,
-      staff.map((a) => ({ accountId: a.id, type: "report" as const, fromAccountId: me.id, reportId: report.id })),
-    );
-    ctx.bus.publish("report", { reportId: report.id });
-    // federation: with `forward` and a remote target, a Flag goes to the target's server here
+    const { category, ruleIds } = await categoryOf(ctx, input.category, input.rule_ids);
+    const report = await storeReport(ctx, me, target, { statusIds, comment, forward: input.forward ?? false, snapshots, category, ruleIds });
+    // forwarded: the instance actor's Flag goes to the reported account's server
+    if (report.forward && !target.local) await federate(ctx, { type: "flag", reportId: report.id });
     return { report, target };
   },
 });
+
+/** Stores an open report, notifies the local staff (not the reporter) and publishes it to live subscribers. */
+async function storeReport(
+  ctx: Ctx,
+  reporter: Account,
+  target: Account,
+  data: { statusIds: string[]; comment: string; forward: boolean; snapshots: unknown[]; category: string; ruleIds: string[] },
+): Promise<Report> {
+  const report = await ctx.db.report.create({
+    data: {
+      id: newId(),
+      reporterId: reporter.id,
+      targetId: target.id,
+      statusIds: data.statusIds,
+      comment: data.comment,
+      forward: data.forward,
+      category: data.category,
+      ruleIds: data.ruleIds,
+      state: "open",
+      statusSnapshots: JSON.parse(JSON.stringify(data.snapshots)) as Prisma.InputJsonValue,
+    },
+  });
+  const staff = await ctx.db.account.findMany({
+    where: { local: true, deactivated: false, id: { not: reporter.id }, OR: [{ isAdmin: true }, { isModerator: true }] },
+    select: { id: true },
+  });
+  await notify(
+    ctx,
+    staff.map((a) => ({ accountId: a.id, type: "report" as const, fromAccountId: reporter.id, reportId: report.id })),
+  );
+  ctx.bus.publish("report", { reportId: report.id });
+  return report;
+}
+
+/**
+ * A report received from another server (an incoming Flag): `reporter` is the account of the actor that
+ * sent it, the remote instance's own actor as the family and Mastodon send them, so moderators see which
+ * instance reported. Only `target`'s own statuses are kept; the comment is cut to the local limit.
+ * No snapshots: the reported statuses are local and shown live (the admin view falls back to nothing).
+ */
+export async function receiveRemoteReport(ctx: Ctx, reporter: Account, target: Account, statuses: Pick<Status, "id" | "accountId">[], comment: string): Promise<Report> {
+  const statusIds = [...new Set(statuses.filter((s) => s.accountId === target.id).map((s) => s.id))];
+  return storeReport(ctx, reporter, target, { statusIds, comment: [...comment].slice(0, REPORT_COMMENT_LIMIT).join(""), forward: false, snapshots: [], category: "other", ruleIds: [] });
+}

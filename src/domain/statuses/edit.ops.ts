@@ -198,3 +198,19 @@ export const statusSource = operation({
     return { id: status.id, text: status.source, spoilerText: status.spoilerText, contentType: status.contentType };
   },
 });
+
+export const TRANSLATION_UNAVAILABLE = "Translation is not available on this server";
+
+/**
+ * Machine translation (the reference API's translate). No translation backend can be configured, so a
+ * visible status answers "not found" for its translation, as the reference server does when none is set
+ * up (and `configuration.translation.enabled` is false); an invisible one is simply not found.
+ */
+export const translateStatus = operation({
+  name: "statuses.translate",
+  input: z.object({ id: z.string(), lang: z.string().max(35).optional().nullable() }),
+  async run(ctx, input): Promise<never> {
+    await actionTarget(ctx, input.id);
+    throw NotFound(TRANSLATION_UNAVAILABLE);
+  },
+});

@@ -60,6 +60,8 @@ export interface RemoteStatusData {
   editedAt: Date | null;
   media: RemoteMedia[];
   poll: RemotePoll | null;
+  /** the author's `last_status_at` as read with its row, when the caller has it (saves re-writing it) */
+  authorLastStatusAt?: Date | null;
 }
 
 function emojiColumn(emojis: RemoteEmoji[]) {
@@ -125,7 +127,7 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
     throw error;
   }
   if (data.emojis.length) await rememberRemoteEmojis(ctx, await authorDomain(ctx, data.accountId), data.emojis);
-  const status = await statusStored(ctx, created, mentionIds);
+  const status = await statusStored(ctx, created, mentionIds, data.authorLastStatusAt === undefined ? undefined : { lastStatusAt: data.authorLastStatusAt });
   if (data.poll?.expiresAt && !data.poll.closedAt) {
     const poll = await ctx.db.poll.findUnique({ where: { statusId: status.id }, select: { id: true } });
     if (poll) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: poll.id }, { runAt: data.poll.expiresAt });

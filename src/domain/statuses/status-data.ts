@@ -5,6 +5,7 @@
 import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import type { Ctx } from "../context.ts";
+import { decodeFilters, filtersJson, type FilterRules } from "../filters/filters.read.ts";
 import { canSee, type ViewerContext } from "./visibility.ts";
 
 export interface ReactionGroup {
@@ -47,6 +48,8 @@ export interface StatusData {
   /** parent id → visible to the viewer */
   parentVisible: Map<string, boolean>;
   parentAccounts: Map<string, Account>;
+  /** the viewer's unexpired filters, for the statuses' `filtered`; null when anonymous */
+  filters: FilterRules[] | null;
 }
 
 type Json = Record<string, any>;
@@ -99,6 +102,7 @@ function emptyData(): StatusData {
     applications: new Map(),
     parentVisible: new Map(),
     parentAccounts: new Map(),
+    filters: null,
   };
 }
 
@@ -157,7 +161,8 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
         UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}`)} AS accounts,
       ${modelJsonById(db, "OAuthApp", Prisma.sql`SELECT application_id FROM s ${andThese(list.map((s) => s.applicationId), "int")}`)} AS applications,
       ${viewer(Prisma.sql`(SELECT json_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${me} AND (t.expires_at IS NULL OR t.expires_at > ${now})
-        AND t.context IN (SELECT context FROM s ${andThese(list.map((s) => s.context), "text")}))`)} AS muted`;
+        AND t.context IN (SELECT context FROM s ${andThese(list.map((s) => s.context), "text")}))`)} AS muted,
+      ${viewer(filtersJson(db, Prisma.sql`SELECT ${me ?? ""}::text`, ctx.clock()))} AS filters`;
 }
 
 function reactionGroups(rows: NonNullable<StatusRow["reactions"]>, viewerId: string | undefined): ReactionGroup[] {
@@ -178,11 +183,12 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
   const viewerId = ctx.viewer.account?.id;
   for (const s of list) data.statuses.set(s.id, s);
   const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !data.statuses.has(id)))];
-  const [result] = await ctx.db.$queryRaw<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; applications: Json[] | null; muted: string[] | null }[]>(
+  const [result] = await ctx.db.$queryRaw<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }[]>(
     statement(ctx, [...data.statuses.values()], inner),
   );
   for (const id of [...data.statuses.keys(), ...inner]) data.counts.set(id, { favourites: 0, reblogs: 0, replies: 0 });
   for (const context of result.muted ?? []) data.mutedContexts.add(context);
+  if (viewerId) data.filters = decodeFilters(ctx.db, result.filters);
   for (const app of (result.applications ?? []).map((j) => decodeModel(ctx.db, "OAuthApp", j))) data.applications.set(app.id, app);
 
   const accounts = new Map((result.accounts ?? []).map((j) => decodeModel(ctx.db, "Account", j)).map((a) => [a.id, a]));

@@ -106,6 +106,15 @@ export function sqlArray(values: readonly string[], type: string): Prisma.Sql {
 }
 
 /**
+ * Ends an `EXISTS (…)` subquery of a timeline's page statement: PostgreSQL turns each top-level
+ * `[NOT] EXISTS` into a semi- or anti-join and searches the join orders of all of them at once, which
+ * made planning the home page cost 10–30 ms for a 1 ms execution (docs/performance.md, "HTTP benchmark").
+ * With `OFFSET 0` the subquery stays a per-row check (an index probe), planned on its own: the page walks
+ * the status index newest first and checks each row, the plan the planner picked anyway.
+ */
+export const NO_PULL_UP = Prisma.raw("OFFSET 0");
+
+/**
  * visibleAuthorWhere on the author `a` (joined by the caller) of the status `s`. `hiddenBy` are
  * conditions on the viewer's relation `r` to the author, as visibleAuthorWhere's.
  */
@@ -113,9 +122,9 @@ export function visibleAuthorSql(ctx: Ctx, s: Prisma.Sql, a: Prisma.Sql, hiddenB
   const viewerId = ctx.viewer.account?.id;
   if (!viewerId) return Prisma.sql`NOT ${a}.deactivated`;
   return Prisma.sql`NOT ${a}.deactivated
-    AND NOT EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${s}.account_id AND r.target_id = ${viewerId} AND r.type = 'block')
+    AND NOT EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${s}.account_id AND r.target_id = ${viewerId} AND r.type = 'block' ${NO_PULL_UP})
     AND NOT EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${viewerId} AND r.target_id = ${s}.account_id
-                    AND (${Prisma.join([Prisma.sql`r.type = 'block'`, ...hiddenBy], " OR ")}))`;
+                    AND (${Prisma.join([Prisma.sql`r.type = 'block'`, ...hiddenBy], " OR ")}) ${NO_PULL_UP})`;
 }
 
 /** visibleStatusWhere on the status `s`. */

@@ -3,10 +3,10 @@
 // streaming API and GraphQL subscriptions. timelines.ops.ts states them as Prisma conditions for
 // pages; the two forms must agree, and test/streaming/ checks every stream against its timeline.
 // Visibility itself is canSee (visibility.ts); keyword filters are filters.ops.ts's.
-import type { Filter, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
+import type { Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
 import type { DeletedStatus } from "../../realtime/bus.ts";
 import type { Ctx } from "../context.ts";
-import { matchesFilter, statusFilterText, type FilterContext } from "../filters/filters.ops.ts";
+import { filterResults, loadActiveFilters, type FilterContext, type FilterRules } from "../filters/filters.read.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { canSee, type ViewerContext } from "../statuses/visibility.ts";
 
@@ -163,7 +163,11 @@ export interface ViewerView {
   domainBlocked(domain: string): boolean;
   threadMuted(context: string): boolean;
   inExclusiveList(accountId: string): boolean;
-  irreversibleFilters(context: FilterContext): Filter[];
+  /** follows a hashtag of the event's status */
+  followsTagOf(tags: readonly string[]): boolean;
+  irreversibleFilters(context: FilterContext): FilterRules[];
+  /** every unexpired filter of the viewer (for the `filtered` results of what it receives) */
+  filters(): FilterRules[];
 }
 
 export const anonymousView: ViewerView = {
@@ -175,7 +179,9 @@ export const anonymousView: ViewerView = {
   domainBlocked: () => false,
   threadMuted: () => false,
   inExclusiveList: () => false,
+  followsTagOf: () => false,
   irreversibleFilters: () => [],
+  filters: () => [],
 };
 
 export interface Audience {
@@ -195,7 +201,7 @@ function group<T>(rows: T[], by: (r: T) => string): Map<string, T[]> {
 }
 
 /**
- * The relations of many viewers to the accounts of one event, in at most six queries whatever the
+ * The relations of many viewers to the accounts of one event, in at most seven queries whatever the
  * number of viewers: the batch form of viewerContext (visibility.ts) plus what runTimeline reads
  * (mutes, domain blocks, thread mutes, irreversible filters) and the home timeline's exclusive lists.
  */
@@ -220,9 +226,14 @@ export async function loadAudience(ctx: Pick<Ctx, "db" | "clock">, viewerIds: re
     }),
     domains.length ? ctx.db.domainBlock.findMany({ where: { accountId: inViewers, domain: { in: domains } }, select: { accountId: true, domain: true } }) : Promise.resolve([]),
     ctx.db.threadMute.findMany({ where: { AND: [{ accountId: inViewers, context: s.context }, activeRelation(now)] }, select: { accountId: true } }),
-    ctx.db.filter.findMany({ where: { accountId: inViewers, irreversible: true, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }, orderBy: { id: "asc" } }),
+    loadActiveFilters(ctx, viewers),
     ctx.db.listMember.findMany({ where: { accountId: s.accountId, list: { accountId: inViewers, exclusive: true } }, select: { list: { select: { accountId: true } } } }),
   ]);
+  // only a public original with hashtags can reach a home timeline through a followed tag
+  const tagged = s.visibility === "public" && !s.reblogOfId && facts.tags.length > 0;
+  const tagFollowers = tagged
+    ? new Set((await ctx.db.followedTag.findMany({ where: { accountId: inViewers, tag: { name: { in: [...facts.tags] } } }, select: { accountId: true } })).map((f) => f.accountId))
+    : new Set<string>();
   const followed = new Map(follows.map((f) => [key(f.followerId, f.followingId), f.showReblogs]));
   const viewerSet = new Set(viewers);
   const blocked = new Set<string>();
@@ -237,7 +248,7 @@ export async function loadAudience(ctx: Pick<Ctx, "db" | "clock">, viewerIds: re
   }
   const blockedDomains = new Set(domainBlocks.map((d) => key(d.accountId, d.domain)));
   const mutedThread = new Set(threadMutes.map((t) => t.accountId));
-  const filtersOf = group(filters, (f) => f.accountId);
+  const filtersOf = group(filters, (f) => f.filter.accountId);
   const exclusiveOwners = new Set(exclusive.map((m) => m.list.accountId));
   const views = new Map<string, ViewerView>();
   return {
@@ -259,7 +270,9 @@ export async function loadAudience(ctx: Pick<Ctx, "db" | "clock">, viewerIds: re
         domainBlocked: (d) => blockedDomains.has(key(id, d)),
         threadMuted: (c) => c === s.context && mutedThread.has(id),
         inExclusiveList: (a) => a === s.accountId && exclusiveOwners.has(id),
-        irreversibleFilters: (context) => (filtersOf.get(id) ?? []).filter((f) => f.context.includes(context)),
+        followsTagOf: () => tagFollowers.has(id),
+        irreversibleFilters: (context) => (filtersOf.get(id) ?? []).filter((f) => f.filter.action === "hide" && f.filter.context.includes(context)),
+        filters: () => filtersOf.get(id) ?? [],
       };
       views.set(id, v);
       return v;
@@ -306,8 +319,8 @@ function passesAuthorFilters(v: ViewerView, s: Pick<Status, "context">, author: 
 function filteredOut(v: ViewerView, f: StatusFacts<StatusCore>, context: FilterContext): boolean {
   const filters = v.irreversibleFilters(context);
   if (filters.length === 0) return false;
-  const text = statusFilterText(f.reblogOf?.status ?? f.status);
-  return filters.some((filter) => matchesFilter(text, filter));
+  const shown = f.reblogOf?.status ?? f.status;
+  return filterResults(filters, shown, f.reblogOf ? [f.status.id, shown.id] : [shown.id]).length > 0;
 }
 
 /** What runTimeline applies to every timeline: visibility, author filters, the original of a reblog, keyword filters. */
@@ -324,11 +337,12 @@ function passesRunTimeline(v: ViewerView, f: StatusFacts<StatusCore>, build: { f
   return !filteredOut(v, f, build.filterContext);
 }
 
-/** homeTimeline's own conditions: the viewer's, addressed to them, or by someone they follow. */
-function inHome(v: ViewerView, s: StatusCore): boolean {
+/** homeTimeline's own conditions: the viewer's, addressed to them, by someone they follow, or a public status with a hashtag they follow. */
+function inHome(v: ViewerView, s: StatusCore, tags: readonly string[]): boolean {
   const me = v.id;
   if (!me) return false;
-  const mine = s.accountId === me || s.recipientIds.includes(me) || (s.reblogOfId ? v.followsReblogsOf(s.accountId) : v.follows(s.accountId));
+  const byTag = s.visibility === "public" && !s.reblogOfId && v.followsTagOf(tags);
+  const mine = s.accountId === me || s.recipientIds.includes(me) || (s.reblogOfId ? v.followsReblogsOf(s.accountId) : v.follows(s.accountId)) || byTag;
   return mine && !v.inExclusiveList(s.accountId);
 }
 
@@ -346,7 +360,7 @@ export function timelineIncludes(v: ViewerView, f: StatusFacts<StatusCore>, tl: 
   const s = f.status;
   switch (tl.kind) {
     case "home":
-      return inHome(v, s) && passesRunTimeline(v, f, { filterContext: "home", reblogs: true }, opts);
+      return inHome(v, s, f.tags) && passesRunTimeline(v, f, { filterContext: "home", reblogs: true }, opts);
     case "public": {
       if (!openVisibilities(!!v.id).includes(s.visibility)) return false;
       if (tl.local && !s.local) return false;

@@ -15,13 +15,13 @@ import { z } from "zod";
 import { Prisma, type Status } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
-import { activeFilters, rejectFiltered, type FilterContext } from "../filters/filters.ops.ts";
+import { loadActiveFilters, rejectFiltered, type FilterContext } from "../filters/filters.read.ts";
 import type { Ctx } from "../context.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
-import { FOLLOWER_VISIBILITIES, sqlArray, visibleAuthorSql, visibleAuthorWhere, visibleStatusSql, visibleStatusWhere, visibleWhere } from "../statuses/visibility.ts";
+import { FOLLOWER_VISIBILITIES, NO_PULL_UP, sqlArray, visibleAuthorSql, visibleAuthorWhere, visibleStatusSql, visibleStatusWhere, visibleWhere } from "../statuses/visibility.ts";
 import { openVisibilities } from "./inclusion.ts";
 
 const VISIBILITIES = ["public", "unlisted", "private", "direct", "local", "list"] as const;
@@ -88,7 +88,7 @@ function authorFiltersSql(ctx: Ctx, s: Prisma.Sql, a: Prisma.Sql, opts: { withMu
   if (!opts.withMuted) f.hiddenBy.push(Prisma.sql`(r.type = 'mute' AND (r.expires_at IS NULL OR r.expires_at > ${now}))`);
   f.and.push(Prisma.sql`(${a}.domain IS NULL OR NOT EXISTS (SELECT 1 FROM domain_blocks d WHERE d.account_id = ${viewerId} AND d.domain = ${a}.domain))`);
   if (opts.mutedThreads)
-    f.and.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM thread_mutes tm WHERE tm.account_id = ${viewerId} AND tm.context = ${s}.context AND (tm.expires_at IS NULL OR tm.expires_at > ${now}))`);
+    f.and.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM thread_mutes tm WHERE tm.account_id = ${viewerId} AND tm.context = ${s}.context AND (tm.expires_at IS NULL OR tm.expires_at > ${now}) ${NO_PULL_UP})`);
   return f;
 }
 
@@ -149,9 +149,13 @@ type Keyset = ReturnType<typeof keyset>;
 /** Runs one timeline page: the composed conditions, keyset ordering by id. */
 export async function runTimeline(ctx: Ctx, input: Input, build: Build): Promise<Page<Status>> {
   const k = keyset(input);
-  const [rows, filters] = await Promise.all([(build.sql ? sqlPage : prismaPage)(ctx, input, build, k), activeFilters(ctx, build.filterContext)]);
+  const viewer = ctx.viewer.account?.id;
+  // `hide` filters drop statuses here, as the family's irreversible filters do; the others only mark them (`filtered`)
+  const [rows, irreversible] = await Promise.all([
+    (build.sql ? sqlPage : prismaPage)(ctx, input, build, k),
+    viewer ? loadActiveFilters(ctx, [viewer], { context: build.filterContext, action: "hide" }) : Promise.resolve([]),
+  ]);
   const page = k.finish(rows, (s) => s.id);
-  const irreversible = filters.filter((f) => f.irreversible);
   if (irreversible.length === 0) return page;
   // the cursors stay those of the unfiltered page, so paging never stalls on a filtered page
   return { ...page, items: await rejectFiltered(ctx, irreversible, page.items) };
@@ -243,16 +247,20 @@ export const homeTimeline = operation({
     return runTimeline(ctx, input, {
       filterContext: "home",
       sql: [
-        // the viewer's, addressed to them, or what a follower sees (visibility.ts) of someone they
-        // follow (with reblogs, unless hidden): with visibleAuthorSql, this implies visibleStatusSql
+        // the viewer's, addressed to them, what a follower sees (visibility.ts) of someone they follow
+        // (with reblogs, unless hidden), or a public status with a hashtag they follow: with
+        // visibleAuthorSql, this implies visibleStatusSql
         Prisma.sql`(s.account_id = ${viewerId} OR s.recipient_ids @> ARRAY[${viewerId}]::text[]
           OR (s.visibility = ANY (${sqlArray(FOLLOWER_VISIBILITIES, '"Visibility"')})
               AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewerId} AND f.following_id = s.account_id
-                          AND f.state = 'accept' AND (s.reblog_of_id IS NULL OR f.show_reblogs))))`,
+                          AND f.state = 'accept' AND (s.reblog_of_id IS NULL OR f.show_reblogs)))
+          OR (s.visibility = 'public' AND s.reblog_of_id IS NULL
+              AND EXISTS (SELECT 1 FROM followed_tags ft JOIN status_tags st ON st.tag_id = ft.tag_id
+                          WHERE ft.account_id = ${viewerId} AND st.status_id = s.id)))`,
         // members of the viewer's exclusive lists are read in those lists only (reference API);
         // the viewer is never a member of their own lists, so their own statuses stay
         Prisma.sql`NOT EXISTS (SELECT 1 FROM list_members lm JOIN lists l ON l.id = lm.list_id
-                               WHERE lm.account_id = s.account_id AND l.account_id = ${viewerId} AND l.exclusive)`,
+                               WHERE lm.account_id = s.account_id AND l.account_id = ${viewerId} AND l.exclusive ${NO_PULL_UP})`,
       ],
       visibilityImplied: true,
     });

@@ -7,11 +7,14 @@ import { canSee } from "../../domain/statuses/visibility.ts";
 import { rememberObject } from "../remote/objects.ts";
 import { date, idOf, ids, PUBLIC_IDS } from "../remote/json.ts";
 import { inbound, statusAt, trustedObject, type Inbound, type InboxCtx } from "./inbound.ts";
+import { relayAnnounce } from "./relay.ts";
 
 export async function onAnnounce(fctx: InboxCtx, announce: Announce) {
   const inb = await inbound(fctx, announce);
   const objectId = idOf(inb?.raw.object);
   if (!inb || !objectId || !announce.id) return;
+  // a followed relay's Announce brings a post from elsewhere to the federated timeline
+  if (await relayAnnounce(inb)) return;
   let original = await statusAt(inb.ctx, objectId);
   if (!original) {
     const object = await trustedObject(inb);

@@ -1,4 +1,5 @@
-// Refusal of servers the instance rejects (runtime setting `mrf_simple.reject`), before anything else
+// Refusal of servers the instance rejects (runtime settings `mrf_simple.reject`, and `mrf_simple.accept` in
+// allow-list mode), before anything else
 // happens to their deliveries: no key fetch, no parsing, no job. The signing key's host and the
 // activity's actor are both looked at (either may name the rejected server); the listeners check the
 // actor again, for activities that arrive another way (relayed, fetched).
@@ -18,7 +19,7 @@ function signatureKeyIds(headers: Headers): string[] {
 }
 
 /** Why an inbox POST must be refused (403), or null. */
-export function refusedInboxPost(services: Pick<Services, "config">, body: Uint8Array, headers: Headers): string | null {
+export function refusedInboxPost(services: Pick<Services, "config" | "settings">, body: Uint8Array, headers: Headers): string | null {
   const hosts = signatureKeyIds(headers).map((k) => hostOf(k));
   try {
     const json: unknown = JSON.parse(Buffer.from(body).toString("utf8"));

@@ -6,9 +6,11 @@ import { followAs, unfollowAs } from "../../domain/relationships/follows.ops.ts"
 import { followAnswerTarget, remoteFollowAccepted, remoteFollowRejected } from "../../domain/relationships/remote-follows.ops.ts";
 import { idOf, isObject } from "../remote/json.ts";
 import { inbound, localAccountAt, type Inbound, type InboxCtx } from "./inbound.ts";
+import { relayAnswer, relayFollow, relayUndoFollow } from "./relay.ts";
 
 export async function onFollow(fctx: InboxCtx, follow: Follow) {
   const inb = await inbound(fctx, follow);
+  if (inb && follow.id && (await relayFollow(inb, follow.id.href, follow.objectId?.href ?? null))) return;
   const target = inb && (await localAccountAt(fctx, follow.objectId));
   if (!inb || !target || !follow.id) return;
   try {
@@ -35,18 +37,21 @@ async function answeredFollow(inb: Inbound) {
 
 export async function onAccept(fctx: InboxCtx, accept: Accept) {
   const inb = await inbound(fctx, accept);
+  if (inb && (await relayAnswer(inb, "accept"))) return;
   const follow = inb && (await answeredFollow(inb));
   if (inb && follow) await remoteFollowAccepted(inb.ctx, follow);
 }
 
 export async function onReject(fctx: InboxCtx, reject: Reject) {
   const inb = await inbound(fctx, reject);
+  if (inb && (await relayAnswer(inb, "reject"))) return;
   const follow = inb && (await answeredFollow(inb));
   if (inb && follow) await remoteFollowRejected(inb.ctx, follow);
 }
 
 /** Undo of a Follow: the remote account stops following (or withdraws its request). */
 export async function undoFollow(inb: Inbound, object: unknown) {
+  if (await relayUndoFollow(inb, object)) return;
   const followed = isObject(object) ? idOf(object.object) : null;
   let target = followed ? await localAccountAt(inb.fctx, followed) : null;
   if (!target) {

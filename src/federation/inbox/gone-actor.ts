@@ -8,6 +8,8 @@ import { CryptographicKey, Delete, type Activity } from "@fedify/vocab";
 import { importPem } from "@fedify/vocab-runtime";
 import { systemCtx, type Services } from "../../domain/context.ts";
 import { removeRemoteAccount } from "../../domain/accounts/remote.ops.ts";
+import { refusedActivity } from "../../domain/federation/policy/index.ts";
+import { hostOf } from "../../domain/instance/rejected-domains.ts";
 
 const keyOwner = (keyId: URL) => {
   const owner = new URL(keyId);
@@ -19,6 +21,7 @@ export async function onUnverifiedActivity(fctx: RequestContext<Services>, activ
   if (!(activity instanceof Delete) || reason.type !== "keyFetchError" || !("status" in reason.result) || reason.result.status !== 410) return;
   const actorId = activity.actorId?.href;
   if (!actorId || activity.objectId?.href !== actorId || keyOwner(reason.keyId) !== actorId) return;
+  if (refusedActivity(fctx.data.config, ["Delete"], hostOf(actorId))) return;
   const account = await fctx.data.db.account.findUnique({ where: { apId: actorId } });
   if (!account || account.local || !account.publicKey) return;
   const stored = new CryptographicKey({ id: reason.keyId, owner: new URL(actorId), publicKey: await importPem(account.publicKey) });

@@ -7,9 +7,11 @@ import type { Account } from "../../generated/prisma/client.ts";
 import { systemCtx, type Ctx, type Services } from "../../domain/context.ts";
 import { hostOf, rejectedBy } from "../../domain/instance/rejected-domains.ts";
 import { accountForActorUri, signedLoader } from "../remote/actors.ts";
-import { idOf, isObject, sameOrigin, type Json } from "../remote/json.ts";
+import { idOf, isObject, sameOrigin, types, type Json } from "../remote/json.ts";
+import { refusedActivity } from "../../domain/federation/policy/index.ts";
 import { objectJson } from "../remote/objects.ts";
 import { localActorAccount } from "../actors.ts";
+import { markHeardFrom } from "../outbox/health.ts";
 
 export type InboxCtx = InboxContext<Services>;
 
@@ -26,9 +28,12 @@ export async function inbound(fctx: InboxCtx, activity: Activity): Promise<Inbou
   if (!actorId || rejectedBy(fctx.data, hostOf(actorId))) return null;
   const actor = await accountForActorUri(fctx, actorId);
   if (!actor || actor.local) return null;
+  await markHeardFrom(fctx.data.db, actorId.host);
   // Fedify keeps the received payload on the inbox context (also for queued activities)
   const received = (fctx as unknown as { activity?: unknown }).activity;
   const raw = isObject(received) && idOf(received) === activity.id?.href ? received : ((await activity.toJsonLd({ format: "compact", contextLoader: fctx.contextLoader })) as Json);
+  // SimplePolicy's activity rules (reject_deletes, report_removal); statuses and profiles are filtered where they are read
+  if (refusedActivity(fctx.data.config, types(raw), hostOf(actorId))) return null;
   return { fctx, ctx: systemCtx(fctx.data), actor, raw };
 }
 

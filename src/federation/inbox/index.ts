@@ -3,7 +3,7 @@
 // queues the activity as a durable job and de-duplicates it by id (globally: one activity delivered to
 // several of our inboxes is processed once); the listeners registered here turn it into domain
 // operations. Servers the instance rejects are refused earlier, by the middleware (domain-block.ts).
-import { Accept, Announce, Block, Create, Delete, EmojiReact, Follow, Like, Move, Reject, Undo, Update } from "@fedify/vocab";
+import { Accept, Announce, Block, Create, Delete, EmojiReact, Flag, Follow, Like, Move, Reject, Undo, Update } from "@fedify/vocab";
 import type { Federation } from "@fedify/fedify";
 import type { Services } from "../../domain/context.ts";
 import { INSTANCE_ACTOR } from "../service-actors.ts";
@@ -11,6 +11,7 @@ import { onAnnounce } from "./announce.ts";
 import { onBlock } from "./block.ts";
 import { onCreate } from "./create.ts";
 import { onDelete } from "./delete.ts";
+import { onFlag } from "./flag.ts";
 import { onAccept, onFollow, onReject } from "./follow.ts";
 import { onUnverifiedActivity } from "./gone-actor.ts";
 import { onEmojiReact, onLike } from "./like.ts";
@@ -39,6 +40,7 @@ export function registerInbox(federation: Federation<Services>) {
     .on(EmojiReact, onEmojiReact)
     .on(Block, onBlock)
     .on(Move, onMove)
+    .on(Flag, onFlag)
     .onUnverifiedActivity(onUnverifiedActivity)
     .onError((_ctx, error) => console.error("inbox:", error));
 }

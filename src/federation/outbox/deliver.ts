@@ -30,6 +30,9 @@ import {
 } from "../render/activities.ts";
 import { loadStatusPartsOne, type StatusParts } from "../render/status.ts";
 import { inboxRecipients, recipients, remoteByApId, remoteById, remoteFollowers } from "./recipients.ts";
+import { sendChatMessage } from "./chat.ts";
+import { sendFlag } from "./flag.ts";
+import { followedRelays, sendRelayAccept, sendRelayFollow, sendRelayUndo } from "./relays.ts";
 
 type Sender = Pick<Account, "id" | "apId" | "nickname" | "local" | "publicKey" | "privateKey" | "ed25519PublicKey" | "ed25519PrivateKey">;
 
@@ -67,12 +70,14 @@ async function statusRecipients(services: Services, parts: StatusParts): Promise
   const s = parts.status;
   const toFollowers = s.visibility === "public" || s.visibility === "unlisted" || s.visibility === "private";
   const mentioned = parts.mentioned.filter((m) => !m.local).map((m) => m.apId);
-  return recipients(
+  const to = await recipients(
     db,
     toFollowers ? await remoteFollowers(db, s.accountId) : [],
     await remoteByApId(db, mentioned),
     s.visibility === "public" || s.visibility === "unlisted" ? await remoteById(db, s.inReplyToAccountId ? [s.inReplyToAccountId] : []) : [],
   );
+  // public posts also go to the relays the instance follows
+  return s.visibility === "public" ? [...to, ...(await followedRelays(db))] : to;
 }
 
 /** Delivers what `intent` says happened. */
@@ -95,6 +100,7 @@ export async function deliverIntent(services: Services, fctx: FederationContext,
       if (!sender || s.visibility === "local") return;
       const toFollowers = s.visibility === "public" || s.visibility === "unlisted" || s.visibility === "private";
       const to = await recipients(db, toFollowers ? await remoteFollowers(db, s.authorId) : [], await remoteByApId(db, s.addressed));
+      if (s.visibility === "public" && !s.reblogOfUri) to.push(...(await followedRelays(db)));
       const activity = s.reblogOfUri
         ? renderUndo(renderAnnounce({ uri: s.uri, visibility: s.visibility, createdAt: new Date() }, sender, s.reblogOfUri), sender.apId)
         : renderStatusDelete(s, sender.apId);
@@ -210,5 +216,15 @@ export async function deliverIntent(services: Services, fctx: FederationContext,
       }
       return;
     }
+    case "relay.follow":
+      return sendRelayFollow(services, fctx, intent.relayId, intent.actor);
+    case "relay.undo":
+      return sendRelayUndo(services, fctx, intent.relayId, intent.actor);
+    case "relay.accept":
+      return sendRelayAccept(services, fctx, intent.actor, intent.followApId);
+    case "flag":
+      return sendFlag(services, fctx, intent.reportId);
+    case "chat.message":
+      return sendChatMessage(services, fctx, intent.messageId, intent.recipientId);
   }
 }

@@ -28,6 +28,31 @@ export async function markInstanceReachable(db: Db, host: string, at = new Date(
   });
 }
 
+/** When this process last recorded, per database and host, that a host spoke to us. */
+const heardFrom = new WeakMap<Db, Map<string, number>>();
+const HEARD_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * A verified activity came from `host`: it is up, so a record of failures (and `unreachable_since`, which
+ * stops deliveries after some days) is cleared, as Mastodon does for the sender of an inbox delivery.
+ * At most once per host every ten minutes per process, and a statement that writes nothing unless the
+ * host had failures: this runs for every activity received.
+ */
+export async function markHeardFrom(db: Db, host: string, at = new Date()): Promise<void> {
+  const domain = host.toLowerCase();
+  let seen = heardFrom.get(db);
+  if (!seen) heardFrom.set(db, (seen = new Map()));
+  const last = seen.get(domain);
+  if (last !== undefined && at.getTime() - last < HEARD_EVERY_MS) return;
+  seen.delete(domain);
+  if (seen.size >= 10_000) seen.delete(seen.keys().next().value!);
+  seen.set(domain, at.getTime());
+  await db.instance.updateMany({
+    where: { domain, OR: [{ unreachableSince: { not: null } }, { failureCount: { gt: 0 } }] },
+    data: { unreachableSince: null, failureCount: 0 },
+  });
+}
+
 /**
  * A delivery to `host` failed. `reachable` failures (the host answered 4xx, e.g. 401 or 404) count but
  * do not make the host unreachable; transport errors and 5xx set `unreachable_since` at the first one.

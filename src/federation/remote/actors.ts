@@ -9,8 +9,10 @@ import { systemCtx } from "../../domain/context.ts";
 import { upsertRemoteAccount, type RemoteAccountData } from "../../domain/accounts/remote.ops.ts";
 import { hostOf, rejectedBy } from "../../domain/instance/rejected-domains.ts";
 import { sanitizeRemoteHtml } from "../../domain/statuses/formatter.ts";
+import { filterRemoteAccount } from "../../domain/federation/policy/index.ts";
 import type { FederationContext } from "../federation.ts";
 import { INSTANCE_ACTOR } from "../service-actors.ts";
+import { isObject } from "./json.ts";
 
 /** The instance actor's signed document loader (for peers that require signed fetches). */
 export function signedLoader(fctx: FederationContext): Promise<DocumentLoader> {
@@ -61,6 +63,17 @@ export async function emojiTags(tags: AsyncIterable<unknown>): Promise<{ shortco
   return out;
 }
 
+/**
+ * The family's `capabilities.acceptsChatMessages`, outside Fedify's vocabulary: read from the document
+ * as received, which Fedify keeps on the parsed object (the same cache actors.ts writes our extensions to).
+ */
+function acceptsChatMessages(actor: Actor): boolean | null {
+  const doc = (actor as unknown as { _cachedJsonLd?: unknown })._cachedJsonLd;
+  const capabilities = isObject(doc) ? doc.capabilities : null;
+  const value = isObject(capabilities) ? (capabilities.acceptsChatMessages ?? capabilities["litepub:acceptsChatMessages"]) : null;
+  return typeof value === "boolean" ? value : null;
+}
+
 /** The actor document as the domain's data (no database access). */
 export async function actorData(fctx: FederationContext, actor: Actor): Promise<RemoteAccountData | null> {
   const apId = actor.id?.href;
@@ -90,6 +103,7 @@ export async function actorData(fctx: FederationContext, actor: Actor): Promise<
     discoverable: actor.discoverable ?? false,
     actorType: actorType(actor),
     alsoKnownAs: actor.aliasIds.map((u) => u.href),
+    acceptsChatMessages: acceptsChatMessages(actor),
     movedToApId: actor.successorId?.href ?? null,
     inbox: actor.inboxId?.href ?? null,
     sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
@@ -116,7 +130,8 @@ export async function rememberActor(fctx: FederationContext, actor: Actor): Prom
   if (rejectedBy(services, hostOf(id))) return null;
   const data = await actorData(fctx, actor);
   if (!data) return null;
-  return upsertRemoteAccount(systemCtx(services), data);
+  // SimplePolicy's avatar_removal and banner_removal
+  return upsertRemoteAccount(systemCtx(services), filterRemoteAccount(services.config, data));
 }
 
 /**

@@ -9,6 +9,7 @@ import { escapeHtml } from "../../domain/escape.ts";
 import { hostOf, rejectedBy } from "../../domain/instance/rejected-domains.ts";
 import { htmlToText, sanitizeRemoteHtml } from "../../domain/statuses/formatter.ts";
 import { storeRemoteStatus, updateRemoteStatus, type RemoteMedia, type RemotePoll, type RemoteStatusData } from "../../domain/statuses/remote.ops.ts";
+import { filterRemoteStatus } from "../../domain/federation/policy/index.ts";
 import type { FederationContext } from "../federation.ts";
 import { accountForActorUri, signedLoader } from "./actors.ts";
 import { date, idOf, ids, isObject, list, mapped, PUBLIC_IDS, str, types, urlOf, type Json } from "./json.ts";
@@ -51,7 +52,7 @@ function mediaType(mime: string, asType: string[]): string {
   return "unknown";
 }
 
-function attachmentsOf(json: Json): RemoteMedia[] {
+export function attachmentsOf(json: Json): RemoteMedia[] {
   const out: RemoteMedia[] = [];
   for (const a of list(json.attachment)) {
     if (!isObject(a)) continue;
@@ -103,7 +104,7 @@ async function parentOf(fctx: FederationContext, json: Json, depth: number): Pro
  * know, or comes from a rejected server. `author` is given when the caller already knows it (an inbox
  * activity's verified actor).
  */
-export async function objectStatusData(fctx: FederationContext, json: Json, opts: { author?: Account; depth?: number } = {}): Promise<RemoteStatusData | null> {
+export async function objectStatusData(fctx: FederationContext, json: Json, opts: { author?: Account; depth?: number; created?: boolean } = {}): Promise<RemoteStatusData | null> {
   const uri = idOf(json);
   if (!uri || !isStatusJson(json)) return null;
   const services = fctx.data;
@@ -139,10 +140,11 @@ export async function objectStatusData(fctx: FederationContext, json: Json, opts
   const summary = mapped(json, "summary").text;
   const parent = await parentOf(fctx, json, opts.depth ?? 0);
 
-  return {
+  const data: RemoteStatusData = {
     uri,
     url: urlOf(json.url),
     accountId: author.id,
+    authorLastStatusAt: author.lastStatusAt,
     objectType,
     content,
     source: source ?? "",
@@ -162,13 +164,20 @@ export async function objectStatusData(fctx: FederationContext, json: Json, opts
     media: attachmentsOf(json),
     poll: pollOf(json),
   };
+  // the content policies in force (the family's MRF) may refuse or rewrite it
+  // an object handed with its author at the top is an inbox Create's (ObjectAgePolicy looks only at those)
+  const created = opts.created ?? ((opts.depth ?? 0) === 0 && opts.author !== undefined);
+  const filtered = filterRemoteStatus(services.config, data, { host: author.domain ?? hostOf(uri) ?? "", created, now: services.clock() });
+  return filtered.ok ? filtered.value : null;
 }
 
-async function rememberObjectJson(fctx: FederationContext, json: Json, depth: number, author?: Account): Promise<Status | null> {
+async function rememberObjectJson(fctx: FederationContext, json: Json, depth: number, author?: Account, fresh = false): Promise<Status | null> {
   const uri = idOf(json);
   if (!uri) return null;
-  const stored = await fctx.data.db.status.findUnique({ where: { uri } });
-  if (stored) return stored;
+  if (!fresh) {
+    const stored = await fctx.data.db.status.findUnique({ where: { uri } });
+    if (stored) return stored;
+  }
   const data = await objectStatusData(fctx, json, { author, depth });
   return data ? storeRemoteStatus(systemCtx(fctx.data), data) : null;
 }
@@ -177,9 +186,21 @@ async function rememberObjectJson(fctx: FederationContext, json: Json, depth: nu
  * Stores a remote status object once (the stored status when its id is known). `raw` is the object as
  * its server sent it (an inbox payload), which keeps extension properties Fedify does not model.
  */
-export async function rememberObject(fctx: FederationContext, object: APObject, opts: { raw?: Json; author?: Account } = {}): Promise<Status | null> {
+export async function rememberObject(
+  fctx: FederationContext,
+  object: APObject,
+  opts: {
+    raw?: Json;
+    author?: Account;
+    /**
+     * the object most likely is new (a Create, which Fedify has de-duplicated): no look-up first; one
+     * stored already still answers, through the unique `uri` (storeRemoteStatus)
+     */
+    fresh?: boolean;
+  } = {},
+): Promise<Status | null> {
   const json = opts.raw && idOf(opts.raw) === object.id?.href ? opts.raw : await objectJson(fctx, object);
-  return rememberObjectJson(fctx, json, 0, opts.author);
+  return rememberObjectJson(fctx, json, 0, opts.author, opts.fresh);
 }
 
 /** An Update of a stored remote status by its author: a new version (or new poll counts). */

@@ -99,7 +99,7 @@ function renderTags(parts: StatusParts, baseUrl: string): (Mention | Hashtag | E
   ];
 }
 
-function renderAttachment(m: MediaAttachment, baseUrl: string): Document {
+export function renderAttachment(m: MediaAttachment, baseUrl: string): Document {
   return new Document({ mediaType: m.mimeType, url: url(m.remoteUrl ?? m.url, baseUrl), name: m.description || null });
 }
 

@@ -1,4 +1,4 @@
-// A federation test network on one machine: real server processes (`src/main.ts`, as `npm start` runs
+// A federation test network on one machine: real server processes (`dist/main.js`, as `npm start` runs
 // it) under `<name>.fed.test` host names, behind a TLS front on their own loopback address, each with its
 // own database. Host names resolve through the loopback-dns preload (in the servers and in this test
 // process), and every process trusts the test CA, so WebFinger over HTTPS, signatures and deliveries
@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { serverEntry } from "../built.ts";
 import { freshDatabase } from "../databases.ts";
 import { startTlsFront, type TlsFront } from "./proxy.ts";
 import { CA_CERT_FILE } from "./tls.ts";
@@ -20,8 +21,12 @@ export interface TestInstance {
   /** https://<name>.fed.test */
   baseUrl: string;
   domain: string;
-  /** the backend's own http://127.0.0.1:<port> (what the TLS front forwards to) */
+  /** the backend's own http://127.0.0.1:<port> (what the TLS front forwards to; the first process's) */
   directUrl: string;
+  /** every server process's own URL (one unless started with several) */
+  directUrls(): string[];
+  /** the server processes' ids (benchmarks read their CPU time and memory from /proc) */
+  pids(): number[];
   /** a request to this instance's API from outside (through plain HTTP on loopback, as a client on the same host) */
   api(pathname: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
   /** creates a local user and answers its account id and an access token */
@@ -31,12 +36,15 @@ export interface TestInstance {
   stop(): Promise<void>;
   /** stop and start again on the same database (durable jobs survive) */
   restart(): Promise<void>;
+  /** sends `signal` to every process and waits for them to exit (`kill("SIGKILL")` is a crash); `restart()` starts them again */
+  kill(signal: NodeJS.Signals): Promise<void>;
   logs(): string;
 }
 
 export interface FederationNet {
   front: TlsFront;
-  start(name: string, env?: Record<string, string>): Promise<TestInstance>;
+  /** `processes` > 1: that many server processes on the one database, the front taking turns (benchmarks) */
+  start(name: string, env?: Record<string, string>, processes?: number): Promise<TestInstance>;
   /** also route `<name>.fed.test` to an HTTP server of the test (a Fedify peer, a sink) */
   route(name: string, port: number): string;
   close(): Promise<void>;
@@ -66,7 +74,7 @@ export async function startFederationNet(): Promise<FederationNet> {
   await resolveTestNamesTo(front.address);
   const instances: TestInstance[] = [];
 
-  async function start(name: string, extraEnv: Record<string, string> = {}): Promise<TestInstance> {
+  async function start(name: string, extraEnv: Record<string, string> = {}, processes = 1): Promise<TestInstance> {
     const domain = `${name}.fed.test`;
     const baseUrl = `https://${domain}`;
     const db = await freshDatabase("postgres");
@@ -81,7 +89,7 @@ export async function startFederationNet(): Promise<FederationNet> {
       DATABASE_URL: db.url,
       ADMIN_TOKEN,
       ALLOW_PRIVATE_FETCH: "true",
-      LOG_LEVEL: "error",
+      LOG_LEVEL: process.env.FED_LOG_LEVEL ?? "error",
       INSTANCE_NAME: name,
       // the test processes' bundle (the environment's CAs and the test CA, see vitest.config.ts)
       NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? CA_CERT_FILE,
@@ -90,23 +98,35 @@ export async function startFederationNet(): Promise<FederationNet> {
       ...extraEnv,
     };
     let output = "";
-    let child!: ChildProcess;
-    let directUrl = "";
-    const launch = async () => {
-      fs.rmSync(path.join(dataDir, "server.json"), { force: true });
-      child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/main.ts")], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let children: ChildProcess[] = [];
+    let directUrls: string[] = [];
+    const launchOne = async (i: number) => {
+      // each process its own DATA_DIR (server.json, the CLI's handle); they share the database
+      const dir = i === 0 ? dataDir : path.join(dataDir, `process-${i}`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.rmSync(path.join(dir, "server.json"), { force: true });
+      const child = spawn(process.execPath, [serverEntry], { cwd: ROOT, env: { ...env, DATA_DIR: dir }, stdio: ["ignore", "pipe", "pipe"] });
       child.stdout!.on("data", (d) => (output += d));
       child.stderr!.on("data", (d) => (output += d));
-      directUrl = await waitForServerFile(path.join(dataDir, "server.json"), child, () => output);
-      front.route(domain, Number(new URL(directUrl).port));
+      child.on("exit", (code, signal) => (output += `\n[process ${i} (pid ${child.pid}) exited: code ${code}, signal ${signal}]\n`));
+      children[i] = child;
+      directUrls[i] = await waitForServerFile(path.join(dir, "server.json"), child, () => output);
     };
-    const halt = async () => {
-      if (child.exitCode !== null) return;
+    const launch = async () => {
+      children = [];
+      directUrls = [];
+      await launchOne(0); // the first applies the migrations alone
+      for (let i = 1; i < processes; i++) await launchOne(i);
+      front.route(domain, directUrls.map((u) => Number(new URL(u).port)));
+    };
+    const haltOne = async (child: ChildProcess) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       if (child.exitCode === null) child.kill("SIGKILL");
     };
+    const halt = () => Promise.all(children.map(haltOne)).then(() => undefined);
     await launch();
 
     const pg = await import("pg");
@@ -118,8 +138,10 @@ export async function startFederationNet(): Promise<FederationNet> {
       baseUrl,
       domain,
       get directUrl() {
-        return directUrl;
+        return directUrls[0];
       },
+      directUrls: () => [...directUrls],
+      pids: () => children.map((c) => c.pid!),
       api(pathname, init = {}) {
         const { token, json, ...rest } = init;
         const headers = new Headers(rest.headers);
@@ -129,7 +151,7 @@ export async function startFederationNet(): Promise<FederationNet> {
           headers.set("content-type", "application/json");
           body = JSON.stringify(json);
         }
-        return fetch(directUrl + pathname, { ...rest, headers, body, method: rest.method ?? (body !== undefined ? "POST" : "GET"), redirect: "manual" });
+        return fetch(directUrls[0] + pathname, { ...rest, headers, body, method: rest.method ?? (body !== undefined ? "POST" : "GET"), redirect: "manual" });
       },
       async createUser(nickname, opts = {}) {
         const password = `pw-${nickname}-long-enough`;
@@ -155,6 +177,16 @@ export async function startFederationNet(): Promise<FederationNet> {
       async restart() {
         await halt();
         await launch();
+      },
+      async kill(signal) {
+        await Promise.all(
+          children.map((child) => {
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            const exited = new Promise((r) => child.once("exit", r));
+            child.kill(signal);
+            return exited;
+          }),
+        );
       },
       logs: () => output,
     };

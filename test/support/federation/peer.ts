@@ -18,6 +18,8 @@ export interface PeerActorOptions {
   /** custom emoji used in the profile: shortcode → image URL */
   emojis?: Record<string, string>;
   icon?: string;
+  /** the header image's URL */
+  image?: string;
 }
 
 interface PeerActor {
@@ -47,14 +49,23 @@ export interface Peer {
   rotateKey(name: string): Promise<void>;
   /** the actor's document is gone (410), as after an account deletion */
   remove(name: string): void;
+  /** serves bytes at `url` with the given Content-Type (media files) */
+  serveFile(url: string, body: Buffer, contentType: string): void;
   /** serves a JSON object at its id (which must be under baseUrl) */
   publish(object: Record<string, unknown>): void;
   /** serves any JSON document (a JSON-LD context, say) at `url` */
   serve(url: string, document: unknown): void;
+  /** the request `send` would make (signed now, sent later: benchmarks sign before they measure) */
+  sign(from: string, inbox: string, activity: unknown, opts?: SendOptions): Promise<Request>;
   /** POSTs `activity` to `inbox`, signed by `from` unless told otherwise */
   send(from: string, inbox: string, activity: unknown, opts?: SendOptions): Promise<Response>;
   /** activities POSTed to the peer's inboxes */
   received: Record<string, any>[];
+  /**
+   * From now on inbox POSTs are recorded when they arrive but answered only at `release()`: deliveries the
+   * sender has made and not yet seen acknowledged (what a crash of the sender leaves in flight).
+   */
+  hold(): { held(): number; release(): void };
   close(): Promise<void>;
 }
 
@@ -64,7 +75,9 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
   const actors = new Map<string, PeerActor>();
   const removed = new Set<string>();
   const objects = new Map<string, string>();
+  const files = new Map<string, { body: Buffer; contentType: string }>();
   const received: Record<string, any>[] = [];
+  let holding: { waiting: (() => void)[] } | null = null;
 
   const federation: Federation<void> = createFederation<void>({ kv: new MemoryKvStore(), origin: baseUrl, allowPrivateAddress: true });
   federation
@@ -89,6 +102,7 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
         successor: o.movedTo ? new URL(o.movedTo) : null,
         attachments: (o.fields ?? []).map((f) => new PropertyValue({ name: f.name, value: f.value })),
         icon: o.icon ? new Image({ url: new URL(o.icon), mediaType: "image/png" }) : null,
+        image: o.image ? new Image({ url: new URL(o.image), mediaType: "image/png" }) : null,
         tags: Object.entries(o.emojis ?? {}).map(([code, url]) => new Emoji({ id: new URL(`${baseUrl}/emoji/${code}`), name: `:${code}:`, icon: new Image({ url: new URL(url), mediaType: "image/png" }) })),
       });
     })
@@ -110,8 +124,12 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
       } catch {
         /* not JSON */
       }
-      return void res.writeHead(202).end();
+      if (holding) await new Promise<void>((resolve) => holding!.waiting.push(resolve));
+      if (!res.destroyed) res.writeHead(202).end();
+      return;
     }
+    const file = files.get(url.href);
+    if ((req.method === "GET" || req.method === "HEAD") && file) return void res.writeHead(200, { "content-type": file.contentType }).end(file.body);
     const object = objects.get(url.href);
     if (req.method === "GET" && object) return void res.writeHead(200, { "content-type": "application/activity+json" }).end(object);
     const headers = new Headers();
@@ -145,6 +163,9 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
     remove(actorName) {
       removed.add(actorName);
     },
+    serveFile(url, body, contentType) {
+      files.set(url, { body, contentType });
+    },
     publish(object) {
       objects.set(String(object.id), JSON.stringify(object));
     },
@@ -152,15 +173,33 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
       objects.set(url, JSON.stringify(document));
     },
     async send(from, inbox, activity, opts = {}) {
+      return fetch(await peer.sign(from, inbox, activity, opts));
+    },
+    async sign(from, inbox, activity, opts = {}) {
       const signer = actors.get(opts.signAs ?? from);
       if (!signer) throw new Error(`no peer actor ${opts.signAs ?? from}`);
       const body = JSON.stringify(activity);
       let request = new Request(inbox, { method: "POST", headers: { "content-type": "application/activity+json", accept: "application/activity+json" }, body });
       if (!opts.unsigned) request = await signRequest(request, signer.keys.privateKey, new URL(signer.keyId), { spec: opts.spec ?? "draft-cavage-http-signatures-12" });
       if (opts.tamper) request = new Request(request.url, { method: "POST", headers: request.headers, body: body.replace(/}$/, ',"extra":"changed after signing"}') });
-      return fetch(request);
+      return request;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hold() {
+      const h = { waiting: [] as (() => void)[] };
+      holding = h;
+      return {
+        held: () => h.waiting.length,
+        release() {
+          if (holding === h) holding = null;
+          for (const resolve of h.waiting.splice(0)) resolve();
+        },
+      };
+    },
+    close: () => {
+      holding?.waiting.splice(0).forEach((resolve) => resolve());
+      holding = null;
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
   return peer;
 }

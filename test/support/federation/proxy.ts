@@ -8,7 +8,8 @@ import { testPki } from "./tls.ts";
 
 export interface TlsFront {
   address: string;
-  route(host: string, backendPort: number): void;
+  /** routes `host` to one backend, or to several in turn (one instance served by several processes) */
+  route(host: string, backendPort: number | number[]): void;
   close(): Promise<void>;
 }
 
@@ -20,10 +21,11 @@ function loopbackAddress(): string {
 
 export async function startTlsFront(): Promise<TlsFront> {
   const pki = testPki();
-  const routes = new Map<string, number>();
+  const routes = new Map<string, { ports: number[]; next: number }>();
   const server = https.createServer({ cert: pki.cert, key: pki.key }, (req, res) => {
     const host = (req.headers.host ?? "").split(":")[0].toLowerCase();
-    const port = routes.get(host);
+    const backends = routes.get(host);
+    const port = backends?.ports[backends.next++ % backends.ports.length];
     if (!port) return void res.writeHead(502, { "content-type": "text/plain" }).end(`no backend for ${host}`);
     const upstream = http.request(
       { host: "127.0.0.1", port, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-proto": "https", "x-forwarded-for": req.socket.remoteAddress ?? "" } },
@@ -52,7 +54,7 @@ export async function startTlsFront(): Promise<TlsFront> {
   void (server.address() as AddressInfo);
   return {
     address,
-    route: (host, backendPort) => void routes.set(host.toLowerCase(), backendPort),
+    route: (host, backendPort) => void routes.set(host.toLowerCase(), { ports: [backendPort].flat(), next: 0 }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,187 @@
+// The reference admin API's accounts and reports. Each action runs the family's operation for it
+// (approve, activation, tags, deletion, report states), with the family's privileges.
+import { z } from "zod";
+import { accountAction, listAdminAccounts, listAdminAccountsInput, SENSITIVE_TAG, SILENCE_TAG } from "../../src/domain/admin/reference-accounts.ops.ts";
+import { assignReport, listReferenceReports, setReportResolved, showReferenceReport, updateReportDetails } from "../../src/domain/admin/reference-reports.ops.ts";
+import { activateUsers, approveUsers, deleteUsers, rejectUsers, untagUsers } from "../../src/domain/admin/users.ops.ts";
+import { getUser, showUser } from "../../src/domain/admin/users.read.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import type { Privilege } from "../../src/config/runtime.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderAdminAccount, renderAdminAccounts, renderReferenceReports } from "../views/reference-admin.ts";
+import { renderStatuses } from "../views/status.ts";
+
+const id = z.object({ id: z.string() });
+const tags = ["Admin (reference): accounts"];
+const reportTags = ["Admin (reference): reports"];
+const readAccounts = { scopes: ["admin:read:accounts"], privilege: "users_read" } as const;
+const writeAccounts = (privilege: Privilege) => ({ scopes: ["admin:write:accounts"], privilege }) as const;
+const readReports = { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" } as const;
+const writeReports = { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" } as const;
+
+/** The reported statuses as staff see them now (deleted ones are left out). */
+async function reportedStatuses(ctx: Ctx, ids: string[]) {
+  if (ids.length === 0) return [];
+  return renderStatuses(ctx, await ctx.db.status.findMany({ where: { id: { in: ids } }, orderBy: { id: "desc" } }));
+}
+
+const renderReport = async (ctx: Ctx, row: Parameters<typeof renderReferenceReports>[1][number]) => (await renderReferenceReports(ctx, [row], reportedStatuses))[0];
+
+export const referenceAccountRoutes = [
+  route({
+    method: "GET",
+    path: ["/api/v1/admin/accounts", "/api/v2/admin/accounts"],
+    summary: "Accounts, newest first: v1 flags (local, remote, active, pending, disabled, silenced, suspended, sensitized, staff) or v2 origin/status/permissions; by_domain, username, display_name, email",
+    tags,
+    auth: readAccounts,
+    query: listAdminAccountsInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listAdminAccounts(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderAdminAccounts(ctx, page.items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/admin/accounts/:id",
+    summary: "One account as staff see it",
+    tags,
+    auth: readAccounts,
+    params: id,
+    handler: async (ctx, { params }) => renderAdminAccount(ctx, await showUser(ctx, { nickname_or_id: params.id })),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/accounts/:id/approve",
+    summary: "Approve a pending sign-up (the family's approve)",
+    tags,
+    auth: writeAccounts("users_manage_invites"),
+    params: id,
+    async handler(ctx, { params }) {
+      const [user] = await approveUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
+      return renderAdminAccount(ctx, user!);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/accounts/:id/reject",
+    summary: "Reject a pending sign-up: the account is deleted; 403 when it is not pending",
+    tags,
+    auth: writeAccounts("users_manage_invites"),
+    params: id,
+    async handler(ctx, { params }) {
+      const [user] = await rejectUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
+      return renderAdminAccount(ctx, user!);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/accounts/:id/action",
+    summary: "Act on an account: type none (warn), disable or suspend (the family's deactivation), silence or sensitive (its moderation tags); report_id resolves that report; text is logged",
+    tags,
+    auth: writeAccounts("users_manage_activation_state"),
+    params: id,
+    body: accountAction.input.omit({ id: true }),
+    handler: async (ctx, { params, body }) => (await accountAction(ctx, { ...body, id: params.id }), {}),
+  }),
+  ...(["enable", "unsuspend"] as const).map((action) =>
+    route({
+      method: "POST",
+      path: `/api/v1/admin/accounts/:id/${action}`,
+      summary: `${action === "enable" ? "Re-enable" : "Unsuspend"} an account (the family's activation)`,
+      tags,
+      auth: writeAccounts("users_manage_activation_state"),
+      params: id,
+      async handler(ctx, { params }) {
+        const [user] = await activateUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
+        return renderAdminAccount(ctx, user!);
+      },
+    }),
+  ),
+  ...([
+    ["unsilence", SILENCE_TAG],
+    ["unsensitive", SENSITIVE_TAG],
+  ] as const).map(([action, tag]) =>
+    route({
+      method: "POST",
+      path: `/api/v1/admin/accounts/:id/${action}`,
+      summary: `Lift ${action === "unsilence" ? "a silence" : "forced sensitivity"} (removes the family's \`${tag}\` tag)`,
+      tags,
+      auth: writeAccounts("users_manage_tags"),
+      params: id,
+      async handler(ctx, { params }) {
+        const [user] = await untagUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname], tags: [tag] });
+        return renderAdminAccount(ctx, user!);
+      },
+    }),
+  ),
+  route({
+    method: "DELETE",
+    path: "/api/v1/admin/accounts/:id",
+    summary: "Delete an account's data (the family's user deletion)",
+    tags,
+    auth: writeAccounts("users_delete"),
+    params: id,
+    async handler(ctx, { params }) {
+      const [user] = await deleteUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
+      return renderAdminAccount(ctx, user!);
+    },
+  }),
+
+  // ---- reports
+  route({
+    method: "GET",
+    path: "/api/v1/admin/reports",
+    summary: "Reports, newest first: open ones, or resolved=true for handled ones; account_id (reporter), target_account_id",
+    tags: reportTags,
+    auth: readReports,
+    query: listReferenceReports.input,
+    async handler(ctx, { query, req, res }) {
+      const page = await listReferenceReports(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderReferenceReports(ctx, page.items, reportedStatuses);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/admin/reports/:id",
+    summary: "One report",
+    tags: reportTags,
+    auth: readReports,
+    params: id,
+    handler: async (ctx, { params }) => renderReport(ctx, await showReferenceReport(ctx, params)),
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/admin/reports/:id",
+    summary: "Change a report's category (spam, legal, violation, other) and the rules it names",
+    tags: reportTags,
+    auth: writeReports,
+    params: id,
+    body: updateReportDetails.input.omit({ id: true }),
+    handler: async (ctx, { params, body }) => renderReport(ctx, await updateReportDetails(ctx, { ...body, id: params.id })),
+  }),
+  ...(["assign_to_self", "unassign"] as const).map((action) =>
+    route({
+      method: "POST",
+      path: `/api/v1/admin/reports/:id/${action}`,
+      summary: action === "assign_to_self" ? "Take a report" : "Leave a report to nobody",
+      tags: reportTags,
+      auth: writeReports,
+      params: id,
+      handler: async (ctx, { params }) => renderReport(ctx, await assignReport(ctx, { id: params.id, assign: action === "assign_to_self" })),
+    }),
+  ),
+  ...(["resolve", "reopen"] as const).map((action) =>
+    route({
+      method: "POST",
+      path: `/api/v1/admin/reports/:id/${action}`,
+      summary: action === "resolve" ? "Resolve a report (the family's state `resolved`)" : "Reopen a report (state `open`)",
+      tags: reportTags,
+      auth: writeReports,
+      params: id,
+      handler: async (ctx, { params }) => renderReport(ctx, await setReportResolved(ctx, { id: params.id, resolved: action === "resolve" })),
+    }),
+  ),
+];

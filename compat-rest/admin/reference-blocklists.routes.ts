@@ -1,0 +1,110 @@
+// The reference admin API's sign-up and sign-in blocklists: e-mail domain blocks, canonical e-mail
+// blocks and IP blocks (admins only). Lists page like the reference server's (max_id, since_id, min_id, limit ≤ 200).
+import { z } from "zod";
+import {
+  createCanonicalEmailBlock,
+  createEmailDomainBlock,
+  createIpBlock,
+  deleteCanonicalEmailBlock,
+  deleteEmailDomainBlock,
+  deleteIpBlock,
+  listCanonicalEmailBlocks,
+  listEmailDomainBlocks,
+  listIpBlocks,
+  showCanonicalEmailBlock,
+  showEmailDomainBlock,
+  showIpBlock,
+  testCanonicalEmailBlocks,
+  updateIpBlock,
+} from "../../src/domain/admin/blocklists.ops.ts";
+import { pageInput } from "../../src/domain/pagination.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderCanonicalEmailBlock, renderEmailDomainBlock, renderIpBlock } from "../views/reference-admin.ts";
+
+const id = z.object({ id: z.string() });
+const tags = ["Admin (reference): blocklists"];
+const scopes = (name: string) => ({ read: { scopes: [`admin:read:${name}`], role: "admin" }, write: { scopes: [`admin:write:${name}`], role: "admin" } }) as const;
+const email = scopes("email_domain_blocks");
+const canonical = scopes("canonical_email_blocks");
+const ip = scopes("ip_blocks");
+
+export const referenceBlocklistRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/admin/email_domain_blocks",
+    summary: "E-mail domains refused at sign-up (with their subdomains)",
+    tags,
+    auth: email.read,
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listEmailDomainBlocks(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items.map(renderEmailDomainBlock);
+    },
+  }),
+  route({ method: "GET", path: "/api/v1/admin/email_domain_blocks/:id", summary: "One e-mail domain block", tags, auth: email.read, params: id, handler: async (ctx, { params }) => renderEmailDomainBlock(await showEmailDomainBlock(ctx, params)) }),
+  route({ method: "POST", path: "/api/v1/admin/email_domain_blocks", summary: "Refuse sign-ups from an e-mail domain", tags, auth: email.write, body: createEmailDomainBlock.input, handler: async (ctx, { body }) => renderEmailDomainBlock(await createEmailDomainBlock(ctx, body)) }),
+  route({ method: "DELETE", path: "/api/v1/admin/email_domain_blocks/:id", summary: "Lift an e-mail domain block", tags, auth: email.write, params: id, handler: async (ctx, { params }) => (await deleteEmailDomainBlock(ctx, params), {}) }),
+
+  route({
+    method: "GET",
+    path: "/api/v1/admin/canonical_email_blocks",
+    summary: "Canonical e-mail addresses refused at sign-up (SHA-256 of the canonical form)",
+    tags,
+    auth: canonical.read,
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listCanonicalEmailBlocks(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items.map(renderCanonicalEmailBlock);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/canonical_email_blocks/test",
+    summary: "The canonical e-mail blocks an address falls under",
+    tags,
+    auth: canonical.read,
+    body: testCanonicalEmailBlocks.input,
+    handler: async (ctx, { body }) => (await testCanonicalEmailBlocks(ctx, body)).map(renderCanonicalEmailBlock),
+  }),
+  route({ method: "GET", path: "/api/v1/admin/canonical_email_blocks/:id", summary: "One canonical e-mail block", tags, auth: canonical.read, params: id, handler: async (ctx, { params }) => renderCanonicalEmailBlock(await showCanonicalEmailBlock(ctx, params)) }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/canonical_email_blocks",
+    summary: "Refuse an address in its canonical form (`email`, or its `canonical_email_hash`)",
+    tags,
+    auth: canonical.write,
+    body: createCanonicalEmailBlock.input,
+    handler: async (ctx, { body }) => renderCanonicalEmailBlock(await createCanonicalEmailBlock(ctx, body)),
+  }),
+  route({ method: "DELETE", path: "/api/v1/admin/canonical_email_blocks/:id", summary: "Lift a canonical e-mail block", tags, auth: canonical.write, params: id, handler: async (ctx, { params }) => (await deleteCanonicalEmailBlock(ctx, params), {}) }),
+
+  route({
+    method: "GET",
+    path: "/api/v1/admin/ip_blocks",
+    summary: "IP ranges and what they may not do (sign_up_requires_approval, sign_up_block, no_access)",
+    tags,
+    auth: ip.read,
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listIpBlocks(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items.map(renderIpBlock);
+    },
+  }),
+  route({ method: "GET", path: "/api/v1/admin/ip_blocks/:id", summary: "One IP block", tags, auth: ip.read, params: id, handler: async (ctx, { params }) => renderIpBlock(await showIpBlock(ctx, params)) }),
+  route({ method: "POST", path: "/api/v1/admin/ip_blocks", summary: "Block an IP range (CIDR); expires_in seconds", tags, auth: ip.write, body: createIpBlock.input, handler: async (ctx, { body }) => renderIpBlock(await createIpBlock(ctx, body)) }),
+  route({
+    method: "PUT",
+    path: "/api/v1/admin/ip_blocks/:id",
+    summary: "Change an IP block",
+    tags,
+    auth: ip.write,
+    params: id,
+    body: updateIpBlock.input.omit({ id: true }),
+    handler: async (ctx, { params, body }) => renderIpBlock(await updateIpBlock(ctx, { ...body, id: params.id })),
+  }),
+  route({ method: "DELETE", path: "/api/v1/admin/ip_blocks/:id", summary: "Lift an IP block", tags, auth: ip.write, params: id, handler: async (ctx, { params }) => (await deleteIpBlock(ctx, params), {}) }),
+];

@@ -1,0 +1,125 @@
+// The reference admin API's domain blocks and domain allows (admins only, as the family's own way of
+// changing the SimplePolicy lists is). Errors are the reference server's `{error}`.
+import { z } from "zod";
+import {
+  createDomainAllow,
+  createDomainBlock,
+  deleteDomainAllow,
+  deleteDomainBlock,
+  DomainBlockExists,
+  listDomainAllows,
+  listDomainBlocks,
+  showDomainAllow,
+  showDomainBlock,
+  updateDomainBlock,
+} from "../../src/domain/admin/domain-blocks.ops.ts";
+import { pageInput } from "../../src/domain/pagination.ts";
+import type { DomainError } from "../../src/domain/errors.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderDomainAllow, renderDomainBlock } from "../views/reference-admin.ts";
+
+const id = z.object({ id: z.string() });
+const blocks = { read: { scopes: ["admin:read:domain_blocks"], role: "admin" }, write: { scopes: ["admin:write:domain_blocks"], role: "admin" } } as const;
+const allows = { read: { scopes: ["admin:read:domain_allows"], role: "admin" }, write: { scopes: ["admin:write:domain_allows"], role: "admin" } } as const;
+const tags = ["Admin (reference): federation"];
+
+/** A second block of a domain is refused with the existing one, so synchronisers can update it instead. */
+const existingBlock = (e: DomainError) => (e instanceof DomainBlockExists ? { status: 422, body: { error: e.message, existing_domain_block: renderDomainBlock(e.existing) } } : undefined);
+
+const blockBody = createDomainBlock.input.omit({ domain: true });
+
+export const referenceDomainBlockRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/admin/domain_blocks",
+    summary: "Domain blocks, newest first (keyset pages: max_id, since_id, min_id, limit ≤ 200)",
+    tags,
+    auth: blocks.read,
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listDomainBlocks(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items.map(renderDomainBlock);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/admin/domain_blocks/:id",
+    summary: "One domain block",
+    tags,
+    auth: blocks.read,
+    params: id,
+    handler: async (ctx, { params }) => renderDomainBlock(await showDomainBlock(ctx, params)),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/domain_blocks",
+    summary: "Block a domain: severity silence (default), suspend or noop; reject_media, reject_reports, comments, obfuscate",
+    tags,
+    auth: blocks.write,
+    body: createDomainBlock.input,
+    errors: existingBlock,
+    response: { description: "DomainBlock; 422 `{error, existing_domain_block}` when the domain is already blocked" },
+    handler: async (ctx, { body }) => renderDomainBlock(await createDomainBlock(ctx, body)),
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/admin/domain_blocks/:id",
+    summary: "Change a domain block",
+    tags,
+    auth: blocks.write,
+    params: id,
+    body: blockBody,
+    handler: async (ctx, { params, body }) => renderDomainBlock(await updateDomainBlock(ctx, { ...body, id: params.id })),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/admin/domain_blocks/:id",
+    summary: "Lift a domain block",
+    tags,
+    auth: blocks.write,
+    params: id,
+    handler: async (ctx, { params }) => (await deleteDomainBlock(ctx, params), {}),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/admin/domain_allows",
+    summary: "Allowed domains (the allow-list: when it is not empty only these federate)",
+    tags,
+    auth: allows.read,
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listDomainAllows(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items.map(renderDomainAllow);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/admin/domain_allows/:id",
+    summary: "One allowed domain",
+    tags,
+    auth: allows.read,
+    params: id,
+    handler: async (ctx, { params }) => renderDomainAllow(await showDomainAllow(ctx, params)),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/domain_allows",
+    summary: "Allow a domain (the first one turns allow-list federation on)",
+    tags,
+    auth: allows.write,
+    body: createDomainAllow.input,
+    handler: async (ctx, { body }) => renderDomainAllow(await createDomainAllow(ctx, body)),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/admin/domain_allows/:id",
+    summary: "Remove an allowed domain",
+    tags,
+    auth: allows.write,
+    params: id,
+    handler: async (ctx, { params }) => (await deleteDomainAllow(ctx, params), {}),
+  }),
+];

@@ -1,0 +1,37 @@
+// The reference admin API's dashboard data: measures, dimensions and retention cohorts, computed from
+// the stored data (src/domain/admin/metrics.ops.ts); staff holding the family's statistics_read.
+import { dimensions, measures, retention } from "../../src/domain/admin/metrics.ops.ts";
+import { route } from "../route.ts";
+
+const auth = { scopes: ["admin:read"], privilege: "statistics_read" } as const;
+const tags = ["Admin (reference): dashboard"];
+
+export const referenceMetricRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/admin/measures",
+    summary: "Daily counts between start_at and end_at for keys: active_users, new_users, interactions, opened_reports, resolved_reports, tag_* (tag_id), instance_* (domain)",
+    tags,
+    auth,
+    body: measures.input,
+    handler: (ctx, { body }) => measures(ctx, body),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/dimensions",
+    summary: "Breakdowns for keys: languages, sources, servers, space_usage, software_versions, tag_servers, tag_languages (tag_id), instance_accounts, instance_languages (domain)",
+    tags,
+    auth,
+    body: dimensions.input,
+    handler: (ctx, { body }) => dimensions(ctx, body),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/retention",
+    summary: "Sign-up cohorts per day or month and the share of each active (posting or favouriting) in every later period",
+    tags,
+    auth,
+    body: retention.input,
+    handler: (ctx, { body }) => retention(ctx, body),
+  }),
+];

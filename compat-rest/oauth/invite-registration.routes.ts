@@ -1,0 +1,89 @@
+// The page an invitation e-mail links to (`/registration/<token>`, the path the family's front end
+// answers): a plain HTML form that registers with the invite, so the link works whether or not a
+// frontend is installed. It posts back to the same path; problems show on the form again.
+import type { Response } from "express";
+import { z } from "zod";
+import { safeEqual } from "../../src/domain/auth/secrets.ts";
+import { registerByInvite } from "../../src/domain/accounts/registration.ops.ts";
+import { getCaptcha } from "../../src/domain/captcha/captcha.ops.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import { DomainError } from "../../src/domain/errors.ts";
+import { escapeHtml as esc } from "../../src/domain/escape.ts";
+import { route } from "../route.ts";
+import { page } from "./password-reset.pages.ts";
+
+const text = z.string().optional().nullable();
+const tokenParam = z.object({ token: z.string() });
+
+/** The invite's secret is in the URL: never cached, never sent on as a Referer. */
+function sendPage(res: Response, status: number, html: string) {
+  res.status(status).set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" }).type("html").send(html);
+}
+
+async function formPage(ctx: Ctx, token: string, values: { username?: string | null; email?: string | null; fullname?: string | null } = {}, error?: string) {
+  const name = ctx.config.get("instance", "name");
+  const captcha = await getCaptcha(ctx, {});
+  const field = (id: string, label: string, type: string, extra = "") => `<label for="${id}">${label}</label><input id="${id}" name="${id}" type="${type}" ${extra}>`;
+  return page(
+    `Join ${name}`,
+    `<h1>${esc(name)}</h1>
+<h2>You are invited: create your account</h2>
+${error ? `<p class="error" role="alert">${esc(error)}</p>` : ""}
+<form method="post" action="/registration/${esc(encodeURIComponent(token))}">
+${field("username", "Username", "text", `value="${esc(values.username ?? "")}" autocomplete="username" required`)}
+${field("fullname", "Display name", "text", `value="${esc(values.fullname ?? "")}"`)}
+${field("email", "E-mail", "email", `value="${esc(values.email ?? "")}" autocomplete="email"`)}
+${field("password", "Password", "password", 'autocomplete="new-password" required')}
+${field("password_confirmation", "Confirm the password", "password", 'autocomplete="new-password" required')}
+${
+  captcha.type === "native"
+    ? `<img src="${esc(captcha.url)}" alt="CAPTCHA"><input type="hidden" name="captcha_token" value="${esc(captcha.token)}"><input type="hidden" name="captcha_answer_data" value="${esc(captcha.answer_data)}">${field("captcha_solution", "The text in the picture", "text", 'autocomplete="off" required')}`
+    : ""
+}
+<label><input type="checkbox" name="agreement" value="true" required style="display:inline;width:auto"> I accept the rules of this instance</label>
+<button type="submit">Create account</button></form>`,
+  );
+}
+
+const DONE = {
+  active: "Your account is ready: sign in with your username and password.",
+  approval_pending: "You have been registered. You'll be able to log in once your account is approved.",
+  confirmation_pending: "You have been registered. Please check your email for further instructions.",
+} as const;
+
+export const inviteRegistrationRoutes = [
+  route({
+    method: "GET",
+    path: "/registration/:token",
+    summary: "The registration form an invitation e-mail links to (HTML)",
+    tags: ["Accounts"],
+    auth: "public",
+    params: tokenParam,
+    async handler(ctx, { params, res }) {
+      sendPage(res, 200, await formPage(ctx, params.token));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/registration/:token",
+    rateLimit: "app_account_creation",
+    summary: "Register with an invite from the invitation page (form fields username, email, password, password_confirmation, agreement, fullname)",
+    tags: ["Accounts"],
+    auth: "public",
+    params: tokenParam,
+    body: z.object({ username: text, fullname: text, email: text, password: text, password_confirmation: text, agreement: text, captcha_token: text, captcha_solution: text, captcha_answer_data: text }),
+    async handler(ctx, { params, body, res }) {
+      if (!safeEqual(body.password ?? "", body.password_confirmation ?? "")) return sendPage(res, 422, await formPage(ctx, params.token, body, "The passwords do not match."));
+      try {
+        const { password_confirmation: _, agreement, ...input } = body;
+        const result = await registerByInvite(ctx, { ...input, agreement: agreement === "true" || agreement === "on", token: params.token });
+        const name = ctx.config.get("instance", "name");
+        sendPage(res, 200, page(`Welcome to ${name}`, `<h1>${esc(name)}</h1><h2>Welcome, @${esc(result.account.nickname)}!</h2><p>${esc(DONE[result.status])}</p>`));
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const fields = error.fields ? Object.entries(error.fields).map(([k, v]) => `${k} ${v}`).join("; ") : "";
+        sendPage(res, error.kind === "forbidden" ? 403 : 422, await formPage(ctx, params.token, body, fields || error.message));
+      }
+    },
+  }),
+];

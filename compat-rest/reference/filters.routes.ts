@@ -1,0 +1,240 @@
+// Reference API filters: v2 (filters, their keywords and their statuses) and v1 (each keyword as a
+// filter of its own), all over the same data (src/domain/filters). Paths of keywords and statuses by
+// their own id (`/api/v2/filters/keywords/:id`) are declared before `/api/v2/filters/:id`.
+import { z } from "zod";
+import {
+  addFilterKeyword,
+  addFilterKeywordInput,
+  addFilterStatus,
+  addFilterStatusInput,
+  createFilter,
+  createFilterV2,
+  createFilterV2Input,
+  deleteFilter,
+  deleteFilterKeyword,
+  deleteFilterStatus,
+  deleteFilterV2,
+  filterInput,
+  getFilter,
+  getFilterKeyword,
+  getFilterStatus,
+  getFilterV2,
+  listFilterKeywords,
+  listFilters,
+  listFilterStatuses,
+  listFiltersV2,
+  updateFilter,
+  updateFilterInput,
+  updateFilterKeyword,
+  updateFilterKeywordInput,
+  updateFilterV2,
+  updateFilterV2Input,
+} from "../../src/domain/filters/filters.ops.ts";
+import { route, type RouteDef } from "../route.ts";
+import { renderFilterKeyword, renderFilterStatus, renderFilterV1, renderFilterV2 } from "../views/filter.ts";
+
+const idParam = z.object({ id: z.string() });
+const filterIdParam = z.object({ filter_id: z.string() });
+const read = { scopes: ["read:filters"] };
+const write = { scopes: ["write:filters"] };
+const tags = ["Filters"];
+
+const v1: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v1/filters",
+    summary: "The viewer's unexpired filter keywords, each as a v1 filter",
+    tags,
+    auth: read,
+    handler: async (ctx) => (await listFilters(ctx, {})).map(renderFilterV1),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/filters",
+    summary: "Create a filter of one keyword (phrase, context[], irreversible, whole_word, expires_in)",
+    tags,
+    auth: write,
+    body: filterInput,
+    handler: async (ctx, { body }) => renderFilterV1(await createFilter(ctx, body)),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/filters/:id",
+    summary: "One v1 filter (a keyword's id)",
+    tags,
+    auth: read,
+    params: idParam,
+    handler: async (ctx, { params }) => renderFilterV1(await getFilter(ctx, params)),
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/filters/:id",
+    summary: "Change a v1 filter (fields left out are kept; the filter's settings only when it has one keyword)",
+    tags,
+    auth: write,
+    params: idParam,
+    body: updateFilterInput.omit({ id: true }),
+    handler: async (ctx, { params, body }) => renderFilterV1(await updateFilter(ctx, { ...body, id: params.id })),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/filters/:id",
+    summary: "Delete a v1 filter's keyword (and its filter when nothing is left in it)",
+    tags,
+    auth: write,
+    params: idParam,
+    async handler(ctx, { params }) {
+      await deleteFilter(ctx, params);
+      return {};
+    },
+  }),
+];
+
+const keywords: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v2/filters/keywords/:id",
+    summary: "One keyword of the viewer's filters",
+    tags,
+    auth: read,
+    params: idParam,
+    handler: async (ctx, { params }) => renderFilterKeyword(await getFilterKeyword(ctx, params)),
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v2/filters/keywords/:id",
+    summary: "Change a keyword (keyword, whole_word)",
+    tags,
+    auth: write,
+    params: idParam,
+    body: updateFilterKeywordInput.omit({ id: true }),
+    handler: async (ctx, { params, body }) => renderFilterKeyword(await updateFilterKeyword(ctx, { ...body, id: params.id })),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v2/filters/keywords/:id",
+    summary: "Delete a keyword",
+    tags,
+    auth: write,
+    params: idParam,
+    async handler(ctx, { params }) {
+      await deleteFilterKeyword(ctx, params);
+      return {};
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/filters/:filter_id/keywords",
+    summary: "A filter's keywords",
+    tags,
+    auth: read,
+    params: filterIdParam,
+    handler: async (ctx, { params }) => (await listFilterKeywords(ctx, params)).map(renderFilterKeyword),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v2/filters/:filter_id/keywords",
+    summary: "Add a keyword to a filter (keyword, whole_word)",
+    tags,
+    auth: write,
+    params: filterIdParam,
+    body: addFilterKeywordInput.omit({ filter_id: true }),
+    handler: async (ctx, { params, body }) => renderFilterKeyword(await addFilterKeyword(ctx, { ...body, filter_id: params.filter_id })),
+  }),
+];
+
+const statuses: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v2/filters/statuses/:id",
+    summary: "One status of the viewer's filters",
+    tags,
+    auth: read,
+    params: idParam,
+    handler: async (ctx, { params }) => renderFilterStatus(await getFilterStatus(ctx, params)),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v2/filters/statuses/:id",
+    summary: "Take a status out of its filter",
+    tags,
+    auth: write,
+    params: idParam,
+    async handler(ctx, { params }) {
+      await deleteFilterStatus(ctx, params);
+      return {};
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/filters/:filter_id/statuses",
+    summary: "A filter's statuses",
+    tags,
+    auth: read,
+    params: filterIdParam,
+    handler: async (ctx, { params }) => (await listFilterStatuses(ctx, params)).map(renderFilterStatus),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v2/filters/:filter_id/statuses",
+    summary: "Add a status the viewer can see to a filter (status_id)",
+    tags,
+    auth: write,
+    params: filterIdParam,
+    body: addFilterStatusInput.omit({ filter_id: true }),
+    handler: async (ctx, { params, body }) => renderFilterStatus(await addFilterStatus(ctx, { ...body, filter_id: params.filter_id })),
+  }),
+];
+
+const v2: RouteDef[] = [
+  route({
+    method: "GET",
+    path: "/api/v2/filters",
+    summary: "The viewer's filters (expired ones too) with their keywords and statuses",
+    tags,
+    auth: read,
+    handler: async (ctx) => (await listFiltersV2(ctx, {})).map(renderFilterV2),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v2/filters",
+    summary: "Create a filter (title, context[], filter_action warn|hide|blur, expires_in, keywords_attributes[][keyword|whole_word])",
+    tags,
+    auth: write,
+    body: createFilterV2Input,
+    handler: async (ctx, { body }) => renderFilterV2(await createFilterV2(ctx, body)),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/filters/:id",
+    summary: "One of the viewer's filters",
+    tags,
+    auth: read,
+    params: idParam,
+    handler: async (ctx, { params }) => renderFilterV2(await getFilterV2(ctx, params)),
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v2/filters/:id",
+    summary: "Change a filter; keywords_attributes[] adds (no id), changes (id) or deletes (id, _destroy) keywords",
+    tags,
+    auth: write,
+    params: idParam,
+    body: updateFilterV2Input.omit({ id: true }),
+    handler: async (ctx, { params, body }) => renderFilterV2(await updateFilterV2(ctx, { ...body, id: params.id })),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v2/filters/:id",
+    summary: "Delete a filter with its keywords and statuses",
+    tags,
+    auth: write,
+    params: idParam,
+    async handler(ctx, { params }) {
+      await deleteFilterV2(ctx, params);
+      return {};
+    },
+  }),
+];
+
+export const filterRoutes: RouteDef[] = [...v1, ...keywords, ...statuses, ...v2];

@@ -1,0 +1,116 @@
+// Reference API: hashtags and following them.
+import { z } from "zod";
+import { accountFeaturedTags, featuredTagSuggestions, featureTag, listFeaturedTags, unfeatureTag, type FeaturedTagView } from "../../src/domain/tags/featured-tags.ops.ts";
+import { followTag, listFollowedTags, showTag, unfollowTag, type TagView } from "../../src/domain/tags/followed-tags.ops.ts";
+import { pageInput } from "../../src/domain/pagination.ts";
+import type { Ctx } from "../../src/domain/context.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+
+const nameParam = z.object({ id: z.string() });
+const tags = ["Tags"];
+
+/** The Tag entity: name, url, usage history (not kept: empty), and whether the viewer follows it. */
+export function renderTag(ctx: Ctx, t: TagView) {
+  return {
+    id: t.tag.id,
+    name: t.tag.name,
+    url: `${ctx.settings.baseUrl}/tag/${encodeURIComponent(t.tag.name)}`,
+    history: [],
+    ...(t.following !== null && { following: t.following }),
+  };
+}
+
+/** The FeaturedTag entity. */
+export function renderFeaturedTag(ctx: Ctx, f: FeaturedTagView) {
+  const url = `${ctx.settings.baseUrl}/tag/${encodeURIComponent(f.tag.name)}`;
+  return { id: f.id, name: f.tag.name, url, statuses_count: String(f.statusesCount), last_status_at: f.lastStatusAt?.toISOString().slice(0, 10) ?? null };
+}
+
+export const tagRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/featured_tags",
+    summary: "The hashtags the signed-in account features",
+    tags,
+    auth: { scopes: ["read:accounts"] },
+    handler: async (ctx) => (await listFeaturedTags(ctx, {})).map((f) => renderFeaturedTag(ctx, f)),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/featured_tags/suggestions",
+    summary: "Hashtags the signed-in account used most and does not feature yet",
+    tags,
+    auth: { scopes: ["read:accounts"] },
+    handler: async (ctx) => (await featuredTagSuggestions(ctx, {})).map((tag) => renderTag(ctx, { tag, following: null })),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/featured_tags",
+    summary: "Feature a hashtag on one's profile (at most 10)",
+    tags,
+    auth: { scopes: ["write:accounts"] },
+    body: featureTag.input,
+    handler: async (ctx, { body }) => renderFeaturedTag(ctx, await featureTag(ctx, body)),
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/featured_tags/:id",
+    summary: "Stop featuring a hashtag",
+    tags,
+    auth: { scopes: ["write:accounts"] },
+    params: nameParam,
+    handler: async (ctx, { params }) => (await unfeatureTag(ctx, params), {}),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/:id/featured_tags",
+    summary: "The hashtags an account features on its profile",
+    tags,
+    auth: { scopes: ["read:accounts"], optional: true },
+    params: nameParam,
+    async handler(ctx, { params }) {
+      return (await accountFeaturedTags(ctx, params)).map((f) => renderFeaturedTag(ctx, f));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/tags/:id",
+    summary: "A hashtag by name, with whether the signed-in account follows it",
+    tags,
+    auth: { scopes: ["read"], optional: true },
+    params: nameParam,
+    handler: async (ctx, { params }) => renderTag(ctx, await showTag(ctx, { name: params.id })),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/tags/:id/follow",
+    summary: "Follow a hashtag: its public statuses join the home timeline",
+    tags,
+    auth: { scopes: ["write:follows"] },
+    params: nameParam,
+    handler: async (ctx, { params }) => renderTag(ctx, await followTag(ctx, { name: params.id })),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/tags/:id/unfollow",
+    summary: "Stop following a hashtag",
+    tags,
+    auth: { scopes: ["write:follows"] },
+    params: nameParam,
+    handler: async (ctx, { params }) => renderTag(ctx, await unfollowTag(ctx, { name: params.id })),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/followed_tags",
+    summary: "The hashtags the signed-in account follows",
+    tags,
+    auth: { scopes: ["read:follows"] },
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listFollowedTags(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items.map((t) => renderTag(ctx, t));
+    },
+  }),
+];

@@ -1,0 +1,70 @@
+// Loaded into the benchmarked server with --import (NODE_OPTIONS) by `npm run bench:http`, never in production:
+// counts the SQL statements the process sends through `pg` (job-queue statements apart, as in the tests) and
+// answers GET http://127.0.0.1:$BENCH_STATS_PORT/ with {pid, statements, jobStatements, cpu (µs), rss}.
+// The listener opens on the first statement, so only the process that talks to the database (the server, not a
+// launcher such as npm or tsx that passes NODE_OPTIONS on) serves it.
+import http from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const require = createRequire(path.join(process.cwd(), "package.json"));
+const port = Number(process.env.BENCH_STATS_PORT);
+let statements = 0;
+let jobStatements = 0;
+let listening = false;
+/** @type {{ text: string, values?: unknown[] }[] | null} */
+let captured = null;
+
+function listen() {
+  listening = true;
+  http
+    .createServer((req, res) => {
+      const cpu = process.cpuUsage();
+      res.setHeader("content-type", "application/json");
+      if (req.url === "/capture") {
+        // the statements (with their parameters) sent from now until the next GET /captured, to EXPLAIN them
+        captured = [];
+        return res.end("[]");
+      }
+      if (req.url === "/captured") {
+        res.end(JSON.stringify(captured ?? []));
+        captured = null;
+        return;
+      }
+      res.end(JSON.stringify({ pid: process.pid, statements, jobStatements, cpu: cpu.user + cpu.system, rss: process.memoryUsage.rss() }));
+    })
+    .on("error", (error) => console.error(`bench stats: ${error.message}`))
+    .listen(port, "127.0.0.1");
+}
+
+function count(config, values) {
+  if (!listening && port) listen();
+  const text = typeof config === "string" ? config : (config?.text ?? "");
+  if (/\bjobs\b/.test(text)) jobStatements++;
+  else if (!/^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(text)) {
+    statements++;
+    if (captured && captured.length < 1000) captured.push({ text, values: Array.isArray(values) ? values : config?.values });
+  }
+}
+
+function wrap(proto, method) {
+  const original = proto[method];
+  proto[method] = function (config, ...rest) {
+    count(config, rest[0]);
+    return original.call(this, config, ...rest);
+  };
+}
+
+try {
+  wrap(require("pg").Client.prototype, "query");
+} catch {
+  // not installed here
+}
+try {
+  // PGlite's adapter sends each statement through query (parameters) or exec (scripts)
+  const { PGlite } = await import("@electric-sql/pglite");
+  wrap(PGlite.prototype, "query");
+  wrap(PGlite.prototype, "exec");
+} catch {
+  // not installed here
+}

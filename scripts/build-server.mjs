@@ -1,0 +1,68 @@
+// Builds the server and the CLI ahead of time (src/ + compat-rest/ → dist/), so `npm start` and
+// `npm run ctl` run plain JavaScript with node instead of compiling TypeScript at every start (tsx).
+// esbuild bundles our own modules into dist/main.js and dist/ctl.js (shared code in dist/chunks/,
+// split at dynamic imports so the CLI loads only what it uses); packages stay in node_modules.
+// Type checking is `npm run typecheck`'s job, not this build's.
+//
+// Like build-admin.mjs it does nothing when its inputs (the sources, the generated Prisma client, the
+// lock file, this script) hash to the stamp of the last build; `--force` rebuilds anyway. Files are
+// written to a temporary name and renamed, so a process starting meanwhile never reads half a file.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const out = path.join(root, "dist");
+const stamp = path.join(out, ".build-hash");
+const entries = { main: "src/main.ts", ctl: "src/cli/ctl.ts" };
+
+function files(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return files(p);
+    return /\.(ts|mts|js|mjs|json)$/.test(e.name) ? [p] : [];
+  });
+}
+
+const inputs = [...files(path.join(root, "src")), ...files(path.join(root, "compat-rest")), ...["package-lock.json", "tsconfig.json", "scripts/build-server.mjs"].map((f) => path.join(root, f))].sort();
+const hash = createHash("sha256");
+for (const f of inputs) hash.update(path.relative(root, f)).update("\0").update(fs.readFileSync(f));
+const digest = hash.digest("hex");
+const built = () => Object.keys(entries).every((name) => fs.existsSync(path.join(out, `${name}.js`)));
+if (!process.argv.includes("--force") && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === digest && built()) process.exit(0);
+
+const started = Date.now();
+const esbuild = await import("esbuild");
+const result = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: entries,
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  packages: "external", // node_modules are loaded as they are (native addons, WASM files, their own paths)
+  sourcemap: "linked", // `node --enable-source-maps dist/main.js` maps stack traces back to src/
+  sourcesContent: false,
+  legalComments: "none",
+  logLevel: "warning",
+  write: false,
+  metafile: false,
+});
+const fresh = new Set();
+for (const file of result.outputFiles) {
+  fs.mkdirSync(path.dirname(file.path), { recursive: true });
+  const tmp = `${file.path}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, file.contents);
+  fs.renameSync(tmp, file.path);
+  fresh.add(file.path);
+}
+// chunks of earlier builds (names carry a content hash) are removed; a process still running from an
+// older build has loaded its chunks already (static imports) or fails loudly on a lazy one
+const chunks = path.join(out, "chunks");
+for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f)) && !f.endsWith(".tmp")) fs.rmSync(path.join(chunks, f), { force: true });
+fs.writeFileSync(stamp, digest);
+console.error(`built the server (dist/) in ${Date.now() - started} ms`);

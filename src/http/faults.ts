@@ -1,0 +1,70 @@
+// Failures of what the server stands on, not of the request: the database unreachable (restart,
+// failover, network) or the server too busy to finish a transaction in time answer 503 with
+// Retry-After, a full disk 507 — all in the family's `{error}` shape, logged once per kind and minute
+// rather than with a stack per request. Anything else is left to the caller (a 500). See
+// docs/security.md ("Faults").
+import type { Response } from "express";
+
+/** Error codes of an unreachable database: sockets, PostgreSQL's shutdown/connection classes, Prisma's. */
+const DATABASE_DOWN_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN",
+  "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006", "53300",
+  "P1001", "P1002", "P1008", "P1017", "P2024",
+]);
+const DATABASE_DOWN_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "DatabaseUnavailable"]);
+const DATABASE_DOWN_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|Server has closed the connection|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection due to administrator command/i;
+const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
+/**
+ * Prisma's "Transaction API error" (P2028) of a transaction that could not get a connection within
+ * `maxWait` or did not finish within `timeout` (src/db/client.ts). Either way it was rolled back and
+ * nothing was stored, so the honest answer is "busy, try again", not an internal error (seen in the soak
+ * under load). Its other forms (a transaction used after it closed) are bugs and stay 500s.
+ */
+const TRANSACTION_TIMEOUT_CODE = "P2028";
+const TRANSACTION_TIMEOUT_MESSAGE = /Unable to start a transaction in the given time|on an expired transaction/;
+
+export type Fault = { status: 503 | 507; body: { error: string }; retryAfter?: number; kind: "database unavailable" | "overloaded" | "disk full" };
+
+/** Every error of the `cause` chain (Prisma and the pg adapter wrap the socket's error). */
+function* chain(error: unknown): Generator<any> {
+  const seen = new Set<unknown>();
+  let current: any = error;
+  while (current && typeof current === "object" && !seen.has(current)) {
+    seen.add(current);
+    yield current;
+    if (current instanceof AggregateError) for (const e of current.errors) yield* chain(e);
+    current = current.cause ?? current.originalError;
+  }
+}
+
+/** The 503 or 507 answer for an infrastructure failure, or undefined when `error` is something else. */
+export function faultOf(error: unknown): Fault | undefined {
+  for (const e of chain(error)) {
+    const code = typeof e.code === "string" ? e.code : undefined;
+    if (code && DISK_FULL_CODES.has(code)) return { status: 507, body: { error: "Insufficient storage: the server's disk is full, nothing was stored" }, kind: "disk full" };
+    if ((code && DATABASE_DOWN_CODES.has(code)) || DATABASE_DOWN_KINDS.has(e.kind) || (typeof e.message === "string" && DATABASE_DOWN_MESSAGE.test(e.message))) {
+      return { status: 503, body: { error: "Service unavailable: the database cannot be reached, try again shortly" }, retryAfter: 5, kind: "database unavailable" };
+    }
+    if (code === TRANSACTION_TIMEOUT_CODE && typeof e.message === "string" && TRANSACTION_TIMEOUT_MESSAGE.test(e.message)) {
+      return { status: 503, body: { error: "Service unavailable: the server is too busy to store this now, nothing was stored; try again shortly" }, retryAfter: 5, kind: "overloaded" };
+    }
+  }
+  return undefined;
+}
+
+const lastLogged = new Map<Fault["kind"], number>();
+
+/** Answers a fault (and logs it at most once a minute per kind); false when `error` is not one. */
+export function sendFault(res: Response, error: unknown): boolean {
+  const fault = faultOf(error);
+  if (!fault) return false;
+  const now = Date.now();
+  if ((lastLogged.get(fault.kind) ?? 0) < now - 60_000) {
+    lastLogged.set(fault.kind, now);
+    console.error(`${fault.kind}: ${(error as Error)?.message ?? error}`);
+  }
+  if (res.headersSent) return true;
+  if (fault.retryAfter) res.set("Retry-After", String(fault.retryAfter));
+  res.status(fault.status).type("application/json").json(fault.body);
+  return true;
+}

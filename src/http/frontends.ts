@@ -1,0 +1,36 @@
+// Serves the frontends an admin installed (`POST {ns}/admin/frontends/install` unpacks them into
+// DATA_DIR/frontends/<name>/<ref>) as the family does: `frontends.primary` at `/`, `frontends.admin`
+// at `/<ns>/admin`. Files are served as they are; any other GET a browser makes that no route took
+// (the single-page app's own paths, `/registration/<token>`, `/@alice`) gets the frontend's index.html.
+// Mounted after every API route, so nothing the server answers is shadowed.
+import fs from "node:fs";
+import path from "node:path";
+import express, { type RequestHandler } from "express";
+import type { Services } from "../domain/context.ts";
+
+const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The folder of the configured frontend, when it is configured and installed. */
+export function frontendDir(services: Pick<Services, "settings" | "config">, which: "primary" | "admin"): string | null {
+  const chosen = services.config.get("frontends", which);
+  const name = typeof chosen.name === "string" ? chosen.name : "";
+  const ref = typeof chosen.ref === "string" ? chosen.ref : "";
+  if (!SAFE_SEGMENT.test(name) || !SAFE_SEGMENT.test(ref)) return null;
+  const dir = path.join(services.settings.dataDir, "frontends", name, ref);
+  return fs.existsSync(path.join(dir, "index.html")) ? dir : null;
+}
+
+export function installedFrontend(services: Services, which: "primary" | "admin"): RequestHandler {
+  const statics = new Map<string, RequestHandler>();
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const dir = frontendDir(services, which);
+    if (!dir) return next();
+    let serve = statics.get(dir);
+    if (!serve) statics.set(dir, (serve = express.static(dir, { index: false, dotfiles: "deny" })));
+    serve(req, res, () => {
+      if (req.accepts(["html", "json"]) !== "html") return next();
+      res.set("Cache-Control", "no-cache").sendFile(path.join(dir, "index.html"));
+    });
+  };
+}

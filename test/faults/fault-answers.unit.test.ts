@@ -1,0 +1,28 @@
+// Which errors are faults of what the server stands on (503/507) rather than bugs (500): Prisma's
+// transaction timeouts are "busy, try again"; its other transaction errors stay bugs.
+import { describe, expect, test } from "vitest";
+import { Prisma } from "../../src/generated/prisma/client.ts";
+import { faultOf } from "../../src/http/faults.ts";
+
+const prismaError = (code: string, message: string) => new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: "7.10.0" });
+
+describe("faultOf", () => {
+  test("a transaction that could not start or finish in time: 503 overloaded, with Retry-After", () => {
+    for (const message of [
+      "Transaction API error: Unable to start a transaction in the given time.",
+      "Transaction API error: A commit cannot be executed on an expired transaction. The timeout for this transaction was 10000 ms, however 10090 ms passed since the start of the transaction.",
+    ]) {
+      expect(faultOf(prismaError("P2028", message))).toMatchObject({ status: 503, retryAfter: 5, kind: "overloaded", body: { error: expect.stringMatching(/too busy.*nothing was stored/) } });
+    }
+  });
+
+  test("other transaction errors and unique violations are bugs, not faults", () => {
+    expect(faultOf(prismaError("P2028", "Transaction API error: Transaction already closed: A query cannot be executed on a closed transaction."))).toBeUndefined();
+    expect(faultOf(prismaError("P2002", "Unique constraint failed on the fields: (`uri`)"))).toBeUndefined();
+  });
+
+  test("the database away and the disk full keep their answers", () => {
+    expect(faultOf(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toMatchObject({ status: 503, kind: "database unavailable" });
+    expect(faultOf(new Error("wrapped", { cause: Object.assign(new Error("no space"), { code: "ENOSPC" }) }))).toMatchObject({ status: 507, kind: "disk full" });
+  });
+});

@@ -1,0 +1,116 @@
+// Relays over the TLS test network (issue 14, criterion 1): two of our servers subscribe, through the
+// admin API (both prefixes and GraphQL), to a relay written with Fedify in the test harness. The relay
+// actor's Follow stays pending until the relay's Accept; the relay's follow-back shows as
+// `followed_back`; a public post on a reaches b's federated timeline through the relay's Announce, b
+// and a knowing nothing of each other; unfollowing sends the Undo, and `force` drops a relay that no
+// longer answers.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { startRelay, type TestRelay } from "../support/federation/relay.ts";
+
+let net: FederationNet;
+let a: TestInstance;
+let b: TestInstance;
+let relay: TestRelay;
+let alice: { id: string; token: string };
+let bob: { id: string; token: string };
+const admin = { "x-admin-token": ADMIN_TOKEN };
+
+/** Federation crosses several jobs and servers: waits sized for a loaded machine. */
+const wait: typeof eventually = (check, opts = {}) => eventually(check, { timeoutMs: 45_000, ...opts });
+const json = async (res: Response) => {
+  const body = await res.json();
+  if (res.status >= 300) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
+  return body;
+};
+const gql = async (server: TestInstance, query: string, variables: Record<string, unknown> = {}) => json(await server.api("/graphql", { headers: admin, json: { query, variables } }));
+const relaysOf = async (server: TestInstance, prefix = "/api/v1/ext/admin") => (await json(await server.api(`${prefix}/relay`, { headers: admin }))) as { actor: string; followed_back: boolean }[];
+const relayRow = async (server: TestInstance) => (await server.sql<{ state: string; followed_back: boolean }>("SELECT state, followed_back FROM relays WHERE actor = $1", [relay.actorId]))[0];
+
+beforeAll(async () => {
+  net = await startFederationNet();
+  [a, b] = await Promise.all([net.start("a"), net.start("b")]);
+  relay = await startRelay(net, "relay", { autoAccept: false });
+  [alice, bob] = await Promise.all([a.createUser("alice"), b.createUser("bob")]);
+}, 120_000);
+
+afterAll(async () => {
+  if (process.env.FED_LOGS) console.log(`---- a\n${a?.logs()}\n---- b\n${b?.logs()}`);
+  await relay?.close();
+  await net?.close();
+});
+
+describe("relays", () => {
+  test("following a relay sends the relay actor's Follow; pending until the Accept, followed_back once the relay follows back", async () => {
+    const res = await a.api("/api/ext/admin/relay", { headers: admin, json: { relay_url: relay.actorId } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ actor: relay.actorId, followed_back: false });
+    const follow = await wait(async () => relay.received.find((x) => x.type === "Follow" && x.actor === `${a.baseUrl}/relay`), { what: "the relay to receive a's Follow" });
+    await wait(async () => relay.pending().includes(`${a.baseUrl}/relay`), { what: "the relay to verify a's Follow" });
+    expect(follow.object).toBe(relay.actorId);
+    // held by the relay: still pending, in GraphQL and in the database
+    const listed = await gql(a, "{ adminRelays { actor state followedBack } }");
+    expect(listed.data.adminRelays).toEqual([{ actor: relay.actorId, state: "pending", followedBack: false }]);
+    expect(await relaysOf(a)).toEqual([{ actor: relay.actorId, followed_back: false }]);
+
+    await relay.acceptPending();
+    await wait(async () => (await relayRow(a))?.state === "accepted", { what: "a to record the relay's Accept" });
+    await wait(async () => (await relaysOf(a, "/api/ext/admin"))[0]?.followed_back === true, { what: "followed_back on a" });
+    // the relay follows back and its Follow is accepted by the relay actor
+    // (the Accept is a delivery job of its own, sent after followed_back is recorded)
+    await wait(async () => relay.received.some((x) => x.type === "Accept" && x.actor === `${a.baseUrl}/relay`), { what: "a's Accept of the relay's Follow" });
+    expect(relay.subscribers()).toContain(`${a.baseUrl}/relay`);
+  }, 120_000);
+
+  test("b subscribes through GraphQL; a public post on a reaches b's federated timeline through the relay's Announce", async () => {
+    const followed = await gql(b, "mutation($u: String!) { followRelay(relayUrl: $u) { actor state followedBack } }", { u: relay.actorId });
+    expect(followed.data.followRelay).toEqual({ actor: relay.actorId, state: "pending", followedBack: false });
+    await wait(async () => relay.pending().includes(`${b.baseUrl}/relay`), { what: "b's Follow" });
+    await relay.acceptPending();
+    await wait(async () => (await relayRow(b))?.followed_back === true && (await relayRow(b))?.state === "accepted", { what: "b to be subscribed" });
+
+    const posted = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "through the relay", visibility: "public" } }));
+    const create = await wait(async () => relay.received.find((x) => x.type === "Create" && x.object?.id === posted.uri), { what: "the relay to receive alice's post" });
+    expect(create.actor).toBe(`${a.baseUrl}/users/alice`);
+    const onB = await wait(async () => {
+      const timeline = await json(await b.api("/api/v1/timelines/public?remote=true&limit=40", { token: bob.token }));
+      return timeline.find((s: { uri: string }) => s.uri === posted.uri);
+    }, { what: "alice's post on b's federated timeline" });
+    expect(onB).toMatchObject({ content: expect.stringContaining("through the relay"), account: { acct: "alice@a.fed.test" }, reblog: null });
+    // a plain status, not a reblog by the relay's account
+    expect(await b.sql("SELECT s.id FROM statuses s JOIN accounts x ON x.id = s.account_id WHERE x.ap_id = $1", [relay.actorId])).toEqual([]);
+    // nobody on b follows alice: the relay is what brought it
+    expect(await b.sql("SELECT 1 FROM follows f JOIN accounts x ON x.id = f.following_id WHERE x.ap_id = $1", [`${a.baseUrl}/users/alice`])).toEqual([]);
+
+    // unlisted and followers-only posts are not given to relays
+    const unlisted = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "not for relays", visibility: "unlisted" } }));
+    const marker = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "marker", visibility: "public" } }));
+    await wait(async () => relay.received.some((x) => x.type === "Create" && x.object?.id === marker.uri), { what: "the marker post" });
+    expect(relay.received.some((x) => x.object?.id === unlisted.uri)).toBe(false);
+  }, 120_000);
+
+  test("unfollow sends Undo Follow from the relay actor and removes the relay", async () => {
+    const res = await a.api("/api/ext/admin/relay", { method: "DELETE", headers: admin, json: { relay_url: relay.actorId } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toBe(relay.actorId);
+    expect(await relaysOf(a)).toEqual([]);
+    const undo = await wait(async () => relay.received.find((x) => x.type === "Undo" && x.actor === `${a.baseUrl}/relay`), { what: "the Undo" });
+    expect(undo.object).toMatchObject({ type: "Follow", actor: `${a.baseUrl}/relay`, object: relay.actorId });
+    await wait(async () => !relay.subscribers().includes(`${a.baseUrl}/relay`), { what: "the relay to drop a" });
+    // a's public posts no longer go to the relay
+    const after = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "after unfollowing", visibility: "public" } }));
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(relay.received.some((x) => x.object?.id === after.uri)).toBe(false);
+  }, 120_000);
+
+  test("force=true removes a relay that no longer answers; without force an unknown relay is a 404", async () => {
+    await relay.close();
+    const unknown = await b.api("/api/v1/ext/admin/relay", { method: "DELETE", headers: admin, json: { relay_url: "https://nowhere.fed.test/relay" } });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toMatch(/Not following relay/);
+    const forced = await gql(b, "mutation($u: String!) { unfollowRelay(relayUrl: $u, force: true) }", { u: relay.actorId });
+    expect(forced.data.unfollowRelay).toBe(relay.actorId);
+    expect(await relaysOf(b)).toEqual([]);
+    expect(await b.sql("SELECT * FROM relays")).toEqual([]);
+  }, 120_000);
+});
