@@ -159,6 +159,39 @@ describe("statuses", () => {
     const fromRoot = (await json(await b.api(`/api/v1/statuses/${rootId}/context`, { token: bob.token }))).body;
     expect(fromRoot.descendants.map((s: { uri: string }) => s.uri)).toEqual(chain.slice(1).map((s) => s.uri));
   });
+
+  test("a thread walk that fails (a parent the server will not show) is tried again after minutes, a complete one after a day", async () => {
+    // alice's root is followers-only: b's instance actor is refused it, so the walk above the public reply stops short
+    const root = (await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "hidden root", visibility: "private" } }))).body;
+    const reply = (await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "public reply", in_reply_to_id: root.id } }))).body;
+    const found = (await json(await b.api(`/api/v2/search?q=${encodeURIComponent(reply.uri)}&resolve=true`, { token: bob.token }))).body;
+    expect(found.statuses).toHaveLength(1);
+    const id = found.statuses[0].id;
+    const { status, body } = await json(await b.api(`/api/v1/statuses/${id}/context`, { token: bob.token }));
+    expect(status).toBe(200);
+    expect(body.ancestors).toEqual([]);
+    expect(await b.sql("SELECT 1 FROM statuses WHERE uri = $1", [root.uri])).toHaveLength(0);
+    const expiresIn = async (statusId: string) => {
+      const [row] = await b.sql<{ seconds: number }>(
+        "SELECT EXTRACT(EPOCH FROM expires_at - now())::float8 AS seconds FROM federation_kv WHERE key = $1",
+        [JSON.stringify(["ext", "ancestors_checked", statusId])],
+      );
+      return row?.seconds;
+    };
+    // the failed walk is remembered for five minutes: views meanwhile do not wait on a again
+    const failed = await expiresIn(id);
+    expect(failed).toBeGreaterThan(4 * 60);
+    expect(failed).toBeLessThanOrEqual(5 * 60);
+    // a public chain walked to its root is remembered for a day
+    const top = (await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "public root" } }))).body;
+    const next = (await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "public next", in_reply_to_id: top.id } }))).body;
+    const nextOnB = (await json(await b.api(`/api/v2/search?q=${encodeURIComponent(next.uri)}&resolve=true`, { token: bob.token }))).body.statuses[0];
+    const whole = (await json(await b.api(`/api/v1/statuses/${nextOnB.id}/context`, { token: bob.token }))).body;
+    expect(whole.ancestors.map((s: { uri: string }) => s.uri)).toEqual([top.uri]);
+    // (the root came with the reply; the walk up from the root found it is the root)
+    const [topOnB] = await b.sql<{ id: string }>("SELECT id FROM statuses WHERE uri = $1", [top.uri]);
+    expect(await expiresIn(topOnB.id)).toBeGreaterThan(23 * 3600);
+  });
 });
 
 describe("stale remote accounts", () => {
