@@ -40,7 +40,7 @@ async function remoteBackend(settings: Settings): Promise<Backend | null> {
   return {
     via: `server at ${url}`,
     remote: true,
-    call: (name, input) => client.ctl.call.mutate({ name, input }) as Promise<any>,
+    call: (name, input) => client.ctl.run.mutate({ name, input: input ?? {} }) as Promise<any>,
     runTask: () => Promise.reject(new Error("the server runs tasks")),
     close: async () => {},
   };

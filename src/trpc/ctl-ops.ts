@@ -1,6 +1,6 @@
 // The operations `ctl` may call, by name: each is the domain operation the admin REST/GraphQL route calls,
 // with its result reduced to what an operator's terminal or script needs (never password hashes, keys or
-// MFA secrets). The tRPC procedure `ctl.call` (a running server) and ctl's own database backend (no
+// MFA secrets). The tRPC procedure `ctl.run` (a running server) and ctl's own database backend (no
 // server) both go through this table, so the two behave alike.
 import { randomBytes } from "node:crypto";
 import type { Account, Invite, Relay } from "../generated/prisma/client.ts";

@@ -79,7 +79,7 @@ export const appRouter = t.router({
     userSet: systemProcedure.input(setRoles.input).mutation(async ({ ctx, input }) => summary(await setRoles(ctx.system, input))),
     resetPassword: systemProcedure.input(resetPassword.input).mutation(({ ctx, input }) => resetPassword(ctx.system, input)),
     /** every other ctl command: the operation named, its input validated by the operation itself (src/trpc/ctl-ops.ts) */
-    call: systemProcedure.input(z.object({ name: z.enum(ctlOpNames), input: z.unknown() })).mutation(({ ctx, input }) => ctlOps[input.name](ctx.system, input.input ?? {})),
+    run: systemProcedure.input(z.object({ name: z.enum(ctlOpNames), input: z.unknown().optional() })).mutation(({ ctx, input }) => ctlOps[input.name](ctx.system, input.input ?? {})),
   }),
 });
 
