@@ -6,6 +6,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "../../src/db/client.ts";
 import { newId } from "../../src/db/ids.ts";
+import { execFileSync } from "node:child_process";
+import { ctlEntry } from "../support/built.ts";
 import { json, runCtl } from "../support/ctl.ts";
 import { freshDatabase } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -102,6 +104,26 @@ describe("ctl db on PostgreSQL with no server running", () => {
     expect(refetch.code).toBe(1);
     expect(refetch.stderr).toContain("error: instance refetch needs the running server");
     expect((await runCtl(env, "db", "prune")).code).toBe(2);
+  });
+
+  // util-linux `script` gives ctl a terminal; without it (a minimal CI image) this test is skipped
+  const hasScript = (() => {
+    try {
+      execFileSync("script", ["--version"], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  test.skipIf(!hasScript)("on a terminal the progress is a bar redrawn in place", async () => {
+    const db = database.prisma;
+    const remote = await account(db, "rem3", "r3.example");
+    await status(db, remote, daysAgo(400));
+    const { BASE_URL: _vite, ...parentEnv } = process.env;
+    const out = execFileSync("script", ["-qec", `"${process.execPath}" "${ctlEntry}" db prune --days 300`, "/dev/null"], { env: { ...parentEnv, LOG_LEVEL: "error", ...env }, encoding: "utf8" });
+    expect(out).toContain("\r[------------------------------] 0/1 (0%) running\x1b[K");
+    expect(out).toContain("\r[##############################] 1/1 (100%) done\x1b[K");
+    expect(out).not.toContain("progress:");
   });
 });
 
