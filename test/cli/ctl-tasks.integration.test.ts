@@ -158,6 +158,22 @@ describe("ctl instance purge and refetch through a running server", () => {
     expect(again).toMatchObject({ kind: "instance_purge", state: "done", total: 0, result: { accounts: 0, statuses: 0 } });
   });
 
+  test("asking again while the server's job runs the task attaches to it instead of starting another", async () => {
+    const db = server.services.db as Prisma;
+    await account(db, "t1", "attach.example");
+    // a task the server is working on (heard from just now); its job is queued a moment after ctl attached
+    const task = await db.task.create({ data: { id: newId(), kind: "instance_purge", key: "instance_purge:attach.example", params: { host: "attach.example" }, total: 1 } });
+    const watching = runCtl(env, "instance", "purge", "attach.example");
+    await new Promise((r) => setTimeout(r, 1500));
+    await server.services.jobs.enqueue("tasks.run", { taskId: task.id });
+    const r = await watching;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`attached to running task ${task.id} (instance_purge)`);
+    expect(r.stdout).toContain("purged attach.example: 1 account(s), 0 status(es)");
+    expect(await db.task.count({ where: { key: "instance_purge:attach.example" } })).toBe(1);
+    expect(await db.job.count({ where: { name: "tasks.run", payload: { path: ["taskId"], equals: task.id } } })).toBe(1);
+  });
+
   test("instance refetch schedules a refresh of every stored account of the host", async () => {
     const db = server.services.db as Prisma;
     await account(db, "f1", "refetch.example");
