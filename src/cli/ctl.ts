@@ -12,6 +12,7 @@ import { emojiCommands } from "./commands/emoji.ts";
 import { instanceCommands } from "./commands/instances.ts";
 import { inviteCommands } from "./commands/invites.ts";
 import { relayCommands } from "./commands/relays.ts";
+import { taskCommands } from "./commands/tasks.ts";
 import { userCommands } from "./commands/users.ts";
 import { helpText } from "./help.ts";
 import { createOutput } from "./output.ts";
@@ -24,9 +25,10 @@ const AREAS = {
   relay: { summary: "relays", commands: relayCommands },
   config: { summary: "runtime configuration stored in the database", commands: configCommands },
   db: { summary: "database maintenance", commands: dbCommands },
+  task: { summary: "long tasks and their progress", commands: taskCommands },
 };
 /** plural spellings are accepted too (`ctl users list`) */
-const ALIASES: Record<string, keyof typeof AREAS> = { users: "user", invites: "invite", instances: "instance", relays: "relay" };
+const ALIASES: Record<string, keyof typeof AREAS> = { users: "user", invites: "invite", instances: "instance", relays: "relay", tasks: "task" };
 
 const OPTIONS = {
   help: { type: "boolean", short: "h" },

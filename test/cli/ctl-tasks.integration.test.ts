@@ -182,5 +182,12 @@ describe("ctl instance purge and refetch through a running server", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("scheduled a refresh of 2 account(s) of refetch.example");
     expect(await db.task.findFirstOrThrow({ where: { kind: "instance_refetch" } })).toMatchObject({ state: "done", done: 2, total: 2 });
+
+    const tasks = json(await runCtl(env, "task", "list", "--json"));
+    expect(tasks.map((t: { kind: string }) => t.kind)).toEqual(["instance_refetch", "instance_purge", "instance_purge", "instance_purge"]);
+    const shown = await runCtl(env, "task", "show", tasks[0].id);
+    expect(shown.stdout).toMatch(new RegExp(`^${tasks[0].id} {2}instance_refetch {2}refetch\\.example {2}done {2}2/2 `, "m"));
+    expect(shown.stdout).toContain('result: {"scheduled":2}');
+    expect((await runCtl(env, "task", "show", "nope")).code).toBe(1);
   });
 });

@@ -20,7 +20,7 @@ interface TaskKind<P extends z.ZodType> {
 
 const kind = <P extends z.ZodType>(k: TaskKind<P>) => k;
 const host = z.string().trim().min(1).transform((h) => h.toLowerCase());
-const remoteAccountsOf = (ctx: Pick<Ctx, "db">, domain: string) => ({ local: false, domain: { equals: domain, mode: "insensitive" as const } });
+const remoteAccountsOf = (domain: string) => ({ local: false, domain: { equals: domain, mode: "insensitive" as const } });
 
 export const taskKinds = {
   /** DELETE /admin/instances/:instance as a task: the same authorization, log entry and batches */
@@ -30,7 +30,7 @@ export const taskKinds = {
     async begin(ctx, p) {
       await purgeInstance.authorize!(ctx, { instance: p.host });
       await logAction(ctx, { action: "instance_delete", instance: p.host });
-      return { params: { host: p.host, actor: actorOf(ctx) }, total: await ctx.db.account.count({ where: remoteAccountsOf(ctx, p.host) }) };
+      return { params: { host: p.host, actor: actorOf(ctx) }, total: await ctx.db.account.count({ where: remoteAccountsOf(p.host) }) };
     },
     // deleted accounts stay deleted, so running it again simply continues with those left
     run: (services, p: { host: string; actor: Actor }, _cursor, progress) => purgeInstanceAccounts(services, p, (n) => progress(n)),
@@ -41,7 +41,7 @@ export const taskKinds = {
     key: (p) => p.host,
     async begin(ctx, p) {
       if (!ctx.federation) throw Unprocessable("instance refetch needs the running server (it fetches from the network)");
-      return { params: p, total: await ctx.db.account.count({ where: remoteAccountsOf(ctx, p.host) }) };
+      return { params: p, total: await ctx.db.account.count({ where: remoteAccountsOf(p.host) }) };
     },
     async run(services, p: { host: string }, cursor, progress) {
       const { systemCtx } = await import("../context.ts");
@@ -50,7 +50,7 @@ export const taskKinds = {
       let after = cursor ?? "";
       let scheduled = 0;
       for (;;) {
-        const batch = await ctx.db.account.findMany({ where: { ...remoteAccountsOf(ctx, p.host), id: { gt: after } }, orderBy: { id: "asc" }, take: 100, select: { id: true } });
+        const batch = await ctx.db.account.findMany({ where: { ...remoteAccountsOf(p.host), id: { gt: after } }, orderBy: { id: "asc" }, take: 100, select: { id: true } });
         if (batch.length === 0) return { scheduled };
         for (const a of batch) await ctx.federation.scheduleRefresh(ctx, a.id);
         after = batch.at(-1)!.id;
