@@ -9,7 +9,7 @@ import type { Task } from "../../generated/prisma/client.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import type { Services } from "../context.ts";
 import { NotFound } from "../errors.ts";
-import { operation } from "../operation.ts";
+import { operation, parseInput } from "../operation.ts";
 import { taskKinds, type TaskKindName } from "./kinds.ts";
 
 export const TASK_JOB = "tasks.run";
@@ -59,7 +59,7 @@ export const startTask = operation({
   authorize: requireAdmin,
   async run(ctx, input): Promise<TaskStart> {
     const kind = taskKinds[input.kind];
-    const params = kind.params.parse(input.params);
+    const params = parseInput(kind.params, input.params);
     const key = `${input.kind}:${kind.key(params as never)}`;
     const open = await ctx.db.task.findFirst({ where: { key, state: { not: "done" } }, orderBy: { createdAt: "desc" } });
     const now = ctx.clock();
