@@ -9,6 +9,7 @@ import { statusJobs } from "../domain/statuses/statuses.jobs.ts";
 import { federationJobs } from "../federation/federation.jobs.ts";
 import { outboxJobs } from "../federation/outbox/outbox.jobs.ts";
 import { resolveJobs } from "../federation/resolve.jobs.ts";
+import { taskJobs } from "../domain/tasks/tasks.jobs.ts";
 import type { JobDefinition } from "./registry.ts";
 
-export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationJobs, ...outboxJobs, ...resolveJobs];
+export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationJobs, ...outboxJobs, ...resolveJobs, ...taskJobs];

@@ -9,6 +9,7 @@ import type { Ctx } from "../domain/context.ts";
 import { DomainError, Forbidden } from "../domain/errors.ts";
 import { findUnsafeInput, withLengthLimits } from "../domain/input-limits.ts";
 import type { Account } from "../generated/prisma/client.ts";
+import { ctlOpNames, ctlOps } from "./ctl-ops.ts";
 
 export interface TrpcContext {
   ctx: Ctx;
@@ -77,6 +78,8 @@ export const appRouter = t.router({
     userNew: systemProcedure.input(createLocalAccount.input).mutation(async ({ ctx, input }) => summary(await createLocalAccount(ctx.system, input))),
     userSet: systemProcedure.input(setRoles.input).mutation(async ({ ctx, input }) => summary(await setRoles(ctx.system, input))),
     resetPassword: systemProcedure.input(resetPassword.input).mutation(({ ctx, input }) => resetPassword(ctx.system, input)),
+    /** every other ctl command: the operation named, its input validated by the operation itself (src/trpc/ctl-ops.ts) */
+    run: systemProcedure.input(z.object({ name: z.enum(ctlOpNames), input: z.unknown().optional() })).mutation(({ ctx, input }) => ctlOps[input.name](ctx.system, input.input ?? {})),
   }),
 });
 

@@ -1,24 +1,15 @@
 // `npm run ctl` against a stopped instance (opens the database) and a running one (talks tRPC).
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadSettings } from "../../src/config/env.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
-import { ctlEntry } from "../support/built.ts";
+import { runCtl } from "../support/ctl.ts";
 import { freshDatabase } from "../support/databases.ts";
 
-const run = promisify(execFile);
-// vitest puts Vite's BASE_URL ("/") into process.env; the child must see the operator's environment
-const { BASE_URL: _vite, ...parentEnv } = process.env;
-const ctl = (env: Record<string, string>, ...args: string[]) =>
-  run(process.execPath, [ctlEntry, ...args], { env: { ...parentEnv, LOG_LEVEL: "error", ...env } }).then(
-    (r) => ({ code: 0, out: r.stdout + r.stderr }),
-    (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
-  );
+const ctl = runCtl;
 
 async function tokenStatus(url: string, username: string, password: string) {
   const app = await (await fetch(`${url}/api/v1/apps`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "c", redirect_uris: "urn:ietf:wg:oauth:2.0:oob" }) })).json();

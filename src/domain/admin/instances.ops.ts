@@ -46,7 +46,12 @@ export interface PurgeInstancePayload {
  * is written to the moderation log after each batch. While the host stands in `mrf_simple.reject`,
  * nothing of it comes back (src/domain/instance/rejected-domains.ts).
  */
-export async function purgeInstanceAccounts(ctx: Pick<Ctx, "db" | "bus" | "clock" | "settings">, payload: PurgeInstancePayload): Promise<{ accounts: number; statuses: number }> {
+export async function purgeInstanceAccounts(
+  ctx: Pick<Ctx, "db" | "bus" | "clock" | "settings">,
+  payload: PurgeInstancePayload,
+  /** after each batch (the operator CLI's progress bar) */
+  onBatch?: (accounts: number) => Promise<void>,
+): Promise<{ accounts: number; statuses: number }> {
   const { db } = ctx;
   const { host } = payload;
   const actor = payload.actor ?? { id: null, nickname: "admin_token" };
@@ -71,6 +76,7 @@ export async function purgeInstanceAccounts(ctx: Pick<Ctx, "db" | "bus" | "clock
     accounts += ids.length;
     statuses += removedStatuses.count;
     await logActionAs(ctx, actor, { action: "instance_delete_progress", instance: host, accounts, statuses });
+    await onBatch?.(ids.length);
   }
   const emoji = await db.remoteEmoji.findMany({ where: { domain: hostFilter }, select: { url: true } });
   await db.remoteEmoji.deleteMany({ where: { domain: hostFilter } });
