@@ -6,6 +6,7 @@ import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } f
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { applyMigrations } from "./migrate.ts";
 import { poolSql, registerSql } from "./sql.ts";
+import { statementNameGenerator } from "./statement-names.ts";
 
 /** The client the app uses. */
 export type Db = PrismaClient;
@@ -125,7 +126,7 @@ export async function openDatabase(url: string): Promise<Database> {
     const pool = new pg.Pool({ connectionString: url, max: Number(new URL(url).searchParams.get("connection_limit") ?? 10), connectionTimeoutMillis: 5_000 });
     // an idle connection the server drops (restart, failover) must not crash the process; the pool replaces it
     pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
-    const { prisma, onQuery, tell } = newClient(new PrismaPg(pool));
+    const { prisma, onQuery, tell } = newClient(new PrismaPg(pool, { statementNameGenerator: statementNameGenerator() }));
     registerSql(prisma, await poolSql(pool, tell));
     return {
       prisma,

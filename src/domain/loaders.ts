@@ -15,6 +15,18 @@ function byId<T extends { id: K }, K>(keys: readonly K[], rows: T[]): (T | null)
 
 export function createLoaders(ctx: Ctx) {
   const account = new DataLoader<string, Account | null>(async (ids) => byId(ids, await ctx.db.account.findMany({ where: { id: { in: [...ids] } } })));
+  /** everything a status renders with (counts, viewer flags, media, poll, …), batched per request */
+  const statusData: DataLoader<Status, StatusData, string> = new DataLoader<Status, StatusData, string>(
+    async (statuses) => {
+      const data = await loadStatusData(ctx, [...statuses]);
+      // the same statement brought the reblogged originals' data and every author: a GraphQL page asks
+      // for them next (a reblog's fields, `account`), and would otherwise pay one more batch for each
+      for (const s of data.statuses.values()) statusData.prime(s, data);
+      for (const a of data.accounts.values()) account.prime(a.id, a);
+      return statuses.map(() => data);
+    },
+    { cacheKeyFn: (s) => s.id },
+  );
   return {
     account,
     accountCounts: new DataLoader<string, AccountCounts>(async (ids) => {
@@ -29,13 +41,6 @@ export function createLoaders(ctx: Ctx) {
       const relationships = await loadRelationships(ctx, viewer.id, targets);
       return ids.map((id) => relationships.get(id) ?? null);
     }),
-    /** everything a status renders with (counts, viewer flags, media, poll, …), batched per request */
-    statusData: new DataLoader<Status, StatusData, string>(
-      async (statuses) => {
-        const data = await loadStatusData(ctx, [...statuses]);
-        return statuses.map(() => data);
-      },
-      { cacheKeyFn: (s) => s.id },
-    ),
+    statusData,
   };
 }

@@ -1,5 +1,5 @@
 // Follower/following/status counts of many accounts in one statement.
-import { Prisma, type Account } from "../../generated/prisma/client.ts";
+import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 
 export interface AccountCounts {
@@ -16,7 +16,7 @@ export async function loadAccountCounts(ctx: Pick<Ctx, "db">, ids: readonly stri
     SELECT a.id,
       (SELECT count(*)::int FROM follows f WHERE f.following_id = a.id AND f.state = 'accept') AS followers,
       (SELECT count(*)::int FROM follows f WHERE f.follower_id = a.id AND f.state = 'accept') AS following
-    FROM accounts a WHERE a.id IN (${Prisma.join(unique)})`;
+    FROM accounts a WHERE a.id = ANY(${unique}::text[])`;
   for (const row of rows) Object.assign(result.get(row.id)!, { followers: row.followers, following: row.following });
   return result;
 }

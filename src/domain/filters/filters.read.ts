@@ -61,7 +61,7 @@ export async function loadActiveFilters(
     only.context ? Prisma.sql`AND ${only.context} = ANY(f.context)` : Prisma.empty,
     only.action ? Prisma.sql`AND f.action = ${only.action}::"FilterAction"` : Prisma.empty,
   ];
-  const accounts = Prisma.sql`SELECT unnest(ARRAY[${Prisma.join([...new Set(accountIds)])}]::text[])`;
+  const accounts = Prisma.sql`SELECT unnest(${[...new Set(accountIds)]}::text[])`;
   const [row] = await ctx.db.$queryRaw<{ filters: unknown }[]>(Prisma.sql`SELECT ${filtersJson(ctx.db, accounts, ctx.clock(), Prisma.join(conditions, " "))} AS filters`);
   return decodeFilters(ctx.db, row.filters);
 }

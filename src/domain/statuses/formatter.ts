@@ -107,8 +107,22 @@ function mapTextOutsideLinks(html: string, fn: (text: string) => string): string
     .join("");
 }
 
+// Timelines render the same statuses over and over, and sanitize-html's parse was ~3 % of a home request's
+// CPU: the function is pure, so the last texts are remembered (a Map keeps insertion order: the oldest goes first).
+const recentTexts = new Map<string, string>();
+const RECENT_TEXTS = 2_000;
+
 /** Plain-text rendition of HTML (the `<ns>.content["text/plain"]` map, previews). */
 export function htmlToText(html: string): string {
+  const known = recentTexts.get(html);
+  if (known !== undefined) return known;
+  const text = parseToText(html);
+  if (recentTexts.size >= RECENT_TEXTS) recentTexts.delete(recentTexts.keys().next().value!);
+  recentTexts.set(html, text);
+  return text;
+}
+
+function parseToText(html: string): string {
   const withBreaks = html.replace(/<br\s*\/?>/gi, "\n").replace(/<\/p>\s*<p>/gi, "\n\n");
   return sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} })
     .replace(/&lt;/g, "<")

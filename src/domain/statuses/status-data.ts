@@ -118,15 +118,17 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
   const now = Prisma.sql`(${ctx.clock().toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
   const all = [...list.map((s) => s.id), ...inner];
   // what the rows at hand name, as they are (a preview is not stored); the originals' come from the database
+  // every list is ONE array parameter, so that the statement's text is the same whatever the page holds:
+  // PostgreSQL then plans it once per connection (src/db/statement-names.ts), not once per request
   const andThese = (values: (string | number | null)[], type: "text" | "int") => {
     const present = [...new Set(values.filter((v) => v !== null))];
-    return present.length ? Prisma.sql`UNION SELECT unnest(ARRAY[${Prisma.join(present)}]::${Prisma.raw(type)}[])` : Prisma.empty;
+    return Prisma.sql`UNION SELECT unnest(${present}::${Prisma.raw(type)}[])`;
   };
-  const row = inner.length ? Prisma.sql`CASE WHEN s.id IN (${Prisma.join(inner)}) THEN ${modelJson(db, "Status", "s")} END` : Prisma.sql`NULL`;
+  const row = inner.length ? Prisma.sql`CASE WHEN s.id = ANY(${inner}::text[]) THEN ${modelJson(db, "Status", "s")} END` : Prisma.sql`NULL`;
   // mentions and status_tags have no order column: their physical order is the order they were
   // written in (the rows are never updated), i.e. the order the status named them
   return Prisma.sql`
-    WITH s AS (SELECT * FROM statuses WHERE id IN (${Prisma.join(all)})),
+    WITH s AS (SELECT * FROM statuses WHERE id = ANY(${all}::text[])),
       p AS (SELECT * FROM statuses WHERE id IN (SELECT in_reply_to_id FROM s ${andThese(list.map((s) => s.inReplyToId), "text")}))
     SELECT
       (SELECT json_agg(json_build_object(

@@ -9,9 +9,10 @@
 // goes into ONE `account` filter per level (the status, and the original of a reblog); hashtags are
 // resolved to ids first so that the planner sees each tag's own statistics. The home timeline's
 // "by someone the viewer follows" still costs Prisma joins that multiply its planning time, so its page
-// ids come from one hand-written statement (sqlPage, the same rules in SQL) and its rows from a second.
+// rows come from one hand-written statement (sqlPage, the same rules in SQL).
 // inclusion.ts states the same rules for one status in memory (the streams): change both together.
 import { z } from "zod";
+import { decodeModel, modelJson } from "../../db/model-rows.ts";
 import { Prisma, type Status } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
@@ -126,8 +127,8 @@ export interface Build {
   /** the timeline's own conditions on the author, merged into the author's one relation filter */
   author?: Prisma.AccountWhereInput[];
   /**
-   * …or the timeline's own conditions in SQL, on the status `s` (`a` its author): the page's ids then
-   * come from one hand-written statement, the rows from a second (see the top of this file)
+   * …or the timeline's own conditions in SQL, on the status `s` (`a` its author): the page then
+   * comes from one hand-written statement (see the top of this file)
    */
   sql?: Prisma.Sql[];
   /**
@@ -190,7 +191,7 @@ async function prismaPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Prom
 
 /**
  * prismaPage in SQL, condition for condition (`s` the status, `a` its author, `o` and `oa` a reblog's
- * original and its author): the ids in one statement, then the rows.
+ * original and its author), in one statement.
  */
 async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise<Status[]> {
   const viewerId = ctx.viewer.account?.id;
@@ -220,17 +221,15 @@ async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise
   }
   if (k.cursor?.lt) and.push(Prisma.sql`s.id < ${k.cursor.lt}`);
   if (k.cursor?.gt) and.push(Prisma.sql`s.id > ${k.cursor.gt}`);
-  const found = await ctx.db.$queryRaw<{ id: string }[]>`
-    SELECT s.id FROM statuses s
+  // the rows come as JSON from the same statement (one round trip and one plan less than reading them by id)
+  const found = await ctx.db.$queryRaw<{ row: Record<string, unknown> }[]>`
+    SELECT ${modelJson(ctx.db, "Status", "s")} AS row FROM statuses s
     JOIN accounts a ON a.id = s.account_id
     LEFT JOIN statuses o ON o.id = s.reblog_of_id
     LEFT JOIN accounts oa ON oa.id = o.account_id
     WHERE ${Prisma.join(and, " AND ")}
     ORDER BY s.id ${Prisma.raw(k.order === "asc" ? "ASC" : "DESC")} LIMIT ${k.take}`;
-  if (found.length === 0) return [];
-  const rows = new Map((await ctx.db.status.findMany({ where: { id: { in: found.map((r) => r.id) } } })).map((r) => [r.id, r]));
-  // a status deleted between the two statements is left out
-  return found.flatMap((r) => rows.get(r.id) ?? []);
+  return found.map((r) => decodeModel(ctx.db, "Status", r.row));
 }
 
 /** Public-ish timelines show public statuses, and local-only ones to signed-in (local) users (inclusion.ts: the same rule for streams). */
