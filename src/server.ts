@@ -4,14 +4,9 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { createYoga } from "graphql-yoga";
-import { GraphQLError, execute, parse, subscribe, validate } from "graphql";
-import { WebSocketServer } from "ws";
-import { useServer } from "graphql-ws/use/ws";
 import * as trpcExpress from "@trpc/server/adapters/express";
-import { parse as parseCookie } from "cookie";
 import { allRoutes } from "../compat-rest/index.ts";
-import { credentialsOf, sessionCookie, sessionCookieName } from "../compat-rest/credentials.ts";
+import { credentialsOf, sessionCookie } from "../compat-rest/credentials.ts";
 import { mountRoutes, sendError } from "../compat-rest/mount.ts";
 import { mediaProxyRoute } from "./media/proxy-route.ts";
 import { loadMediaProxyKey } from "./domain/media/proxy-url.ts";
@@ -30,15 +25,12 @@ import { federationMiddleware } from "./federation/mount.ts";
 import { createFederationPort } from "./federation/resolve.ts";
 import { applyRateDecision, RateLimiter } from "./http/rate-limit.ts";
 import { securityHeaders } from "./http/security-headers.ts";
-import { faultOf } from "./http/faults.ts";
 import { answerClientErrors, boundaryErrorHandler, boundedTextBody, declaredBodyLimit, parseQueryString, requestBoundary } from "./http/boundary.ts";
 import { instanceKey } from "./config/instance-key.ts";
 import { adminUi } from "./http/admin-ui.ts";
 import { installedFrontend } from "./http/frontends.ts";
-import { csrfGuard, sameOriginUpgrade } from "./http/csrf.ts";
-import { unsafeGraphQLInput, useSafeInput } from "./graphql/safe-input.ts";
-import { schema } from "./graphql/schema.ts";
-import { documentLimitRules, documentLimits } from "./graphql/limits.ts";
+import { csrfGuard } from "./http/csrf.ts";
+import type { GraphqlServer } from "./graphql/serve.ts";
 import { allJobs } from "./jobs/all.ts";
 import { createJobQueue, jobsPrefix } from "./jobs/index.ts";
 import { registerJobs } from "./jobs/registry.ts";
@@ -58,17 +50,6 @@ export interface RunningServer {
 }
 
 const assetsDir = path.join(projectRoot, "src/media/assets");
-
-/** GraphQL errors: domain errors keep their message and a code; anything else is masked. */
-function maskError(error: unknown): GraphQLError {
-  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-  if (original instanceof DomainError) return new GraphQLError(original.message, { extensions: { code: original.kind.toUpperCase(), fields: original.fields } });
-  if (original instanceof GraphQLError) return original; // validation, syntax and authorization (Pothos) errors
-  const fault = faultOf(original); // the database away or the disk full: 503/507, not an internal error
-  if (fault) return new GraphQLError(fault.body.error, { extensions: { code: fault.status === 503 ? "SERVICE_UNAVAILABLE" : "INSUFFICIENT_STORAGE", http: { status: fault.status } } });
-  console.error("graphql error:", original);
-  return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
-}
 
 const GRAPHQL_TRPC_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -97,23 +78,21 @@ export function buildApp(services: Services, ctlSecret: string) {
   // ActivityPub first: inbox bodies must reach signature checks unparsed
   app.use(federationMiddleware(services));
 
-  const yoga = createYoga<{ req: express.Request }, Ctx>({
-    schema,
-    graphqlEndpoint: "/graphql",
-    // the explorer (GET /graphql from a browser): in development, or when an admin turns it on
-    graphiql: () => settings.development || services.config.get("graphql", "explorer"),
-    logging: false, // maskError logs what is unexpected; expected refusals are not noise
-    maskedErrors: { maskError },
-    plugins: [useSafeInput(), ...documentLimits()],
-    context: async ({ req }) => viewerCtx(credentialsOf(req, ns), req.ip),
-  });
+  // GraphQL (src/graphql/serve.ts) is loaded at its first request or upgrade, not at start-up
+  let graphqlLoading: Promise<GraphqlServer> | undefined;
+  const graphql = {
+    load: () => (graphqlLoading ??= import("./graphql/serve.ts").then((m) => m.graphqlServer(services, viewerCtx, (req) => credentialsOf(req, ns)))),
+    /** the server if it was loaded (shutdown closes its subscriptions) */
+    loaded: () => graphqlLoading,
+  };
+
   // yoga and tRPC would read their own bodies without a bound on chunked (no Content-Length) or
   // compressed ones: the body is read here first, inflated and counted (413 past the limit), and they
   // take it as text
-  app.use([yoga.graphqlEndpoint, "/trpc"], declaredBodyLimit(GRAPHQL_TRPC_BODY_BYTES), boundedTextBody(GRAPHQL_TRPC_BODY_BYTES));
+  app.use(["/graphql", "/trpc"], declaredBodyLimit(GRAPHQL_TRPC_BODY_BYTES), boundedTextBody(GRAPHQL_TRPC_BODY_BYTES));
   // the admin UI's cookie session: cross-site requests and header-less cookie requests are refused
-  app.use([yoga.graphqlEndpoint, "/trpc"], csrfGuard(ns));
-  app.use(yoga.graphqlEndpoint, yoga as any);
+  app.use(["/graphql", "/trpc"], csrfGuard(ns));
+  app.use("/graphql", (req, res, next) => void graphql.load().then((g) => g.http(req, res, next), next));
 
   // the admin UI's sign-in counts against the same `authentication` limit as the token endpoint
   const limiter = new RateLimiter(settings.redisUrl ? { redis: { url: settings.redisUrl, prefix: `${rateLimitPrefix(settings)}` } } : {});
@@ -176,7 +155,7 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.use((_req: express.Request, res: express.Response) => void res.status(404).json({ error: "Not found" }));
   // body-parser, multipart and URL-decoding failures answer 400/413/415 in the family's shape
   app.use(boundaryErrorHandler((res, err) => sendError(res, err)));
-  return { app, yoga, limiter };
+  return { app, graphql, limiter };
 }
 
 export async function startServer(settings: Settings): Promise<RunningServer> {
@@ -200,50 +179,19 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const stopFollowingConfig = followConfigChanges(services.bus, config);
   const stopFollowingEmoji = followEmojiChanges(services.bus, settings);
   const ctlSecret = newSecret(32);
-  const { app, limiter } = buildApp(services, ctlSecret);
+  const { app, graphql, limiter } = buildApp(services, ctlSecret);
 
   const server = http.createServer(app);
   answerClientErrors(server);
   const inFlight = trackInFlight(server);
   // two path-bound WebSocketServers on one HTTP server abort each other's upgrades: route by path
-  const wss = new WebSocketServer({ noServer: true });
   const streaming = createStreamingServer(services);
   server.on("upgrade", (req, socket, head) => {
     const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (pathname === "/graphql") return wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+    if (pathname === "/graphql") return void graphql.load().then((g) => g.handleUpgrade(req, socket, head), () => socket.destroy());
     if (streaming.handles(pathname)) return streaming.handleUpgrade(req, socket, head);
     socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
-  const gqlWs = useServer<Record<string, unknown>>(
-    {
-      schema,
-      execute,
-      subscribe,
-      // the text rule of the input boundary: refuse NUL and unpaired surrogates before subscribing
-      onSubscribe: (_ctx, _id, payload) => {
-        let document;
-        try {
-          document = parse(payload.query);
-        } catch {
-          return; // graphql-ws answers the syntax error itself
-        }
-        const error = unsafeGraphQLInput(document, payload.variables);
-        if (error) return [error];
-        // the document limits yoga's plugins apply over HTTP (src/graphql/limits.ts)
-        const tooBig = validate(schema, document, documentLimitRules());
-        return tooBig.length ? [...tooBig] : undefined;
-      },
-      context: async ({ connectionParams, extra }) => {
-        const auth = String(connectionParams?.authorization ?? connectionParams?.Authorization ?? "");
-        const cookies = parseCookie(extra.request.headers.cookie ?? "");
-        // the session cookie counts only on an upgrade from a page of this origin (cross-site WebSocket hijacking)
-        const cookieOk = sameOriginUpgrade(extra.request.headers.origin, extra.request.headers.host);
-        const creds: Credentials = auth.toLowerCase().startsWith("bearer ") ? { bearer: auth.slice(7).trim() } : cookieOk ? { sessionToken: cookies[sessionCookieName(settings.namespace)] } : {};
-        return makeCtx(services, await authenticate(makeCtx(services), creds));
-      },
-    },
-    wss,
-  );
 
   if (settings.jobsEnabled) await jobs.start();
   await new Promise<void>((resolve, reject) => {
@@ -279,8 +227,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       await stopFollowingEmoji();
       await streaming.close();
       await closeStreamHub(services);
-      await gqlWs.dispose(); // graphql-ws closes with 1001 "Going away"
-      wss.close();
+      await (await graphql.loaded())?.close(); // graphql-ws closes with 1001 "Going away"
       await inFlight.drained(settings.shutdownGraceMs);
       server.closeAllConnections();
       await listening;

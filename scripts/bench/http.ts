@@ -57,6 +57,8 @@ const sizes: SeedSizes = {
 const WRITER_FOLLOWERS = Math.min(1_000, Math.floor(USERS * 0.6));
 const DURATION = num("BENCH_DURATION", 10, 3);
 const WARMUP = quick ? 1 : 3;
+/** seconds of quiet after the last row before the server's resident memory is read again (issue 17: idle after load) */
+const IDLE = num("BENCH_IDLE", 60, 10);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 16);
 const PG = opts.db !== "pglite";
 const DB_URL = env.BENCH_HTTP_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/bench_http${quick ? "_quick" : ""}`;
@@ -86,6 +88,8 @@ async function freePort(): Promise<number> {
 interface Server {
   url: string;
   statsUrl: string;
+  /** from spawning `npm start` to the first answer */
+  readyMs: number;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -127,9 +131,11 @@ async function startServer(): Promise<Server> {
     if (ok) break;
     await sleep(250);
   }
-  log(`server up at ${url} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const readyMs = performance.now() - started;
+  log(`server up at ${url} in ${(readyMs / 1000).toFixed(1)} s`);
   return {
     url,
+    readyMs,
     statsUrl: `http://127.0.0.1:${statsPort}/`,
     child,
     async stop() {
@@ -440,6 +446,10 @@ async function main() {
   } else log("reusing the seeded database");
 
   const server = await startServer();
+  // the server's start and resident memory (issue 17: ready < 3 s, idle RSS < 150 MB on PostgreSQL, 250 MB on PGlite)
+  const atReady = (await (await fetch(server.statsUrl)).json()) as { cpu: number; pid: number };
+  const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${atReady.pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
+  const memory: Memory = { readyS: server.readyMs / 1000, cpuToReadyS: atReady.cpu / 1e6, afterStart: rssMb(), peak: 0, afterRows: NaN, afterIdle: NaN };
   const pgClient = PG ? new pg.Client({ connectionString: DB_URL }) : null;
   await pgClient?.connect();
   const rows: Row[] = [];
@@ -491,6 +501,7 @@ async function main() {
       const top = await load(ceiling.url, r.req, DURATION);
       const ceilingCpuMs = (processCpu(ceiling.pid) - cpuBefore) / Math.max(1, top.requests);
       const row: Row = { name: r.name, what: `${r.req.method ?? "GET"} ${r.req.path}`, load: l, ceiling: top, ceilingCpuMs, stats, pageKb: Buffer.byteLength(JSON.stringify(pages[r.req.path])) / 1024 };
+      memory.peak = Math.max(memory.peak, rssMb());
       rows.push(row);
       log(
         `${r.name}: ${f0(l.rps)} req/s, p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms; ceiling ${f0(top.rps)} req/s → ${f1((100 * l.rps) / top.rps)} %, ` +
@@ -545,6 +556,7 @@ async function main() {
         ["follow", `POST /api/v1/accounts/:id/follow (${toFollow.length.toLocaleString("en")} accounts in turn)`, follow],
       ] as const) {
         const { load: l, stats } = await measure(server, pgClient, name, req);
+        memory.peak = Math.max(memory.peak, rssMb());
         writes.push({ name, what, load: l, stats, pageKb: l.bytes / 1024 });
         log(
           `${name}: ${f0(l.rps)} req/s, p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms; ${f1(stats.statements)} SQL, ${f2(stats.pgCpuMs)} ms PG CPU, ${f2(stats.cpuMs)} ms server CPU per request` +
@@ -552,12 +564,16 @@ async function main() {
         );
       }
     }
+    memory.afterRows = rssMb();
+    log(`server RSS ${f0(memory.afterRows)} MB after the rows; ${IDLE} s idle …`);
+    await sleep(IDLE * 1000);
+    memory.afterIdle = rssMb();
   } finally {
     ceiling?.stop();
     await pgClient?.end();
     await server.stop();
   }
-  const section = report({ rows, writes, loadStart, loadEnd: os.loadavg().map((l) => l.toFixed(1)).join(" / "), seedSeconds });
+  const section = report({ rows, writes, memory, loadStart, loadEnd: os.loadavg().map((l) => l.toFixed(1)).join(" / "), seedSeconds });
   process.stdout.write(`\n${section}\n`);
   if (opts.write) writeDoc(section);
   if (!opts.keep && !opts.reuse) {
@@ -576,7 +592,17 @@ async function main() {
 /** the ceiling's CPU per request over the server's and PostgreSQL's: the ratio a busy shared machine moves least */
 const cpuRatio = (x: Row) => (100 * x.ceilingCpuMs!) / (x.stats.cpuMs + (PG ? x.stats.pgCpuMs : 0));
 
-function report(r: { rows: Row[]; writes: Row[]; loadStart: string; loadEnd: string; seedSeconds: number | null }): string {
+interface Memory {
+  readyS: number;
+  cpuToReadyS: number;
+  afterStart: number;
+  /** the highest RSS read after a row */
+  peak: number;
+  afterRows: number;
+  afterIdle: number;
+}
+
+function report(r: { rows: Row[]; writes: Row[]; memory: Memory; loadStart: string; loadEnd: string; seedSeconds: number | null }): string {
   const cpu = os.cpus();
   const lines = [
     `Run of ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC${quick ? " (--quick)" : ""} on ${PG ? "PostgreSQL" : "PGlite"}: ` +
@@ -617,6 +643,10 @@ function report(r: { rows: Row[]; writes: Row[]; loadStart: string; loadEnd: str
     const slow = r.writes.filter((x) => !(x.load.p99 <= 20)).map((x) => x.name);
     targets.push(`writes ≤ 20 ms p99: ${met(slow.length === 0)}${slow.length ? ` (above: ${slow.join(", ")})` : ""}`);
   }
+  const m = r.memory;
+  const rssTarget = PG ? 150 : 250;
+  targets.push(`ready < 3 s: ${met(m.readyS < 3)} (${f1(m.readyS)} s from \`npm start\`, ${f2(m.cpuToReadyS)} s of server CPU)`);
+  targets.push(`idle RSS < ${rssTarget} MB: ${met(m.afterStart < rssTarget && m.afterIdle < rssTarget)} (${f0(m.afterStart)} MB after start, ${f0(m.afterIdle)} MB ${IDLE} s after the last row; ${f0(m.peak)} MB at most after a row, ${f0(m.afterRows)} MB after the last)`);
   if (targets.length) lines.push("", `Targets: ${targets.join("; ")}.`);
   return lines.join("\n");
 }

@@ -12,10 +12,13 @@ process.on("SIGUSR2", () => {
   // a collection first when asked: always (MEMORY_PROBE_GC=1) or this time (a file `<MEMORY_PROBE_FILE>.gc` exists)
   if (process.env.MEMORY_PROBE_GC === "1" || (file && fs.existsSync(`${file}.gc`))) globalThis.gc?.();
   const m = process.memoryUsage();
-  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]));
+  const stats = v8.getHeapSpaceStatistics();
+  const spaces = Object.fromEntries(stats.map((s) => [s.space_name, s.space_used_size]));
+  // committed (what the heap holds from the system, used or not): new space is the young generation's semi-spaces
+  const spaceSizes = Object.fromEntries(stats.map((s) => [s.space_name, s.space_size]));
   const status = fs.readFileSync("/proc/self/status", "utf8");
   const kb = (key) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+)`, "m"))?.[1] ?? 0) * 1024;
-  const line = { at: Date.now(), rss: m.rss, rssAnon: kb("RssAnon"), rssFile: kb("RssFile"), heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, code: (spaces.code_space ?? 0) + (spaces.code_large_object_space ?? 0), spaces };
+  const line = { at: Date.now(), rss: m.rss, rssAnon: kb("RssAnon"), rssFile: kb("RssFile"), heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, code: (spaces.code_space ?? 0) + (spaces.code_large_object_space ?? 0), spaces, spaceSizes };
   if (file) fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
   if (process.env.MEMORY_PROBE_SNAPSHOT) v8.writeHeapSnapshot(process.env.MEMORY_PROBE_SNAPSHOT);
 });

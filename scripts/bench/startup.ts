@@ -40,6 +40,8 @@ const DOC = path.join(ROOT, "docs/performance.md");
 const START = "<!-- startup:results:start -->";
 const END = "<!-- startup:results:end -->";
 const ADMIN_TOKEN = `startup-${process.pid}`;
+// the node flags `npm start` passes (package.json), so that `node dist/main.js` here runs as npm start does
+const START_FLAGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start as string).split(/\s+/).filter((a) => a.startsWith("--"));
 const TICK_MS = 10; // /proc/<pid>/stat counts CPU time in clock ticks of 10 ms (USER_HZ = 100 on Linux)
 const log = (m: string) => process.stderr.write(`[startup] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -121,7 +123,7 @@ async function start(how: "npm" | "node", db: "pglite" | "postgres", dataDir: st
   const child =
     how === "npm"
       ? spawn("npm", ["start", "--silent"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
-      : spawn(process.execPath, ["--expose-gc", "--import", "./scripts/bench/memory-probe.mjs", "dist/main.js"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+      : spawn(process.execPath, [...START_FLAGS, "--expose-gc", "--import", "./scripts/bench/memory-probe.mjs", "dist/main.js"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
@@ -272,7 +274,7 @@ function report(results: DbResult[], loadBefore: string, loadAfter: string) {
   const lines: string[] = [];
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
   lines.push(
-    `Run of ${when} UTC on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, load average ${loadBefore} before and ${loadAfter} after (1, 5, 15 min; the machine is shared: wall times stretch with the load, CPU times much less). ${RUNS} cold starts per database; ${ROUNDS} load rounds of ${LOAD_S} s with ${CONCURRENCY} concurrent clients, then ${IDLE_S} s idle.`,
+    `Run of ${when} UTC on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, node flags \`${START_FLAGS.join(" ") || "none"}\`, load average ${loadBefore} before and ${loadAfter} after (1, 5, 15 min; the machine is shared: wall times stretch with the load, CPU times much less). ${RUNS} cold starts per database; ${ROUNDS} load rounds of ${LOAD_S} s with ${CONCURRENCY} concurrent clients, then ${IDLE_S} s idle.`,
     "",
     "| database | first `npm start` (migrates) | `npm start` to ready (median) | `node dist/main.js` to ready (median) | CPU to ready (median) |",
     "|---|---|---|---|---|",

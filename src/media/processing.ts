@@ -6,14 +6,11 @@
 //   nothing is decoded) for duration, bitrate and, when the container says, the picture size.
 // Decompression bombs are refused before this runs (image-size reads the header: storage.ts), and
 // sharp's own pixel limit stands behind that for what the header did not tell.
-import sharp from "sharp";
 import { encode as encodeBlurhash } from "blurhash";
 import { parseBuffer } from "music-metadata";
 import { createFile, MP4BoxBuffer, type Movie } from "mp4box";
+import { loadSharp } from "./sharp.ts";
 import { IMAGE_LIMITS } from "./storage.ts";
-
-// libvips' operation cache keeps recent results for reuse, which uploads never are
-sharp.cache(false);
 
 /** Previews hold about this many pixels (Mastodon's "small" size, 640×360). */
 const PREVIEW_PIXELS = 640 * 360;
@@ -44,16 +41,16 @@ export interface ProcessedImage {
 const sizeOf = (width: number, height: number): Size => ({ width, height, size: `${width}x${height}`, aspect: Math.round((width / height) * 10000) / 10000 });
 
 /** An input sharp refuses past the pixel limit (counting every frame of an animation). */
-const input = (data: Buffer, animated = false) => sharp(data, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: "error", animated });
+const input = async (data: Buffer, animated = false) => (await loadSharp())(data, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: "error", animated });
 
 /** Re-encodes `data` (of type `mime`) upright and without metadata, in its own format. */
 async function stripped(data: Buffer, mime: string, animated: boolean): Promise<{ data: Buffer; width: number; height: number }> {
   // GIF has no EXIF: kept byte for byte (re-encoding animations would cost more than it strips)
   if (mime === "image/gif") {
-    const m = await input(data).metadata();
+    const m = await (await input(data)).metadata();
     return { data, width: m.width ?? 0, height: m.height ?? 0 };
   }
-  let image = input(data, animated).autoOrient().keepIccProfile();
+  let image = (await input(data, animated)).autoOrient().keepIccProfile();
   if (mime === "image/jpeg") image = image.jpeg({ quality: 90 });
   else if (mime === "image/png") image = image.png();
   else if (mime === "image/webp") image = image.webp({ quality: 90 });
@@ -71,12 +68,12 @@ function previewSize(width: number, height: number) {
 }
 
 export async function processImage(data: Buffer, mime: string): Promise<ProcessedImage> {
-  const meta = await input(data).metadata();
+  const meta = await (await input(data)).metadata();
   const animated = (meta.pages ?? 1) > 1;
   const served = await stripped(data, mime, animated);
   const small = previewSize(served.width, served.height);
   // the preview and the blurhash come from the first frame of the served (upright) image
-  const first = input(served.data);
+  const first = await input(served.data);
   const preview = meta.hasAlpha
     ? { data: await first.clone().resize(small.width, small.height).png().toBuffer(), ext: "png" }
     : { data: await first.clone().resize(small.width, small.height).jpeg({ quality: 80 }).toBuffer(), ext: "jpg" };
@@ -94,7 +91,7 @@ export async function processImage(data: Buffer, mime: string): Promise<Processe
 
 /** Re-encodes an image without its metadata (avatars, headers): the bytes to store. */
 export async function strippedImage(data: Buffer, mime: string): Promise<Buffer> {
-  const meta = await input(data).metadata();
+  const meta = await (await input(data)).metadata();
   return (await stripped(data, mime, (meta.pages ?? 1) > 1)).data;
 }
 

@@ -4,7 +4,9 @@
 // - every process's subscribers receive every event, once per process: a subscriber may update what its
 //   own process holds (sockets, caches, settings) but must never enqueue jobs or write to the database,
 //   or each process would do it once. Do durable work where the event is published.
-import { createPubSub, type PubSub, type PubSubEventTarget } from "graphql-yoga";
+// the pub/sub alone, not graphql-yoga: its entry loads the whole GraphQL server (≈17 MB), which a
+// process that serves no GraphQL request yet does not need (src/server.ts loads it on demand)
+import { createPubSub, type PubSub, type PubSubEventTarget } from "@graphql-yoga/subscription";
 import { createRedisTopicTarget } from "./redis-bus.ts";
 
 export interface FollowSide {

@@ -5,7 +5,7 @@
 // server's word: images, video and audio inline with their detected type; anything else — HTML and SVG
 // included — as `application/octet-stream` with `Content-Disposition: attachment`.
 import { fileTypeFromBuffer } from "file-type";
-import sharp from "sharp";
+import { loadSharp } from "../../media/sharp.ts";
 import { IMAGE_LIMITS } from "../../media/storage.ts";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
 import { isMediaProxyBanned } from "../admin/media-proxy.ops.ts";
@@ -44,6 +44,7 @@ export async function previewFile(services: Services, signature: string, encoded
   if (!/^image\/(png|jpeg|gif|webp|avif)$/.test(copy.contentType)) return copy;
   const opts = services.config.group("media_preview_proxy");
   try {
+    const sharp = await loadSharp();
     const image = sharp(copy.body, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: "error" }).autoOrient().resize(opts.thumbnail_max_width, opts.thumbnail_max_height, { fit: "inside", withoutEnlargement: true });
     const alpha = (await sharp(copy.body, { limitInputPixels: IMAGE_LIMITS.maxPixels }).metadata()).hasAlpha;
     const body = alpha ? await image.png().toBuffer() : await image.jpeg({ quality: opts.image_quality }).toBuffer();
