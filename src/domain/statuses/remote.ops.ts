@@ -3,6 +3,7 @@
 // timelines, notifications, streams and subscriptions show them as they show local ones. Remote polls
 // keep the counts their server reports; a remote vote on a local poll is a PollVote of the remote account.
 import { newId } from "../../db/ids.ts";
+import { insertModelRow } from "../../db/model-rows.ts";
 import type { Account, Poll, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { rememberRemoteEmojis, type RemoteEmoji } from "../emoji/remote-emoji.ts";
@@ -117,10 +118,15 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
           await tx.mediaAttachment.createMany({ data: data.media.map((m) => mediaRow(data.accountId, status.id, m)) });
           return status;
         })
-      : await ctx.db.status.create({ data: row });
+      : mentionIds.length || tags.length || data.poll
+        ? await ctx.db.status.create({ data: row })
+        : // the common case, a post without mentions, tags or poll (once per inbox Create): one INSERT
+          // through the driver, the same row Prisma would write (updatedAt is Prisma's @updatedAt)
+          ((await insertModelRow(ctx.db, "Status", { ...row, updatedAt: new Date() })) as Status);
   } catch (error) {
-    // the same object delivered twice (at once, or again): the stored one answers
-    if ((error as { code?: string }).code === "P2002") {
+    // the same object delivered twice (at once, or again): the stored one answers (a unique
+    // violation: P2002 from Prisma, 23505 from the driver, P2010 wrapping it from Prisma's raw path)
+    if (isUniqueViolation(error)) {
       const winner = await ctx.db.status.findUnique({ where: { uri: data.uri } });
       if (winner) return winner;
     }
@@ -133,6 +139,11 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
     if (poll) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: poll.id }, { runAt: data.poll.expiresAt });
   }
   return status;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const { code, meta } = (error ?? {}) as { code?: string; meta?: { code?: string } };
+  return code === "P2002" || code === "23505" || (code === "P2010" && meta?.code === "23505");
 }
 
 function pollRow(p: RemotePoll) {
