@@ -114,6 +114,12 @@ export async function insertModelRow<M extends ModelName>(db: Db, model: M, data
   return decodeModel(db, model, inserted.row);
 }
 
+/** A unique index refused the row: P2002 from Prisma's model API, 23505 from the driver (P2010 around it from Prisma's raw calls). */
+export function isUniqueViolation(error: unknown): boolean {
+  const { code, meta } = (error ?? {}) as { code?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } };
+  return code === "P2002" || code === "23505" || (code === "P2010" && meta?.driverAdapterError?.cause?.originalCode === "23505");
+}
+
 /** Parameters go as text where the driver paths differ (dates, JSON), with a cast to the column's type. */
 function encodeValue(f: Field, value: unknown): unknown {
   if (value === null) return null;

@@ -3,7 +3,7 @@
 // timelines, notifications, streams and subscriptions show them as they show local ones. Remote polls
 // keep the counts their server reports; a remote vote on a local poll is a PollVote of the remote account.
 import { newId } from "../../db/ids.ts";
-import { insertModelRow } from "../../db/model-rows.ts";
+import { insertModelRow, isUniqueViolation } from "../../db/model-rows.ts";
 import type { Account, Poll, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { rememberRemoteEmojis, type RemoteEmoji } from "../emoji/remote-emoji.ts";
@@ -124,8 +124,7 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
           // through the driver, the same row Prisma would write (updatedAt is Prisma's @updatedAt)
           ((await insertModelRow(ctx.db, "Status", { ...row, updatedAt: new Date() })) as Status);
   } catch (error) {
-    // the same object delivered twice (at once, or again): the stored one answers (a unique
-    // violation: P2002 from Prisma, 23505 from the driver, P2010 wrapping it from Prisma's raw path)
+    // the same object delivered twice (at once, or again): the stored one answers
     if (isUniqueViolation(error)) {
       const winner = await ctx.db.status.findUnique({ where: { uri: data.uri } });
       if (winner) return winner;
@@ -139,11 +138,6 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
     if (poll) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: poll.id }, { runAt: data.poll.expiresAt });
   }
   return status;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const { code, meta } = (error ?? {}) as { code?: string; meta?: { code?: string } };
-  return code === "P2002" || code === "23505" || (code === "P2010" && meta?.code === "23505");
 }
 
 function pollRow(p: RemotePoll) {
