@@ -6,6 +6,7 @@
 // needs no change here.
 import { Prisma } from "../generated/prisma/client.ts";
 import type { Db } from "./client.ts";
+import { sqlFor } from "./sql.ts";
 
 type ModelName = Prisma.ModelName;
 /** the row type Prisma returns for a model */
@@ -71,4 +72,67 @@ function decodeValue(type: string, value: unknown): unknown {
 function decodeDate(value: string): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
   return new Date(/(Z|[+-]\d\d(:?\d\d)?)$/.test(value) ? value : `${value}Z`);
+}
+
+// Single-row statements on the hottest paths (each inbox activity: the actor's account, the status it
+// creates) through the bare driver (src/db/sql.ts): Prisma's model API costs about 0.2 ms of CPU more
+// per statement than the statement itself (docs/performance.md, "Federation"). The row comes back in
+// the shape Prisma returns.
+
+/** The row of `model` whose unique `field` equals `value`, or null (one statement). */
+export async function findModelRow<M extends ModelName>(db: Db, model: M, field: string, value: unknown): Promise<ModelRow<M> | null> {
+  const { table, fields } = modelOf(db, model);
+  const column = fields.find((f) => f.name === field);
+  if (!column) throw new Error(`${model} has no field ${field}`);
+  const [found] = await sqlFor(db).query<{ row: Record<string, unknown> }>(
+    `SELECT ${modelJson(db, model, "_t").sql} AS row FROM "${table}" AS _t WHERE _t."${column.dbName ?? column.name}" = $1 LIMIT 1`,
+    [value],
+  );
+  return found ? decodeModel(db, model, found.row) : null;
+}
+
+/**
+ * Inserts one row of `model` (scalar fields by name; database defaults for the others) and returns it
+ * as Prisma would. Unlike Prisma, no client-side defaults: `@updatedAt` and the like are the caller's.
+ */
+export async function insertModelRow<M extends ModelName>(db: Db, model: M, data: Partial<Record<keyof ModelRow<M> & string, unknown>>): Promise<ModelRow<M>> {
+  const { table, fields } = modelOf(db, model);
+  const columns: string[] = [];
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (const f of fields) {
+    const value = (data as Record<string, unknown>)[f.name];
+    if (value === undefined) continue;
+    params.push(encodeValue(f, value));
+    columns.push(`"${f.dbName ?? f.name}"`);
+    values.push(`$${params.length}${castOf(f, value)}`);
+  }
+  const [inserted] = await sqlFor(db).query<{ row: Record<string, unknown> }>(
+    `INSERT INTO "${table}" AS _t (${columns.join(", ")}) VALUES (${values.join(", ")}) RETURNING ${modelJson(db, model, "_t").sql} AS row`,
+    params,
+  );
+  return decodeModel(db, model, inserted.row);
+}
+
+/** A unique index refused the row: P2002 from Prisma's model API, 23505 from the driver (P2010 around it from Prisma's raw calls). */
+export function isUniqueViolation(error: unknown): boolean {
+  const { code, meta } = (error ?? {}) as { code?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } };
+  return code === "P2002" || code === "23505" || (code === "P2010" && meta?.driverAdapterError?.cause?.originalCode === "23505");
+}
+
+/** Parameters go as text where the driver paths differ (dates, JSON), with a cast to the column's type. */
+function encodeValue(f: Field, value: unknown): unknown {
+  if (value === null) return null;
+  if (f.type === "Json") return JSON.stringify(value);
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+const SCALAR_CASTS: Record<string, string> = { DateTime: "timestamp(3)", Json: "jsonb", Int: "int", BigInt: "bigint", Float: "double precision", Boolean: "boolean", String: "text" };
+
+function castOf(f: Field, value: unknown): string {
+  const type = f.kind === "enum" ? `"${f.type}"` : SCALAR_CASTS[f.type];
+  if (!type) return "";
+  // a timestamp written from an ISO string keeps the UTC wall time (Prisma's convention for timestamp(3))
+  return Array.isArray(value) && f.type !== "Json" ? `::${type}[]` : `::${type}`;
 }

@@ -47,6 +47,18 @@ function expiry(options?: KvStoreSetOptions): Date | null {
   return new Date(Date.now() + options.ttl.total("millisecond"));
 }
 
+/**
+ * Fedify 2.3.6 (queued inbox, "global" idempotence) reads `["_fedify","activityIdempotence", id]` when it
+ * accepts an activity, but the queued task records and checks `["_fedify","activityIdempotence", origin,
+ * id]`: the first form is never written, so its read, one statement per received activity, always
+ * misses. It is answered without the table until some set writes that form (another Fedify version,
+ * another strategy): from then on, in this process, it is read like any key on that database. De-duplication is unchanged:
+ * the queued task's check (the second form) is the one that ever found anything.
+ */
+const isAcceptIdempotenceKey = (key: KvKey) => key.length === 3 && key[0] === "_fedify" && key[1] === "activityIdempotence";
+/** the databases (their clients) where this process has written that form */
+const acceptIdempotenceWritten = new WeakSet<Db>();
+
 export class DbKvStore implements KvStore {
   #lastSweep = 0;
   readonly #cache: Map<string, CacheEntry>;
@@ -58,6 +70,7 @@ export class DbKvStore implements KvStore {
   }
 
   async get<T = unknown>(key: KvKey): Promise<T | undefined> {
+    if (isAcceptIdempotenceKey(key) && !acceptIdempotenceWritten.has(this.db)) return undefined;
     const k = encode(key);
     const useCache = cacheable(k);
     if (useCache) {
@@ -72,6 +85,7 @@ export class DbKvStore implements KvStore {
   }
 
   async set(key: KvKey, value: unknown, options?: KvStoreSetOptions): Promise<void> {
+    if (isAcceptIdempotenceKey(key)) acceptIdempotenceWritten.add(this.db);
     const k = encode(key);
     const expiresAt = expiry(options);
     this.#cache.delete(k); // not served while the write is under way
@@ -93,6 +107,7 @@ export class DbKvStore implements KvStore {
 
   /** Compare-and-swap: `undefined` as expected value means "absent (or expired)". */
   async cas(key: KvKey, expectedValue: unknown, newValue: unknown, options?: KvStoreSetOptions): Promise<boolean> {
+    if (isAcceptIdempotenceKey(key)) acceptIdempotenceWritten.add(this.db);
     const k = encode(key);
     this.#cache.delete(k);
     const expiresAt = expiry(options);

@@ -3,6 +3,7 @@
 // timelines, notifications, streams and subscriptions show them as they show local ones. Remote polls
 // keep the counts their server reports; a remote vote on a local poll is a PollVote of the remote account.
 import { newId } from "../../db/ids.ts";
+import { insertModelRow, isUniqueViolation } from "../../db/model-rows.ts";
 import type { Account, Poll, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { rememberRemoteEmojis, type RemoteEmoji } from "../emoji/remote-emoji.ts";
@@ -117,10 +118,14 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
           await tx.mediaAttachment.createMany({ data: data.media.map((m) => mediaRow(data.accountId, status.id, m)) });
           return status;
         })
-      : await ctx.db.status.create({ data: row });
+      : mentionIds.length || tags.length || data.poll
+        ? await ctx.db.status.create({ data: row })
+        : // the common case, a post without mentions, tags or poll (once per inbox Create): one INSERT
+          // through the driver, the same row Prisma would write (updatedAt is Prisma's @updatedAt)
+          ((await insertModelRow(ctx.db, "Status", { ...row, updatedAt: new Date() })) as Status);
   } catch (error) {
     // the same object delivered twice (at once, or again): the stored one answers
-    if ((error as { code?: string }).code === "P2002") {
+    if (isUniqueViolation(error)) {
       const winner = await ctx.db.status.findUnique({ where: { uri: data.uri } });
       if (winner) return winner;
     }

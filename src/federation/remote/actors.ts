@@ -13,6 +13,7 @@ import { filterRemoteAccount } from "../../domain/federation/policy/index.ts";
 import type { FederationContext } from "../federation.ts";
 import { INSTANCE_ACTOR } from "../service-actors.ts";
 import { isObject } from "./json.ts";
+import { findModelRow } from "../../db/model-rows.ts";
 
 /** The instance actor's signed document loader (for peers that require signed fetches). */
 export function signedLoader(fctx: FederationContext): Promise<DocumentLoader> {
@@ -141,7 +142,8 @@ export async function rememberActor(fctx: FederationContext, actor: Actor): Prom
 export async function accountForActorUri(fctx: FederationContext, uri: string | URL, opts: { refresh?: boolean } = {}): Promise<Account | null> {
   const href = typeof uri === "string" ? uri : uri.href;
   const services = fctx.data;
-  const stored = await services.db.account.findUnique({ where: { apId: href } });
+  // once per inbox activity (its actor): straight to the driver
+  const stored = await findModelRow(services.db, "Account", "apId", href);
   if (stored && (stored.local || !opts.refresh)) return stored;
   if (rejectedBy(services, hostOf(href))) return null;
   const object = await fctx.lookupObject(href, { documentLoader: await signedLoader(fctx) }).catch(() => null);
