@@ -5,6 +5,7 @@ import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadStatusData } from "../../src/domain/statuses/status-data.ts";
 import { wireType, type NotificationRow } from "../../src/domain/notifications/notifications.ops.ts";
+import { activeRelation } from "../../src/domain/relationships/relationships.read.ts";
 import { renderAccounts } from "./account.ts";
 import { chatMentionMessages } from "./chat.ts";
 import { renderLoadedStatuses } from "./status.ts";
@@ -13,11 +14,18 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   if (rows.length === 0) return [];
   const movedIds = [...new Set(rows.filter((r) => r.type === "move" && r.fromAccount.movedToId).map((r) => r.fromAccount.movedToId!))];
   const statuses = [...new Map(rows.filter((r) => r.status).map((r) => [r.status!.id, r.status!])).values()];
-  const [moved, data, chatMessages] = await Promise.all([
+  const viewerId = ctx.viewer.account?.id;
+  const fromIds = [...new Set(rows.map((r) => r.fromAccountId))];
+  const [moved, data, chatMessages, mutes] = await Promise.all([
     movedIds.length ? ctx.db.account.findMany({ where: { id: { in: movedIds } } }) : Promise.resolve([]),
     statuses.length ? loadStatusData(ctx, statuses) : Promise.resolve(null),
     chatMentionMessages(ctx, rows.flatMap((r) => (r.type === "chat_mention" && r.chatMessageRefId ? [r.chatMessageRefId] : []))),
+    // the family's `is_muted`: whether the reader mutes the notification's account (shown with with_muted)
+    viewerId
+      ? ctx.db.userRelationship.findMany({ where: { AND: [activeRelation(ctx.clock()), { sourceId: viewerId, targetId: { in: fromIds }, type: "mute" }] }, select: { targetId: true } })
+      : Promise.resolve([]),
   ]);
+  const muted = new Set(mutes.map((m) => m.targetId));
   // the notifications' accounts and the statuses' authors render in one batch
   const accounts = new Map<string, Account>();
   for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved, ...(data?.accounts.values() ?? [])])
@@ -54,7 +62,7 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
         target_account: accountById.get(r.targetId),
       };
     }
-    out[ns] = { is_seen: n.seen };
+    out[ns] = { is_seen: n.seen, is_muted: muted.has(n.fromAccountId) };
     return out;
   });
 }

@@ -56,4 +56,17 @@ describe("the masto client", () => {
     const followers = await client.v1.accounts.$select(targetId).followers.list();
     expect(followers.map((a) => a.acct)).toEqual(["mia"]);
   });
+
+  test("reads the home, local and tag timelines and a thread", async () => {
+    const posted = await client.v1.statuses.create({ status: "timeline check #mastotl" });
+    const reply = await client.v1.statuses.create({ status: "and a reply", inReplyToId: posted.id });
+    const home = await client.v1.timelines.home.list({ limit: 10 });
+    expect(home.map((s) => s.id)).toEqual(expect.arrayContaining([posted.id, reply.id]));
+    const local = await client.v1.timelines.public.list({ local: true, limit: 10 });
+    expect(local.map((s) => s.id)).toContain(posted.id);
+    const tagged = await client.v1.timelines.tag.$select("mastotl").list();
+    expect(tagged.map((s) => s.id)).toEqual([posted.id]);
+    const context = await client.v1.statuses.$select(posted.id).context.fetch();
+    expect(context.descendants.map((s) => s.id)).toEqual([reply.id]);
+  });
 });

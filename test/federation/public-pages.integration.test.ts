@@ -106,11 +106,13 @@ describe("landing page", () => {
       await server.services.config.reload();
     };
     await set("registrations_open", true);
-    expect((await page("/")).text).toContain('<p id="register">Registrations are open');
+    const open = (await page("/")).text;
+    expect(open).toContain('<p id="register">Registrations are open');
+    expect(open).toContain(`<a id="registration" href="${BASE}/registration">create an account</a>`);
     await set("registrations_open", false);
     expect((await page("/")).text).toContain("Registrations are closed.");
     await set("invites_enabled", true);
-    expect((await page("/")).text).toContain("Registration is by invitation only.");
+    expect((await page("/")).text).toContain("Registration is by invitation only");
   });
 });
 
@@ -147,9 +149,28 @@ describe("account pages", () => {
   test("the followers and follows counts follow hide_followers_count and hide_follows_count", async () => {
     const bob = await server.createUser("bob");
     await server.services.db.follow.create({ data: { id: newId(), followerId: bob.id, followingId: alice.id, state: "accept" } });
-    expect((await page("/@alice")).text).toContain("· 1 followers");
-    await server.services.db.account.update({ where: { id: alice.id }, data: { hideFollowersCount: true } });
-    expect((await page("/@alice")).text).toContain("· 0 followers");
+    expect((await page("/@alice")).text).toContain('<span id="followers">1 followers</span>');
+    await server.services.db.account.update({ where: { id: alice.id }, data: { hideFollowersCount: true, hideFollowsCount: true } });
+    const hiddenCounts = (await page("/@alice")).text;
+    expect(hiddenCounts).toContain('<span id="followers">followers hidden</span>');
+    expect(hiddenCounts).toContain('<span id="following">follows hidden</span>');
+    await server.services.db.account.update({ where: { id: alice.id }, data: { hideFollowersCount: false, hideFollowsCount: false } });
+  });
+
+  test("an author's no_rich_text shows their bio and posts as plain text on the pages and in the feeds", async () => {
+    const dora = await server.createUser("dora");
+    const token = (await passwordToken(server, "dora")).access_token;
+    const rich = await post(token, { status: "**bold** and <em>em</em>\nnext line", content_type: "text/markdown" });
+    await server.services.db.account.update({ where: { id: dora.id }, data: { note: "my bio" } });
+    const before = (await page(`/notice/${rich.id}`)).text;
+    expect(before).toContain("<strong>bold</strong>");
+    await server.services.db.account.update({ where: { id: dora.id }, data: { noRichText: true } });
+    const after = (await page(`/notice/${rich.id}`)).text;
+    expect(after).not.toContain("<strong>bold</strong>");
+    expect(after).toMatch(/<div><p>bold and [^<]*em[^<]*(<br>)+next line<\/p><\/div>/);
+    const profile = (await page("/@dora")).text;
+    expect(profile).toContain("<div><p>my bio</p></div>");
+    expect((await feed("/users/dora/feed.atom")).entries[0].content["#text"] ?? "").not.toContain("<strong>bold");
   });
 });
 

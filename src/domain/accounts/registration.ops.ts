@@ -79,7 +79,7 @@ export const register = operation({
   async run(ctx, input): Promise<Registered> {
     const app = ctx.viewer.app;
     if (!app) throw Forbidden("Invalid credentials");
-    return registerAccount(ctx, input, app);
+    return registerAccount(ctx, input, app, { inviteOnly: false });
   },
 });
 
@@ -93,16 +93,29 @@ export const registerByInvite = operation({
   input: registerInput.extend({ token: z.string().min(1) }),
   async run(ctx, input): Promise<Registered> {
     await usableInvite(ctx, input.token);
-    return registerAccount(ctx, input, null);
+    return registerAccount(ctx, input, null, { inviteOnly: true });
   },
 });
 
-async function registerAccount(ctx: Ctx, input: z.output<typeof registerInput>, app: NonNullable<Ctx["viewer"]["app"]> | null): Promise<Registered> {
+/**
+ * Registration through the open sign-up page (`/registration`, the path the family's front ends use):
+ * the same rules as the API (open registrations or an invite, captcha, approval, confirmation), no app
+ * and so no token issued (the newcomer signs in afterwards).
+ */
+export const registerFromPage = operation({
+  name: "accounts.registerFromPage",
+  input: registerInput,
+  async run(ctx, input): Promise<Registered> {
+    return registerAccount(ctx, input, null, { inviteOnly: false });
+  },
+});
+
+async function registerAccount(ctx: Ctx, input: z.output<typeof registerInput>, app: NonNullable<Ctx["viewer"]["app"]> | null, opts: { inviteOnly: boolean }): Promise<Registered> {
   const instance = ctx.config.group("instance");
 
   // closed registrations admit only invitees, and only when invites are on
   let invite: Invite | null = null;
-  if (!instance.registrations_open || !app) {
+  if (!instance.registrations_open || opts.inviteOnly) {
     if (!instance.invites_enabled || !input.token) throw Forbidden("Registrations are closed");
     invite = await usableInvite(ctx, input.token);
   }

@@ -76,6 +76,16 @@ ${lines.join("\n")}
 `;
 }
 
+/**
+ * Sanitised HTML shown as plain text, line breaks kept: an author's `no_rich_text` on the public pages
+ * (the family applies the setting to what its holder reads; a page's reader is anonymous, so the pages
+ * apply the author's — docs/compatibility.md).
+ */
+export function plainContent(html: string): string {
+  const text = htmlToText(html).trim();
+  return text ? `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p>` : "";
+}
+
 /** Plain text of sanitised HTML, cut to `max` characters on a word boundary (OpenGraph descriptions). */
 export function summaryText(html: string, max = OG_DESCRIPTION_LENGTH): string {
   const text = htmlToText(html).replace(/\s+/g, " ").trim();
@@ -123,11 +133,16 @@ export interface AccountPageOptions {
   noindex: boolean;
   /** the account's Atom feed, advertised as an alternate */
   feed: string;
+  /** the account hides these counts (`hide_followers_count`, `hide_follows_count`): the page says so instead of a number */
+  hideFollowersCount: boolean;
+  hideFollowsCount: boolean;
 }
 
 export function accountPage(a: PageAccount, actorId: string, profile: string, statuses: PageStatus[], opts: AccountPageOptions): string {
   const fields = a.fields.length ? `<dl>${a.fields.map((f) => `<dt>${f.name}</dt><dd>${fieldValue(f.value)}</dd>`).join("")}</dl>` : "";
-  const counts = `<p>${a.statuses_count} posts · ${a.following_count} following · ${a.followers_count} followers</p>`;
+  const following = opts.hideFollowsCount ? `<span id="following">follows hidden</span>` : `<span id="following">${a.following_count} following</span>`;
+  const followers = opts.hideFollowersCount ? `<span id="followers">followers hidden</span>` : `<span id="followers">${a.followers_count} followers</span>`;
+  const counts = `<p>${a.statuses_count} posts · ${following} · ${followers}</p>`;
   const body = `<header><h1>${byline(a, profile)}</h1><div>${a.note}</div>${fields}${counts}</header>${statuses.map((s) => statusBody(s, profile)).join("")}`;
   const meta: [string, string][] = [
     ["og:title", nameOf(a)],
@@ -184,10 +199,9 @@ export function landingPage(i: LandingInfo, baseUrl: string): string {
     ? `<section><h2>Rules</h2><ol>${i.rules.map((r) => `<li>${escapeHtml(r.text)}${r.hint ? `<br><small>${escapeHtml(r.hint)}</small>` : ""}</li>`).join("")}</ol></section>`
     : "";
   const joining = i.registrationsOpen
-    ? // no web client is bundled to link a sign-up form to: accounts are made from the apps (docs/compatibility.md)
-      `<p id="register">Registrations are open: create an account from any Mastodon-API app by entering the server <strong>${escapeHtml(i.domain)}</strong>.</p>`
+    ? `<p id="register">Registrations are open: <a id="registration" href="${escapeHtml(`${baseUrl}/registration`)}">create an account</a>, or sign up from any Mastodon-API app by entering the server <strong>${escapeHtml(i.domain)}</strong>.</p>`
     : i.invitesEnabled
-      ? `<p>Registration is by invitation only.</p>`
+      ? `<p>Registration is by invitation only: the invitation e-mail links to the sign-up form.</p>`
       : `<p>Registrations are closed.</p>`;
   const body = `<header><h1>${escapeHtml(i.title)}</h1><p>${escapeHtml(i.description)}</p></header>
 <section><h2>About</h2><ul><li><span id="users">${i.userCount}</span> users</li><li><span id="statuses">${i.statusCount}</span> posts</li><li>connected to <span id="domains">${i.domainCount}</span> other servers</li></ul></section>

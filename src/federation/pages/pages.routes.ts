@@ -22,7 +22,7 @@ import { accountStatuses, tagTimeline } from "../../domain/timelines/timelines.o
 import type { Status } from "../../generated/prisma/client.ts";
 import { wantsActivityJson } from "../mount.ts";
 import { FEED_TYPES, renderFeed, type FeedFormat } from "./feeds.ts";
-import { accountPage, landingPage, playable, playerPage, statusPage, type PageStatus } from "./html.ts";
+import { accountPage, landingPage, plainContent, playable, playerPage, statusPage, type PageStatus } from "./html.ts";
 
 const nickname = z.object({ nickname: z.string() });
 const id = z.object({ id: z.string() });
@@ -67,9 +67,18 @@ async function accountPageRoute(ctx: Ctx, req: Request, res: Response, nick: str
   const wanted = req.accepts(["text/html", FEED_TYPES.atom, FEED_TYPES.rss]);
   if (wanted === FEED_TYPES.atom || wanted === FEED_TYPES.rss) return void res.redirect(302, `${ctx.settings.baseUrl}/users/${account.nickname}/feed.${wanted === FEED_TYPES.rss ? "rss" : "atom"}`);
   const page = await accountStatuses(ctx, { id: account.id, limit: PAGE_SIZE, exclude_replies: true, exclude_reblogs: true });
-  const [rendered, statuses] = await Promise.all([renderAccount(ctx, account), renderStatuses(ctx, page.items)]);
+  const [rendered, statuses] = await Promise.all([renderAccount(ctx, account), pageStatuses(ctx, page.items)]);
   const profile = profileUrl(ctx, account.nickname);
-  sendHtml(res, accountPage(rendered, account.apId, profile, statuses as PageStatus[], { noindex: !account.discoverable, feed: `${ctx.settings.baseUrl}/users/${account.nickname}/feed.atom` }));
+  const shown = account.noRichText ? { ...rendered, note: plainContent(rendered.note) } : rendered;
+  sendHtml(
+    res,
+    accountPage(shown, account.apId, profile, statuses, {
+      noindex: !account.discoverable,
+      feed: `${ctx.settings.baseUrl}/users/${account.nickname}/feed.atom`,
+      hideFollowersCount: account.hideFollowersCount,
+      hideFollowsCount: account.hideFollowsCount,
+    }),
+  );
 }
 
 /** A local status's page; reblogs go to their original, remote statuses to their own server. */
@@ -78,7 +87,7 @@ async function statusPageRoute(ctx: Ctx, req: Request, res: Response, status: St
   requirePublicInstance(ctx);
   if (!status.local) return void res.redirect(302, status.url ?? status.uri);
   if (status.reblogOfId) return void res.redirect(302, `${ctx.settings.baseUrl}/notice/${status.reblogOfId}`);
-  const [rendered] = (await renderStatuses(ctx, [status])) as PageStatus[];
+  const [rendered] = await pageStatuses(ctx, [status]);
   sendHtml(res, statusPage(rendered!, profileUrl(ctx, rendered!.account.acct), ctx.settings.baseUrl));
 }
 
@@ -88,6 +97,17 @@ async function authoredStatus(ctx: Ctx, nick: string, statusId: string) {
   const status = await showStatus(ctx, { id: statusId });
   if (status.accountId !== account.id) throw NotFound("Record not found");
   return status;
+}
+
+/** Statuses rendered for a page: the content of authors who chose `no_rich_text` as plain text (one query for the authors). */
+async function pageStatuses(ctx: Ctx, statuses: Status[]): Promise<PageStatus[]> {
+  const authorIds = [...new Set(statuses.map((s) => s.accountId))];
+  const [rendered, plain] = await Promise.all([
+    renderStatuses(ctx, statuses) as Promise<PageStatus[]>,
+    authorIds.length ? ctx.db.account.findMany({ where: { id: { in: authorIds }, noRichText: true }, select: { id: true } }) : Promise.resolve([]),
+  ]);
+  const plainAuthors = new Set(plain.map((a) => a.id));
+  return rendered.map((s, i) => (plainAuthors.has(statuses[i]!.accountId) ? { ...s, content: plainContent(s.content) } : s));
 }
 
 const nextPage = (items: { id: string }[], url: string) => (items.length === PAGE_SIZE ? `${url}?max_id=${items[items.length - 1]!.id}` : undefined);
@@ -195,7 +215,7 @@ export const pageRoutes: RouteDef[] = [
       const status = await showStatus(anon, { id: params.id });
       // only public statuses are embedded, as the family's embed controller checks
       if (!status.local || status.reblogOfId || status.visibility !== "public") throw NotFound("Not found");
-      const [rendered] = (await renderStatuses(anon, [status])) as PageStatus[];
+      const [rendered] = await pageStatuses(anon, [status]);
       res.removeHeader("X-Frame-Options");
       res
         .status(200)
@@ -231,11 +251,11 @@ export const pageRoutes: RouteDef[] = [
       const account = await localAccount(anon, params.nickname);
       const format = feedFormat(req, params.format);
       const page = await accountStatuses(anon, { id: account.id, limit: PAGE_SIZE, max_id: query.max_id, exclude_reblogs: true });
-      const [rendered, statuses] = await Promise.all([renderAccount(anon, account), renderStatuses(anon, page.items)]);
+      const [rendered, statuses] = await Promise.all([renderAccount(anon, account), pageStatuses(anon, page.items)]);
       const self = `${ctx.settings.baseUrl}/users/${account.nickname}/feed.${format}`;
       const name = rendered.display_name || account.nickname;
       const meta = { self, title: `${name}'s timeline`, subtitle: `Public posts of @${rendered.fqn}`, link: profileUrl(ctx, account.nickname), author: { name, uri: account.apId, avatar: rendered.avatar }, next: nextPage(page.items, self) };
-      sendFeed(res, format, renderFeed(format, meta, statuses as PageStatus[]));
+      sendFeed(res, format, renderFeed(format, meta, statuses));
     },
   }),
   route({
@@ -253,7 +273,7 @@ export const pageRoutes: RouteDef[] = [
       const match = /^(.+)\.(rss|atom)$/.exec(params.tag);
       const [tag, format] = match ? [match[1]!, match[2] as FeedFormat] : [params.tag, "rss" as const];
       const page = await tagTimeline(anon, { hashtag: tag, limit: PAGE_SIZE, max_id: query.max_id });
-      const statuses = (await renderStatuses(anon, page.items)) as PageStatus[];
+      const statuses = await pageStatuses(anon, page.items);
       const self = `${ctx.settings.baseUrl}/tags/${encodeURIComponent(tag)}.${format}`;
       const meta = { self, title: `#${tag}`, subtitle: `Public posts tagged #${tag}`, link: `${ctx.settings.baseUrl}/`, next: nextPage(page.items, self) };
       sendFeed(res, format, renderFeed(format, meta, statuses));
