@@ -32,6 +32,7 @@ import { searchRoutes } from "./reference/search.routes.ts";
 import { timelineRoutes } from "./reference/timelines.routes.ts";
 import { appRoutes } from "./reference/apps.routes.ts";
 import { instanceRoutes } from "./reference/instance.routes.ts";
+import { trendRoutes } from "./reference/trends.routes.ts";
 import { mediaRoutes } from "./reference/media.routes.ts";
 import { pollRoutes } from "./reference/polls.routes.ts";
 import { registrationRoutes } from "./reference/registration.routes.ts";
@@ -65,6 +66,7 @@ import { frontendProfileRoutes } from "./own/frontend-profiles.routes.ts";
 import { tagRoutes } from "./reference/tags.routes.ts";
 import { referenceAccountRoutes } from "./admin/reference-accounts.routes.ts";
 import { referenceDomainBlockRoutes } from "./admin/reference-domain-blocks.routes.ts";
+import { referenceTrendRoutes } from "./admin/reference-trends.routes.ts";
 import { referenceBlocklistRoutes } from "./admin/reference-blocklists.routes.ts";
 import { referenceMetricRoutes } from "./admin/reference-metrics.routes.ts";
 import type { RouteDef } from "./route.ts";
@@ -89,6 +91,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...inviteRegistrationRoutes,
   ...appRoutes,
   ...instanceRoutes,
+  ...trendRoutes,
   ...registrationRoutes,
   // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
   ...relationshipRoutes,
@@ -118,6 +121,7 @@ export const allRoutes: readonly RouteDef[] = [
   // the reference admin API (/api/v1/admin/…, /api/v2/admin/accounts)
   ...referenceAccountRoutes,
   ...referenceDomainBlockRoutes,
+  ...referenceTrendRoutes,
   ...referenceBlocklistRoutes,
   ...referenceMetricRoutes,
   ...announcementRoutes,

@@ -23,6 +23,7 @@ import "./statuses.ts";
 import "./subscriptions.ts";
 import "./system.ts";
 import "./timelines.ts";
+import "./trends.ts";
 import { builder } from "./builder.ts";
 
 export const schema = builder.toSchema();
