@@ -28,6 +28,7 @@ import { adminChatRoutes } from "./admin/chats.routes.ts";
 import { listFilterRoutes } from "./reference/lists-filters.routes.ts";
 import { filterRoutes } from "./reference/filters.routes.ts";
 import { notificationRoutes } from "./reference/notifications.routes.ts";
+import { notificationRequestRoutes } from "./reference/notification-requests.routes.ts";
 import { searchRoutes } from "./reference/search.routes.ts";
 import { timelineRoutes } from "./reference/timelines.routes.ts";
 import { appRoutes } from "./reference/apps.routes.ts";
@@ -131,6 +132,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminEmojiRoutes,
   ...timelineRoutes,
   ...tagRoutes,
+  // before notificationRoutes: `/api/v1/notifications/:id` would take `requests` and `policy`
+  ...notificationRequestRoutes,
   ...notificationRoutes,
   ...conversationRoutes,
   ...chatRoutes,
