@@ -17,6 +17,7 @@ import "./instance.ts";
 import "./mfa.ts";
 import "./notifications.ts";
 import "./notification-groups.ts";
+import "./notification-requests.ts";
 import "./oauth-apps.ts";
 import "./rules.ts";
 import "./statuses.ts";

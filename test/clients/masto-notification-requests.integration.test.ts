@@ -101,4 +101,18 @@ describe("notification policies and requests through masto", () => {
     expect((await annNotifications()).some((n) => n.endsWith(":dan"))).toBe(false);
     await expect(c.ann!.v1.notifications.requests.$select(request!.id).accept()).rejects.toMatchObject({ statusCode: 404 });
   });
+
+  test("GraphQL reaches the same policy and requests", async () => {
+    const token = (await passwordToken(server, "ann")).access_token;
+    const gql = async (query: string) => (await server.fetch("/graphql", { json: { query }, headers: { authorization: `Bearer ${token}` } })).json();
+    const policy = await gql("mutation { updateNotificationPolicy(forNewAccounts: filter) { forNotFollowing forNewAccounts pendingRequestsCount } }");
+    expect(policy.data.updateNotificationPolicy).toEqual({ forNotFollowing: "filter", forNewAccounts: "filter", pendingRequestsCount: 0 });
+    await c.dan!.v1.statuses.create({ status: "@ann once more" });
+    const listed = await gql("{ notificationRequests { id notificationsCount account { id } } notificationPolicy { pendingNotificationsCount } }");
+    expect(listed.data.notificationRequests).toEqual([{ id: expect.any(String), notificationsCount: 1, account: { id: id.dan } }]);
+    expect(listed.data.notificationPolicy.pendingNotificationsCount).toBe(1);
+    const accepted = await gql(`mutation { acceptNotificationRequests(ids: ["${listed.data.notificationRequests[0].id}"]) }`);
+    expect(accepted.data.acceptNotificationRequests).toBe(true);
+    expect((await annNotifications())[0]).toBe("mention:dan");
+  });
 });
