@@ -28,10 +28,12 @@ import { adminChatRoutes } from "./admin/chats.routes.ts";
 import { listFilterRoutes } from "./reference/lists-filters.routes.ts";
 import { filterRoutes } from "./reference/filters.routes.ts";
 import { notificationRoutes } from "./reference/notifications.routes.ts";
+import { notificationRequestRoutes } from "./reference/notification-requests.routes.ts";
 import { searchRoutes } from "./reference/search.routes.ts";
 import { timelineRoutes } from "./reference/timelines.routes.ts";
 import { appRoutes } from "./reference/apps.routes.ts";
 import { instanceRoutes } from "./reference/instance.routes.ts";
+import { trendRoutes } from "./reference/trends.routes.ts";
 import { mediaRoutes } from "./reference/media.routes.ts";
 import { pollRoutes } from "./reference/polls.routes.ts";
 import { registrationRoutes } from "./reference/registration.routes.ts";
@@ -65,6 +67,7 @@ import { frontendProfileRoutes } from "./own/frontend-profiles.routes.ts";
 import { tagRoutes } from "./reference/tags.routes.ts";
 import { referenceAccountRoutes } from "./admin/reference-accounts.routes.ts";
 import { referenceDomainBlockRoutes } from "./admin/reference-domain-blocks.routes.ts";
+import { referenceTrendRoutes } from "./admin/reference-trends.routes.ts";
 import { referenceBlocklistRoutes } from "./admin/reference-blocklists.routes.ts";
 import { referenceMetricRoutes } from "./admin/reference-metrics.routes.ts";
 import type { RouteDef } from "./route.ts";
@@ -89,6 +92,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...inviteRegistrationRoutes,
   ...appRoutes,
   ...instanceRoutes,
+  ...trendRoutes,
   ...registrationRoutes,
   // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
   ...relationshipRoutes,
@@ -118,6 +122,7 @@ export const allRoutes: readonly RouteDef[] = [
   // the reference admin API (/api/v1/admin/…, /api/v2/admin/accounts)
   ...referenceAccountRoutes,
   ...referenceDomainBlockRoutes,
+  ...referenceTrendRoutes,
   ...referenceBlocklistRoutes,
   ...referenceMetricRoutes,
   ...announcementRoutes,
@@ -127,6 +132,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminEmojiRoutes,
   ...timelineRoutes,
   ...tagRoutes,
+  // before notificationRoutes: `/api/v1/notifications/:id` would take `requests` and `policy`
+  ...notificationRequestRoutes,
   ...notificationRoutes,
   ...conversationRoutes,
   ...chatRoutes,

@@ -17,3 +17,12 @@ export function setLinkHeader(req: Request, res: Response, baseUrl: string, page
   };
   res.set("Link", `<${link({ max_id: page.last })}>; rel="next", <${link({ min_id: page.first })}>; rel="prev"`);
 }
+
+/** The Link header of lists paged by `offset` (trends, directory): rel="next" when the page was full. */
+export function setOffsetLinkHeader(req: Request, res: Response, baseUrl: string, offset: number, limit: number, count: number) {
+  if (count < limit) return;
+  const url = new URL(req.path, baseUrl);
+  for (const [k, v] of Object.entries(req.query)) if (typeof v === "string") url.searchParams.set(k, v);
+  url.searchParams.set("offset", String(offset + count));
+  res.set("Link", `<${url}>; rel="next"`);
+}

@@ -72,6 +72,18 @@ export const instanceRoutes = [
   }),
   route({
     method: "GET",
+    path: "/api/v1/instance/privacy_policy",
+    summary: "The privacy policy: the instance document `privacy-policy` (the admin's upload, or the built-in text)",
+    tags: TAGS,
+    auth: "public",
+    async handler(ctx) {
+      const doc = await publicDocument(ctx, { name: "privacy-policy" });
+      // a built-in text has been in effect since the epoch of this server
+      return { updated_at: (doc.updatedAt ?? new Date(0)).toISOString(), content: doc.content };
+    },
+  }),
+  route({
+    method: "GET",
     path: "/api/v1/instance/domain_blocks",
     summary: "Servers the content policy acts on (suspend or silence), when the policies are published (404 otherwise)",
     tags: TAGS,

@@ -223,7 +223,6 @@ function emptyArray(path: string, auth: RouteDef["auth"]): RouteDef {
 // the spec fixes v1 suggestions as an empty stub; the staff's suggestions are served by v2
 const stubRoutes: RouteDef[] = [
   emptyArray("/api/v1/suggestions", { scopes: ["read"], optional: true }),
-  emptyArray("/api/v1/trends", "public"),
   emptyArray("/api/v1/identity_proofs", { scopes: ["read:accounts"], optional: true }),
   // the later family answers an account's identity proofs with [] (megalodon asks for them)
   emptyArray("/api/v1/accounts/:id/identity_proofs", { scopes: ["read:accounts"] }),

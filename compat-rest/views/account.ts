@@ -28,7 +28,7 @@ export async function renderAccounts(ctx: Ctx, accounts: Account[], opts: Accoun
     viewer && opts.withRelationships ? loadRelationships(ctx, viewer.id, accounts) : Promise.resolve(new Map<string, RelationshipState>()),
     loadMovedTo(ctx, accounts),
     viewer && opts.asOwner ? ctx.db.follow.count({ where: { followingId: viewer.id, state: "pending" } }) : Promise.resolve(0),
-    viewer && opts.asOwner ? ctx.db.notification.count({ where: { accountId: viewer.id, seen: false } }) : Promise.resolve(0),
+    viewer && opts.asOwner ? ctx.db.notification.count({ where: { accountId: viewer.id, seen: false, filtered: false } }) : Promise.resolve(0),
   ]);
   const ownerCounts = { followRequests, unreadNotifications };
   return accounts.map((a) => renderOne(ctx, a, counts.get(a.id)!, relationships.get(a.id), movedTo, opts, ownerCounts));

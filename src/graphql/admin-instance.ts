@@ -25,7 +25,7 @@ builder.queryFields((t) => ({
   frontends: t.field({ ...adminOnly("admin:read"), type: [FrontendRef], resolve: (_root, _args, ctx) => listFrontends(ctx, {}) }),
   instanceDocument: t.string({
     ...adminOnly("admin:read"),
-    description: "the document's HTML: `instance-panel` or `terms-of-service`",
+    description: "the document's HTML: `instance-panel`, `terms-of-service` or `privacy-policy`",
     args: { name: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => showDocument(ctx, args),
   }),

@@ -49,5 +49,6 @@ builder.queryFields((t) => ({
     resolve: (_q, _r, a, ctx) => listDirectory(ctx, { offset: opt(a.offset), limit: opt(a.limit), order: a.order === "new" ? "new" : "active", local: opt(a.local) }),
   }),
   termsOfService: t.string({ description: "The terms of service (HTML), as GET /api/v1/instance/terms_of_service", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "terms-of-service" })).content }),
+  privacyPolicy: t.string({ description: "The privacy policy (HTML), as GET /api/v1/instance/privacy_policy", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "privacy-policy" })).content }),
   preferences: t.field({ authScopes: { scopes: ["read:accounts"] }, type: PreferencesRef, resolve: (_r, _a, ctx) => userPreferences(ctx, {}) }),
 }));

@@ -17,12 +17,14 @@ import "./instance.ts";
 import "./mfa.ts";
 import "./notifications.ts";
 import "./notification-groups.ts";
+import "./notification-requests.ts";
 import "./oauth-apps.ts";
 import "./rules.ts";
 import "./statuses.ts";
 import "./subscriptions.ts";
 import "./system.ts";
 import "./timelines.ts";
+import "./trends.ts";
 import { builder } from "./builder.ts";
 
 export const schema = builder.toSchema();

@@ -147,10 +147,20 @@ const COUNTERPARTS: Record<string, string> = {
   "POST /api/v1/admin/measures": "Query.adminMeasures",
   "POST /api/v1/admin/dimensions": "Query.adminDimensions",
   "POST /api/v1/admin/retention": "Query.adminRetention",
+  "GET /api/v1/admin/trends/tags": "Query.adminTrendingTags",
+  "POST /api/v1/admin/trends/tags/:id/approve": "Mutation.reviewTrendingTag",
+  "POST /api/v1/admin/trends/tags/:id/reject": "Mutation.reviewTrendingTag",
+  "GET /api/v1/admin/trends/statuses": "Query.adminTrendingStatuses",
+  "POST /api/v1/admin/trends/statuses/:id/approve": "Mutation.reviewTrendingStatus",
+  "POST /api/v1/admin/trends/statuses/:id/reject": "Mutation.reviewTrendingStatus",
 };
 
 /** Admin REST operations with no GraphQL counterpart, each with the reason. */
-const EXCEPTIONS: Record<string, string> = {};
+const EXCEPTIONS: Record<string, string> = {
+  "GET /api/v1/admin/trends/links": "links never trend here (no preview cards are fetched): the route answers [] without an operation",
+  "POST /api/v1/admin/trends/links/:id/approve": "links never trend here (no preview cards are fetched): the route answers 404",
+  "POST /api/v1/admin/trends/links/:id/reject": "links never trend here (no preview cards are fetched): the route answers 404",
+};
 
 /**
  * Guard differences that are deliberate: the field is guarded differently from the route, and why.

@@ -1,4 +1,4 @@
-// Instance documents: HTML pages the frontends show (the instance panel, the terms of service). An
+// Instance documents: HTML pages the frontends show (the instance panel, the terms of service, the privacy policy). An
 // admin upload is stored under DATA_DIR/static at the path it is served from; without one, the built-in
 // default is served. The names and paths are the family's.
 import fs from "node:fs/promises";
@@ -13,11 +13,14 @@ import { requireRole } from "../auth/policy.ts";
 export const INSTANCE_DOCUMENTS: Record<string, string> = {
   "instance-panel": "/instance/panel.html",
   "terms-of-service": "/static/terms-of-service.html",
+  // ours: the reference's `/api/v1/instance/privacy_policy` (the family keeps none)
+  "privacy-policy": "/static/privacy-policy.html",
 };
 
 const DEFAULTS: Record<string, string> = {
   "instance-panel": "<p>Welcome to this instance. The administrator can replace this panel in the admin interface.</p>\n",
   "terms-of-service": "<h4>Terms of service</h4>\n<p>The administrator has not written the terms of service of this instance yet.</p>\n",
+  "privacy-policy": "<h4>Privacy policy</h4>\n<p>The administrator has not written the privacy policy of this instance yet.</p>\n",
 };
 
 const MAX_BYTES = 1024 * 1024;

@@ -28,6 +28,7 @@ export type LogAction =
   | { action: "instance_delete"; instance: string }
   | { action: "blocklist_add" | "blocklist_update" | "blocklist_remove"; list: BlocklistName; target: string; detail?: string }
   | { action: "warn"; subjects: User[]; text: string }
+  | { action: "trend_approve" | "trend_reject"; kind: "tag" | "status"; target: string }
   | { action: "report_assign"; subject: ReportRef; assignee: User | null }
   | { action: "report_details"; subject: ReportRef; category: string; rules: string[] }
   | { action: "instance_delete_progress"; instance: string; accounts: number; statuses: number }
@@ -121,6 +122,10 @@ export function logMessage(actor: Actor, entry: LogAction): string {
       return `${a} updated ${entry.list}: ${entry.target}${entry.detail ? ` (${entry.detail})` : ""}`;
     case "blocklist_remove":
       return `${a} removed ${entry.list}: ${entry.target}`;
+    case "trend_approve":
+      return `${a} approved trending ${entry.kind} ${entry.target}`;
+    case "trend_reject":
+      return `${a} rejected trending ${entry.kind} ${entry.target}`;
     case "warn":
       return `${a} warned users: ${users(entry.subjects)}${entry.text ? ` with '${entry.text}'` : ""}`;
     case "report_assign":

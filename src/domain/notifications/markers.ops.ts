@@ -20,7 +20,7 @@ export interface MarkerView {
 async function withCounts(ctx: Ctx, accountId: string, markers: Marker[]): Promise<Partial<Record<Timeline, MarkerView>>> {
   const out: Partial<Record<Timeline, MarkerView>> = {};
   const needsCount = markers.some((m) => m.timeline === "notifications");
-  const unread = needsCount ? await ctx.db.notification.count({ where: { accountId, seen: false } }) : 0;
+  const unread = needsCount ? await ctx.db.notification.count({ where: { accountId, seen: false, filtered: false } }) : 0;
   for (const m of markers) out[m.timeline as Timeline] = { marker: m, ...(m.timeline === "notifications" ? { unreadCount: unread } : {}) };
   return out;
 }

@@ -58,6 +58,8 @@ function readableWhere(ctx: Ctx, meId: string, withMuted = false): Prisma.Notifi
   const silenced = withMuted ? ["block" as const] : ["block" as const, "mute" as const];
   return {
     accountId: meId,
+    // held back by the notification policy: shown only through its request (notification-requests.ops.ts)
+    filtered: false,
     fromAccount: { deactivated: false, relationsIn: { none: { sourceId: meId, type: { in: silenced }, ...activeRelation(ctx.clock()) } } },
     OR: [{ statusId: null }, { status: visibleWhere(ctx) }],
   };

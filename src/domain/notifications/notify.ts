@@ -7,6 +7,7 @@ import type { Ctx } from "../context.ts";
 import { queuePushDeliveries } from "../push/deliveries.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { canSee } from "../statuses/visibility.ts";
+import { applyPolicies, recordRequests } from "./policy.ts";
 import { sqlFor } from "../../db/sql.ts";
 
 export type NotificationType = "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update" | "move" | "emoji_reaction" | "chat_mention" | "report";
@@ -91,11 +92,15 @@ export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<numb
     // strangers: polls and one's own actions excepted
     return guarded.includes(n.accountId) && n.type !== "poll" && n.accountId !== n.fromAccountId && !followsRecipient.has(key(n.fromAccountId, n.accountId));
   };
-  const rows = wanted.filter((n) => !suppressed(n)).map((n) => ({ ...n, id: newId(), seen: muted.has(key(n.accountId, n.fromAccountId)) }));
+  // the recipients' notification policies drop some and hold others back (policy.ts)
+  const decided = await applyPolicies(ctx, wanted.filter((n) => !suppressed(n)));
+  const rows = decided.map(({ item: n, filtered }) => ({ ...n, id: newId(), seen: muted.has(key(n.accountId, n.fromAccountId)), filtered }));
   if (rows.length) await ctx.db.notification.createMany({ data: rows });
-  for (const row of rows) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
+  const shown = rows.filter((r) => !r.filtered);
+  if (shown.length < rows.length) await recordRequests(ctx, rows.filter((r) => r.filtered));
+  for (const row of shown) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
   // queued here, not from the bus: every process hears the bus, this runs once per notification
-  await queuePushDeliveries(ctx, rows);
+  await queuePushDeliveries(ctx, shown);
   return rows.length;
 }
 

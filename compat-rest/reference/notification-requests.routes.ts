@@ -1,0 +1,186 @@
+// Reference API: the viewer's notification policy (v2 and the older v1 shape) and the requests its
+// filtered notifications form (src/domain/notifications/notification-requests.ops.ts).
+import { z } from "zod";
+import type { Ctx } from "../../src/domain/context.ts";
+import {
+  acceptNotificationRequests,
+  dismissNotificationRequests,
+  getNotificationPolicy,
+  listNotificationRequests,
+  showNotificationRequest,
+  updateNotificationPolicy,
+  type PolicyView,
+  type RequestView,
+} from "../../src/domain/notifications/notification-requests.ops.ts";
+import { bool } from "../../src/domain/inputs.ts";
+import { pageInput } from "../../src/domain/pagination.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderAccounts } from "../views/account.ts";
+import { renderStatuses } from "../views/status.ts";
+
+const READ = { scopes: ["read:notifications"] };
+const WRITE = { scopes: ["write:notifications"] };
+const tags = ["Notifications"];
+
+const summary = (v: PolicyView) => ({ pending_requests_count: v.pendingRequests, pending_notifications_count: v.pendingNotifications });
+
+function renderPolicyV2(v: PolicyView) {
+  const p = v.policy;
+  return {
+    for_not_following: p.forNotFollowing,
+    for_not_followers: p.forNotFollowers,
+    for_new_accounts: p.forNewAccounts,
+    for_private_mentions: p.forPrivateMentions,
+    for_limited_accounts: p.forLimitedAccounts,
+    summary: summary(v),
+  };
+}
+
+/** v1: booleans, true when that kind is held back (filtered or dropped). */
+function renderPolicyV1(v: PolicyView) {
+  const held = (a: string) => a !== "accept";
+  const p = v.policy;
+  return {
+    filter_not_following: held(p.forNotFollowing),
+    filter_not_followers: held(p.forNotFollowers),
+    filter_new_accounts: held(p.forNewAccounts),
+    filter_private_mentions: held(p.forPrivateMentions),
+    summary: summary(v),
+  };
+}
+
+/** Requests in one batch: senders and last statuses rendered together. */
+async function renderRequests(ctx: Ctx, list: RequestView[]) {
+  const [accounts, statuses] = await Promise.all([renderAccounts(ctx, list.map((r) => r.account)), renderStatuses(ctx, list.flatMap((r) => (r.lastStatus ? [r.lastStatus] : [])))]);
+  const statusById = new Map(statuses.map((s) => [(s as { id: string }).id, s]));
+  return list.map((r, i) => ({
+    id: r.request.id,
+    created_at: r.request.createdAt.toISOString(),
+    updated_at: r.request.updatedAt.toISOString(),
+    account: accounts[i],
+    notifications_count: String(r.notificationsCount),
+    last_status: (r.lastStatus && statusById.get(r.lastStatus.id)) ?? null,
+  }));
+}
+
+const v1Body = z.object({ filter_not_following: bool().optional(), filter_not_followers: bool().optional(), filter_new_accounts: bool().optional(), filter_private_mentions: bool().optional() });
+const asAction = (b: boolean | undefined) => (b === undefined ? undefined : b ? ("filter" as const) : ("accept" as const));
+const ids = z.object({ id: z.union([z.string(), z.array(z.string())]) });
+const idList = (id: string | string[]) => (Array.isArray(id) ? id : [id]);
+
+export const notificationRequestRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v2/notifications/policy",
+    summary: "The viewer's notification policy: accept, filter or drop for each kind of sender, and what is held back",
+    tags,
+    auth: READ,
+    handler: async (ctx) => renderPolicyV2(await getNotificationPolicy(ctx, {})),
+  }),
+  // the reference documents PATCH; masto sends PUT
+  ...(["PATCH", "PUT"] as const).map((method) =>
+    route({
+      method,
+      path: "/api/v2/notifications/policy",
+      summary: "Change the notification policy",
+      tags,
+      auth: WRITE,
+      body: updateNotificationPolicy.input,
+      handler: async (ctx, { body }) => renderPolicyV2(await updateNotificationPolicy(ctx, body)),
+    }),
+  ),
+  route({
+    method: "GET",
+    path: "/api/v1/notifications/policy",
+    summary: "The notification policy in the older boolean shape",
+    tags,
+    auth: READ,
+    handler: async (ctx) => renderPolicyV1(await getNotificationPolicy(ctx, {})),
+  }),
+  ...(["PUT", "PATCH"] as const).map((method) =>
+  route({
+    method,
+    path: "/api/v1/notifications/policy",
+    summary: "Change the notification policy in the older boolean shape (true: filter, false: accept)",
+    tags,
+    auth: WRITE,
+    body: v1Body,
+    async handler(ctx, { body }) {
+      const view = await updateNotificationPolicy(ctx, {
+        for_not_following: asAction(body.filter_not_following),
+        for_not_followers: asAction(body.filter_not_followers),
+        for_new_accounts: asAction(body.filter_new_accounts),
+        for_private_mentions: asAction(body.filter_private_mentions),
+      });
+      return renderPolicyV1(view);
+    },
+  })
+  ),
+  route({
+    method: "GET",
+    path: "/api/v1/notifications/requests",
+    summary: "Requests of filtered notifications, one per sender, newest first (keyset pages, limit 40 ≤ 80)",
+    tags,
+    auth: READ,
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listNotificationRequests(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, { ...page, first: page.first, last: page.last });
+      return renderRequests(ctx, page.items);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/notifications/requests/merged",
+    summary: "Whether accepted requests' notifications are merged: always true (accepting merges at once)",
+    tags,
+    auth: READ,
+    handler: async () => ({ merged: true }),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/notifications/requests/accept",
+    summary: "Accept several requests (id[])",
+    tags,
+    auth: WRITE,
+    body: ids,
+    handler: async (ctx, { body }) => (await acceptNotificationRequests(ctx, { id: idList(body.id) }), {}),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/notifications/requests/dismiss",
+    summary: "Dismiss several requests (id[])",
+    tags,
+    auth: WRITE,
+    body: ids,
+    handler: async (ctx, { body }) => (await dismissNotificationRequests(ctx, { id: idList(body.id) }), {}),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/notifications/requests/:id",
+    summary: "One request",
+    tags,
+    auth: READ,
+    params: z.object({ id: z.string() }),
+    handler: async (ctx, { params }) => (await renderRequests(ctx, [await showNotificationRequest(ctx, params)]))[0],
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/notifications/requests/:id/accept",
+    summary: "Accept a request: its notifications are shown and the sender is let through from now on",
+    tags,
+    auth: WRITE,
+    params: z.object({ id: z.string() }),
+    handler: async (ctx, { params }) => (await acceptNotificationRequests(ctx, { id: [params.id] }), {}),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/notifications/requests/:id/dismiss",
+    summary: "Dismiss a request: it and its notifications are deleted",
+    tags,
+    auth: WRITE,
+    params: z.object({ id: z.string() }),
+    handler: async (ctx, { params }) => (await dismissNotificationRequests(ctx, { id: [params.id] }), {}),
+  }),
+];

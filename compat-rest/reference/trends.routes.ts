@@ -1,0 +1,49 @@
+// Reference API: trends, computed from the last week of local and federated activity
+// (src/domain/trends/trends.ops.ts).
+import { listTrendingLinks, listTrendingStatuses, listTrendingTags } from "../../src/domain/trends/trends.ops.ts";
+import { setOffsetLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderStatuses } from "../views/status.ts";
+import { renderTrendingTag } from "../views/trends.ts";
+
+const tags = ["Trends"];
+const auth = { scopes: ["read"], optional: true } as const;
+
+export const trendRoutes = [
+  route({
+    method: "GET",
+    // `/api/v1/trends` is the reference's older name of the same list
+    path: ["/api/v1/trends/tags", "/api/v1/trends"],
+    summary: "Hashtags used by the most accounts in the last week (limit 10, at most 20; offset), with their daily history",
+    tags,
+    auth,
+    query: listTrendingTags.input,
+    async handler(ctx, { query, req, res }) {
+      const list = await listTrendingTags(ctx, query);
+      setOffsetLinkHeader(req, res, ctx.settings.baseUrl, query.offset ?? 0, Math.min(query.limit ?? 10, 20), list.length);
+      return list.map((t) => renderTrendingTag(ctx, t));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/trends/statuses",
+    summary: "Public posts of the last week that received the most favourites and reblogs in it (limit 20, at most 40; offset)",
+    tags,
+    auth,
+    query: listTrendingStatuses.input,
+    async handler(ctx, { query, req, res }) {
+      const list = await listTrendingStatuses(ctx, query);
+      setOffsetLinkHeader(req, res, ctx.settings.baseUrl, query.offset ?? 0, Math.min(query.limit ?? 20, 40), list.length);
+      return renderStatuses(ctx, list.map((t) => t.status));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/trends/links",
+    summary: "Trending links: always empty (links trend from preview cards, which this server does not fetch)",
+    tags,
+    auth,
+    query: listTrendingLinks.input,
+    handler: (ctx, { query }) => listTrendingLinks(ctx, query),
+  }),
+];
