@@ -7,7 +7,7 @@ import { optional } from "./relationships.ts";
 
 const SearchType = builder.enumType("SearchType", { values: ["accounts", "statuses", "hashtags"] as const });
 
-const Hashtag = builder.objectRef<Tag>("Hashtag").implement({
+export const Hashtag = builder.objectRef<Tag>("Hashtag").implement({
   fields: (t) => ({
     name: t.exposeString("name"),
     url: t.string({ resolve: (tag, _a, ctx) => `${ctx.settings.baseUrl}/tag/${encodeURIComponent(tag.name)}` }),

@@ -162,6 +162,41 @@ describe.each(DB_KINDS)("GraphQL client operations on %s", (kind) => {
     expect(shown.media.description).toBe("a pixel");
   });
 
+  test("notifications, markers, conversations, hashtags, filters and announcements: REST's answers, and the rows change", async () => {
+    const mention = (await rest("POST", "/api/v1/statuses", bob, { status: "@ann hello there #otters" })).id;
+    const restNotes = await rest("GET", "/api/v1/notifications?types[]=mention");
+    const n = await ok("query($id: ID!) { notification(id: $id) { id type status { id } } }", { id: restNotes[0].id });
+    expect(n.notification).toEqual({ id: restNotes[0].id, type: "mention", status: { id: mention } });
+    expect((await ok("mutation($ids: [ID!]!) { dismissNotifications(ids: $ids) }", { ids: [restNotes[0].id] })).dismissNotifications).toBe(true);
+    expect(await server.services.db.notification.count({ where: { id: restNotes[0].id } })).toBe(0);
+
+    const saved = await ok("mutation($id: ID!) { saveMarkers(home: $id) { timeline lastReadId } }", { id: mention });
+    expect(saved.saveMarkers).toEqual([{ timeline: "home", lastReadId: mention }]);
+    const restMarkers = await rest("GET", "/api/v1/markers?timeline[]=home");
+    expect((await ok('{ markers(timelines: ["home"]) { timeline lastReadId version } }')).markers).toEqual([{ timeline: "home", lastReadId: restMarkers.home.last_read_id, version: restMarkers.home.version }]);
+
+    await rest("POST", "/api/v1/statuses", bob, { status: "@ann between us", visibility: "direct" });
+    const convs = await rest("GET", "/api/v1/conversations");
+    const conv = await ok("query($id: ID!) { conversation(id: $id) { id unread } conversationStatuses(id: $id, first: 5) { edges { node { id } } } }", { id: convs[0].id });
+    expect(conv.conversation).toEqual({ id: convs[0].id, unread: convs[0].unread });
+    expect(conv.conversationStatuses.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual((await rest("GET", `/api/v1/ext/conversations/${convs[0].id}/statuses`)).map((x: { id: string }) => x.id));
+    await ok("mutation { readAllConversations { id } }");
+    expect(await server.services.db.conversationParticipation.count({ where: { accountId: annId, unread: true } })).toBe(0);
+
+    const followed = await ok('mutation { followTag(name: "otters") { name following } }');
+    expect(followed.followTag).toEqual({ name: "otters", following: true });
+    const tags = await ok('{ followedTags(first: 5) { edges { node { name } } } tag(name: "otters") { following } }');
+    expect(tags.followedTags.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual((await rest("GET", "/api/v1/followed_tags")).map((x: { name: string }) => x.name));
+    expect(tags.tag.following).toBe((await rest("GET", "/api/v1/tags/otters")).following);
+    await ok('mutation { unfollowTag(name: "otters") { following } }');
+    expect(await rest("GET", "/api/v1/followed_tags")).toEqual([]);
+
+    const filter = await rest("POST", "/api/v2/filters", ann, { title: "spoilers", context: ["home"], keywords_attributes: [{ keyword: "finale" }] });
+    const f = await ok("query($id: ID!) { filter(id: $id) { id title } filterKeywords(filterId: $id) { id keyword } }", { id: filter.id });
+    expect(f.filter).toEqual({ id: filter.id, title: "spoilers" });
+    expect(f.filterKeywords).toEqual((await rest("GET", `/api/v2/filters/${filter.id}/keywords`)).map((k: { id: string; keyword: string }) => ({ id: k.id, keyword: k.keyword })));
+  });
+
   test("backups and imports: a backup row and an import job, as REST makes them", async () => {
     const b = await ok("mutation { createBackup { id state fileName } }", {}, bob);
     expect(b.createBackup).toHaveLength(1);
