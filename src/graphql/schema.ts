@@ -11,6 +11,7 @@ import "./admin-users.ts";
 import "./backups-imports.ts";
 import "./bookmark-folders.ts";
 import "./chats.ts";
+import "./client-misc.ts";
 import "./client-extras.ts";
 import "./conversations.ts";
 import "./emoji.ts";
