@@ -1,5 +1,6 @@
 // Imports every area's types (each registers itself on the builder) and prints the schema.
 import { lexicographicSortSchema, printSchema } from "graphql";
+import "./account-settings.ts";
 import "./accounts.ts";
 import "./admin-config.ts";
 import "./admin-instance.ts";
@@ -12,6 +13,7 @@ import "./backups-imports.ts";
 import "./bookmark-folders.ts";
 import "./chats.ts";
 import "./client-misc.ts";
+import "./client-settings.ts";
 import "./client-extras.ts";
 import "./conversations.ts";
 import "./emoji.ts";

@@ -1,0 +1,61 @@
+// The viewer's account settings over GraphQL (issue 18, criterion 5): the same operations as the own
+// namespace's account actions and token routes, with the same effects on the database.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DB_KINDS } from "../support/databases.ts";
+import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+
+describe.each(DB_KINDS)("GraphQL account settings on %s", (kind) => {
+  let server: TestServer;
+  let token: string;
+  let meId: string;
+  const gql = async (query: string, variables: Record<string, unknown> = {}, bearer = token) =>
+    (await server.fetch("/graphql", { json: { query, variables }, headers: { authorization: `Bearer ${bearer}` } })).json();
+  const ok = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
+    const body = await gql(query, variables, bearer);
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    return body.data;
+  };
+  const rest = async (method: string, path: string, bearer = token) => {
+    const r = await server.fetch(path, { method, headers: { authorization: `Bearer ${bearer}` } });
+    expect(r.status, `${method} ${path}`).toBe(200);
+    return r.json();
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    meId = (await server.createUser("dora")).id;
+    await server.createUser("eli");
+    token = (await passwordToken(server, "dora")).access_token;
+  });
+  afterAll(() => server?.close());
+
+  test("aliases, notification settings and e-mail: REST's operations and rows", async () => {
+    expect((await ok('mutation { addAlias(alias: "eli") }')).addAlias).toBe(true);
+    expect((await server.services.db.account.findUniqueOrThrow({ where: { id: meId } })).alsoKnownAs).toHaveLength(1);
+    const aliases = await ok("{ aliases }");
+    expect(aliases.aliases).toEqual((await rest("GET", "/api/ext/aliases")).aliases);
+    expect(aliases.aliases).toHaveLength(1);
+    await ok("mutation($a: String!) { deleteAlias(alias: $a) }", { a: aliases.aliases[0] });
+    expect((await rest("GET", "/api/ext/aliases")).aliases).toEqual([]);
+
+    const before = JSON.stringify(await server.services.db.account.findUniqueOrThrow({ where: { id: meId } }));
+    await ok("mutation { updateNotificationSettings(blockFromStrangers: true) }");
+    expect(JSON.stringify(await server.services.db.account.findUniqueOrThrow({ where: { id: meId } }))).not.toBe(before);
+
+    const wrong = await gql('mutation { changeEmail(password: "not-it", email: "dora@new.example") }');
+    expect(wrong.errors).toBeDefined();
+    await ok('mutation { changeEmail(password: "secret-password", email: "dora@new.example") }');
+    expect((await server.services.db.account.findUniqueOrThrow({ where: { id: meId } })).email).toBe("dora@new.example");
+  });
+
+  test("ownTokens lists REST's tokens; revokeOwnToken deletes one", async () => {
+    const other = (await passwordToken(server, "dora")).access_token;
+    const listed = await ok("{ ownTokens { id scopes appName } }");
+    const restTokens = await rest("GET", "/api/oauth_tokens");
+    expect(listed.ownTokens.map((t: { id: string }) => t.id)).toEqual(restTokens.map((t: { id: number }) => String(t.id)));
+    expect(listed.ownTokens.length).toBeGreaterThanOrEqual(2);
+    const target = listed.ownTokens[1].id; // the older token; the newer one revokes it
+    await ok("mutation($id: ID!) { revokeOwnToken(id: $id) }", { id: target }, other);
+    expect(await server.services.db.oAuthToken.count({ where: { id: Number(target) } })).toBe(0);
+  });
+});
