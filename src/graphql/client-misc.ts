@@ -3,10 +3,12 @@
 // operation its REST route calls; account lists render through the request's loaders.
 import { renderStatuses } from "../../compat-rest/views/status.ts";
 import { listBirthdays } from "../domain/accounts/birthdays.ops.ts";
+import { remoteInteraction } from "../domain/federation/remote-interaction.ops.ts";
 import { federationStatus } from "../domain/instance/federation-status.ops.ts";
 import { instanceInfo, instancePeers } from "../domain/instance/instance.ops.ts";
 import { fileReport, type FiledReport } from "../domain/reports/reports.ops.ts";
 import { listSuggestions } from "../domain/statuses/collections.ops.ts";
+import { translateStatus } from "../domain/statuses/edit.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
 import { optional } from "./relationships.ts";
@@ -51,6 +53,15 @@ builder.queryFields((t) => ({
     args: { day: t.arg.int({ required: true }), month: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => listBirthdays(ctx, { day: a.day, month: a.month }),
   }),
+  frontendConfigurations: t.string({
+    description: "The frontends' configuration (the `frontend_configurations` setting group), JSON-encoded, as REST answers it",
+    resolve: async (_r, _a, ctx) => JSON.stringify(await ctx.config.group("frontend_configurations")),
+  }),
+  remoteInteractionUrl: t.string({
+    description: "The URL of the interaction page for `apId` on the server of `profile` (user@host); NOT_FOUND when that server offers none",
+    args: { apId: t.arg.string({ required: true }), profile: t.arg.string({ required: true }) },
+    resolve: async (_r, a, ctx) => (await remoteInteraction(ctx, { ap_id: a.apId, profile: a.profile })).url,
+  }),
   unreachableInstances: t.field({
     type: [UnreachableInstance],
     description: "Instances whose deliveries have failed for 7 days or more (REST's federation_status)",
@@ -59,6 +70,13 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  translateStatus: t.string({
+    ...optional("read:statuses"),
+    nullable: true,
+    description: "No translation backend is configured: NOT_FOUND for a visible status (the reference server's answer without one)",
+    args: { id: t.arg.id({ required: true }), lang: t.arg.string() },
+    resolve: (_r, a, ctx) => translateStatus(ctx, { id: String(a.id), lang: a.lang }),
+  }),
   fileReport: t.field({
     ...allowed("write:reports"),
     type: FiledReportRef,

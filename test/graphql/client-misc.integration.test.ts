@@ -68,4 +68,21 @@ describe.each(DB_KINDS)("GraphQL reports, suggestions, birthdays and instance ex
     expect(Object.fromEntries(q.unreachableInstances.map((u: { domain: string; since: string }) => [u.domain, u.since]))).toEqual(status.unreachable);
     expect(q.unreachableInstances).toEqual([{ domain: "gone.example", since: since.toISOString() }]);
   });
+
+  test("frontendConfigurations, translateStatus and remoteInteractionUrl answer as REST does", async () => {
+    const q = await ok("{ frontendConfigurations }");
+    expect(JSON.parse(q.frontendConfigurations)).toEqual(await rest("GET", `/api/v1/${server.services.settings.namespace}/frontend_configurations`));
+
+    const status = (await rest("POST", "/api/v1/statuses", { status: "bonjour" })).id as string;
+    const translate = await server.fetch(`/api/v1/statuses/${status}/translate`, { method: "POST", headers: { authorization: `Bearer ${ann}` }, json: {} });
+    expect(translate.status).toBe(404);
+    const r = await server.fetch("/graphql", { json: { query: "mutation($id: ID!) { translateStatus(id: $id) }", variables: { id: status } }, headers: { authorization: `Bearer ${ann}` } });
+    const body = await r.json();
+    expect(body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect(body.errors[0].message).toBe((await translate.json()).error);
+
+    const remote = await server.fetch("/graphql", { json: { query: '{ remoteInteractionUrl(apId: "https://a.example/notes/1", profile: "nobody") }' } });
+    const restRemote = await server.fetch(`/api/v1/${server.services.settings.namespace}/remote_interaction`, { method: "POST", json: { ap_id: "https://a.example/notes/1", profile: "nobody" } });
+    expect((await remote.json()).errors[0].message).toBe((await restRemote.json()).error);
+  });
 });
