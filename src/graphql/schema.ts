@@ -25,6 +25,7 @@ import "./media.ts";
 import "./mfa.ts";
 import "./notification-groups.ts";
 import "./notifications.ts";
+import "./profile-images.ts";
 import "./oauth-apps.ts";
 import "./relationships.ts";
 import "./rules.ts";

@@ -59,3 +59,37 @@ describe.each(DB_KINDS)("GraphQL account settings on %s", (kind) => {
     expect(await server.services.db.oAuthToken.count({ where: { id: Number(target) } })).toBe(0);
   });
 });
+
+describe.each(DB_KINDS)("GraphQL profile images and moves on %s", (kind) => {
+  let server: TestServer;
+  let token: string;
+  let meId: string;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    meId = (await server.createUser("fay")).id;
+    token = (await passwordToken(server, "fay")).access_token;
+  });
+  afterAll(() => server?.close());
+
+  test("setProfileImage uploads and clears the avatar as REST does; moveAccount refuses a wrong password", async () => {
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    const form = new FormData();
+    form.set("operations", JSON.stringify({ query: "mutation($f: File) { setProfileImage(image: avatar, file: $f) { id avatar } }", variables: { f: null } }));
+    form.set("map", JSON.stringify({ 0: ["variables.f"] }));
+    form.set("0", new Blob([png], { type: "image/png" }), "me.png");
+    const up = await (await server.fetch("/graphql", { method: "POST", body: form, headers: { authorization: `Bearer ${token}`, "graphql-require-preflight": "1" } })).json();
+    expect(up.errors, JSON.stringify(up.errors)).toBeUndefined();
+    const stored = (await server.services.db.account.findUniqueOrThrow({ where: { id: meId } })).avatar;
+    expect(stored).toBeTruthy();
+    const restMe = await (await server.fetch("/api/v1/accounts/verify_credentials", { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(up.data.setProfileImage.avatar).toBe(restMe.avatar);
+
+    const cleared = await (await server.fetch("/graphql", { json: { query: "mutation { setProfileImage(image: avatar) { avatar } }" }, headers: { authorization: `Bearer ${token}` } })).json();
+    expect(cleared.errors).toBeUndefined();
+    expect((await server.services.db.account.findUniqueOrThrow({ where: { id: meId } })).avatar).toBeFalsy();
+
+    const move = await (await server.fetch("/graphql", { json: { query: 'mutation { moveAccount(password: "wrong", targetAccount: "nobody") }' }, headers: { authorization: `Bearer ${token}` } })).json();
+    expect(move.errors).toBeDefined();
+    expect((await server.services.db.account.findUniqueOrThrow({ where: { id: meId } })).movedToId ?? null).toBeNull();
+  });
+});
