@@ -85,4 +85,26 @@ describe.each(DB_KINDS)("GraphQL reports, suggestions, birthdays and instance ex
     const restRemote = await server.fetch(`/api/v1/${server.services.settings.namespace}/remote_interaction`, { method: "POST", json: { ap_id: "https://a.example/notes/1", profile: "nobody" } });
     expect((await remote.json()).errors[0].message).toBe((await restRemote.json()).error);
   });
+
+  test("suggestions and scheduled statuses cost the same number of queries for one item as for several", async () => {
+    const query = "query($n: Int) { suggestions(limit: $n) { id followersCount followingCount relationship { following } } }";
+    for (const name of ["sug1", "sug2", "sug3", "sug4"]) {
+      const a = await server.createUser(name);
+      await server.services.db.account.update({ where: { id: a.id }, data: { isSuggested: true } });
+    }
+    const one = await server.countQueries(() => ok(query, { n: 1 }));
+    const four = await server.countQueries(() => ok(query, { n: 4 }));
+    expect(four.result.suggestions).toHaveLength(4);
+    expect(four.queries).toBe(one.queries);
+
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    // four, so that both pages have a next one (a last page asks once more whether anything follows)
+    for (const text of ["a", "b", "c", "d"]) await rest("POST", "/api/v1/statuses", { status: text, scheduled_at: at });
+    const sq = "query($n: Int) { scheduledStatuses(first: $n) { edges { node { id text mediaAttachments { id } } } } }";
+    const s1 = await server.countQueries(() => ok(sq, { n: 1 }));
+    const s3 = await server.countQueries(() => ok(sq, { n: 3 }));
+    expect(s3.result.scheduledStatuses.edges).toHaveLength(3);
+    expect(s3.queries).toBe(s1.queries);
+  });
 });
+
