@@ -5,11 +5,13 @@ import { updateProfile } from "../domain/accounts/profile.ops.ts";
 import { blockAccount, muteAccount, unblockAccount, unmuteAccount } from "../domain/relationships/blocks-mutes.ops.ts";
 import { followAccount, unfollowAccount } from "../domain/relationships/follows.ops.ts";
 import type { RelationshipState } from "../domain/relationships/relationships.read.ts";
+import { requireAccount } from "../domain/auth/policy.ts";
+import type { Ctx } from "../domain/context.ts";
 import { Invalid } from "../domain/errors.ts";
 import { avatarUrl, headerUrl } from "../media/defaults.ts";
 import { builder } from "./builder.ts";
 
-const Relationship = builder.objectRef<RelationshipState>("Relationship").implement({
+export const Relationship = builder.objectRef<RelationshipState>("Relationship").implement({
   description: "The viewer's relationship to an account",
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -56,13 +58,14 @@ const Account = builder.prismaObject("Account", {
 });
 
 builder.queryFields((t) => ({
-  viewer: t.prismaField({
-    type: "Account",
+  viewer: t.field({
+    type: Account,
     nullable: true,
     description: "The signed-in account, or null",
-    resolve: (query, _root, _args, ctx) => (ctx.viewer.account ? ctx.db.account.findUnique({ ...query, where: { id: ctx.viewer.account.id } }) : null),
+    resolve: (_root, _args, ctx) => (ctx.viewer.account ? requireAccount(ctx) : null),
   }),
   account: t.field({
+    ...optional("read:accounts"),
     type: Account,
     description: "An account by id, nickname or acct (nick@host)",
     args: { id: t.arg.id(), nickname: t.arg.string() },
@@ -73,6 +76,7 @@ builder.queryFields((t) => ({
     },
   }),
   searchAccounts: t.field({
+    ...optional("read:accounts", "read:search"),
     type: [Account],
     args: { query: t.arg.string({ required: true }), limit: t.arg.int({ defaultValue: 40 }), offset: t.arg.int({ defaultValue: 0 }) },
     resolve: (_root, args, ctx) => searchAccounts(ctx, { q: args.query, limit: args.limit ?? 40, offset: args.offset ?? 0 }),
@@ -94,6 +98,9 @@ const ProfileInput = builder.inputType("ProfileInput", {
     fields: t.field({ type: [builder.inputType("ProfileFieldInput", { fields: (f) => ({ name: f.string({ required: true }), value: f.string({ required: true }) }) })] }),
   }),
 });
+
+/** anyone; a signed-in viewer needs one of the scopes REST asks for */
+const optional = (...scopes: string[]) => ({ authScopes: (_p: unknown, _a: unknown, ctx: Ctx) => (ctx.viewer.account ? { scopes } : true) });
 
 /** signed in, and (for tokens) holding one of the scopes REST asks for */
 const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });

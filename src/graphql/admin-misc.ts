@@ -89,7 +89,7 @@ const ReactionRef = builder.objectRef<{ name: string; count: number; me: boolean
   fields: (t) => ({ name: t.exposeString("name"), count: t.exposeInt("count"), me: t.exposeBoolean("me") }),
 });
 
-const AnnouncementRef = builder.objectRef<Announcement>("Announcement").implement({
+export const AnnouncementRef = builder.objectRef<Announcement>("Announcement").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
     rawContent: t.exposeString("content", { description: "the text as written" }),

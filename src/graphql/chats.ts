@@ -55,7 +55,7 @@ const ChatMessage = builder.objectRef<MessageRef>("ChatMessage").implement({
   }),
 });
 
-const Chat = builder.objectRef<ChatView>("Chat").implement({
+export const Chat = builder.objectRef<ChatView>("Chat").implement({
   fields: (t) => ({
     id: t.id({ resolve: (v) => v.chat.id }),
     account: t.field({ type: AccountType, description: "the other side", resolve: (v) => v.chat.recipient }),

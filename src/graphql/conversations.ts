@@ -13,7 +13,7 @@ async function recipients(ctx: Ctx, v: ConversationView): Promise<Account[]> {
   return loaded.filter((a): a is Account => !!a && !(a instanceof Error));
 }
 
-const Conversation = builder.objectRef<ConversationView>("Conversation").implement({
+export const Conversation = builder.objectRef<ConversationView>("Conversation").implement({
   fields: (t) => ({
     id: t.id({ description: "the conversation id (`<ns>.direct_conversation_id` of its statuses)", resolve: (v) => v.participation.conversationId }),
     unread: t.boolean({ resolve: (v) => v.participation.unread }),

@@ -118,7 +118,7 @@ builder.mutationFields((t) => ({
 }));
 
 /** A multipart upload (the GraphQL multipart request spec, as graphql-yoga reads it): a web File. */
-const FileScalar = builder.scalarType("File", {
+export const FileScalar = builder.scalarType("File", {
   description: "An uploaded file (multipart request)",
   serialize: () => {
     throw new TypeError("File is an input-only scalar");

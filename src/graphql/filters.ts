@@ -7,6 +7,11 @@ import {
   deleteFilterKeyword,
   deleteFilterStatus,
   deleteFilterV2,
+  getFilterKeyword,
+  getFilterStatus,
+  getFilterV2,
+  listFilterKeywords,
+  listFilterStatuses,
   listFiltersV2,
   updateFilterKeyword,
   updateFilterV2,
@@ -55,6 +60,21 @@ const keywordAttributes = (list: { id?: string | number | null; keyword?: string
 
 builder.queryFields((t) => ({
   filters: t.field({ ...signedIn("read:filters"), type: [FilterRef], description: "The viewer's filters, expired ones too", resolve: (_r, _a, ctx) => listFiltersV2(ctx, {}) }),
+  filter: t.field({ ...signedIn("read:filters"), type: FilterRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterV2(ctx, { id: String(a.id) }) }),
+  filterKeywords: t.field({
+    ...signedIn("read:filters"),
+    type: [FilterKeywordRef],
+    args: { filterId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => listFilterKeywords(ctx, { filter_id: String(a.filterId) }),
+  }),
+  filterKeyword: t.field({ ...signedIn("read:filters"), type: FilterKeywordRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterKeyword(ctx, { id: String(a.id) }) }),
+  filterStatuses: t.field({
+    ...signedIn("read:filters"),
+    type: [FilterStatusRef],
+    args: { filterId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => listFilterStatuses(ctx, { filter_id: String(a.filterId) }),
+  }),
+  filterStatus: t.field({ ...signedIn("read:filters"), type: FilterStatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterStatus(ctx, { id: String(a.id) }) }),
 }));
 
 builder.mutationFields((t) => ({

@@ -2,7 +2,7 @@ import { instanceInfo } from "../domain/instance/instance.ops.ts";
 import { instanceActivity, instanceDomainBlocks, listDirectory, userPreferences, type ActivityWeek, type DomainBlockView, type Preferences } from "../domain/instance/discovery.ops.ts";
 import { publicDocument } from "../domain/admin/documents.ops.ts";
 import { builder } from "./builder.ts";
-import { opt } from "./paging.ts";
+import { AccountType, opt } from "./paging.ts";
 import "./accounts.ts";
 
 type Info = Awaited<ReturnType<typeof instanceInfo>>;
@@ -42,11 +42,12 @@ const PreferencesRef = builder.objectRef<Preferences>("Preferences").implement({
 builder.queryFields((t) => ({
   instanceDomainBlocks: t.field({ type: [DomainBlockRef], description: "Empty answer is an error (NOT_FOUND) when the policies are not published", resolve: (_r, _a, ctx) => instanceDomainBlocks(ctx, {}) }),
   instanceActivity: t.field({ type: [ActivityWeekRef], resolve: (_r, _a, ctx) => instanceActivity(ctx, {}) }),
-  directory: t.prismaField({
-    type: ["Account"],
+  directory: t.field({
+    authScopes: (_p: unknown, _a: unknown, ctx) => (ctx.viewer.account ? { scopes: ["read:accounts"] } : true),
+    type: [AccountType],
     description: "The profile directory (REST's GET /api/v1/directory)",
     args: { offset: t.arg.int(), limit: t.arg.int(), order: t.arg.string(), local: t.arg.boolean() },
-    resolve: (_q, _r, a, ctx) => listDirectory(ctx, { offset: opt(a.offset), limit: opt(a.limit), order: a.order === "new" ? "new" : "active", local: opt(a.local) }),
+    resolve: (_r, a, ctx) => listDirectory(ctx, { offset: opt(a.offset), limit: opt(a.limit), order: a.order === "new" ? "new" : "active", local: opt(a.local) }),
   }),
   termsOfService: t.string({ description: "The terms of service (HTML), as GET /api/v1/instance/terms_of_service", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "terms-of-service" })).content }),
   privacyPolicy: t.string({ description: "The privacy policy (HTML), as GET /api/v1/instance/privacy_policy", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "privacy-policy" })).content }),

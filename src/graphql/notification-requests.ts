@@ -5,6 +5,7 @@ import {
   dismissNotificationRequests,
   getNotificationPolicy,
   listNotificationRequests,
+  showNotificationRequest,
   updateNotificationPolicy,
   type PolicyView,
   type RequestView,
@@ -47,6 +48,12 @@ const write = { authScopes: { scopes: ["write:notifications"] } } as const;
 
 builder.queryFields((t) => ({
   notificationPolicy: t.field({ ...read, type: PolicyRef, resolve: (_r, _a, ctx) => getNotificationPolicy(ctx, {}) }),
+  notificationRequest: t.field({
+    ...read,
+    type: RequestRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => showNotificationRequest(ctx, { id: String(a.id) }),
+  }),
   notificationRequests: t.field({
     ...read,
     type: [RequestRef],

@@ -2,7 +2,7 @@ import type { OAuthApp } from "../generated/prisma/client.ts";
 import { createApp } from "../domain/oauth-apps/apps.ops.ts";
 import { builder } from "./builder.ts";
 
-const OAuthAppRef = builder.prismaObject("OAuthApp", {
+export const OAuthAppRef = builder.prismaObject("OAuthApp", {
   fields: (t) => ({
     id: t.exposeID("id"),
     name: t.exposeString("name"),

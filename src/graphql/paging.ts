@@ -32,6 +32,11 @@ export interface PagingOptions<T> {
   floor: string;
   /** false for lists the operation answers in one unpaged piece (pinned statuses) */
   pageable?: boolean;
+  /**
+   * false when the operation pages by a cursor the items do not carry (account lists paged by the
+   * follow or block row): edges then carry the item's id, and only pageInfo's cursors page.
+   */
+  itemCursors?: boolean;
 }
 
 /** GraphQL hands explicit nulls; operations want absent keys. */
@@ -52,7 +57,7 @@ export async function relayConnection<T>(args: RelayArgs, fetch: (page: PageInpu
   const backward = args.last != null;
   // forward with `first`: one item more than asked, so that a page followed by more items needs no second
   // query for hasNextPage (a second timeline query doubled GraphQL's cost of a home page)
-  const first = !backward && opts.pageable !== false && args.first != null && args.first > 0 ? args.first : null;
+  const first = !backward && opts.pageable !== false && opts.itemCursors !== false && args.first != null && args.first > 0 ? args.first : null;
   const fetched = backward
     ? await fetch({ limit: args.last!, min_id: before ?? opts.floor, max_id: after })
     : await fetch({ limit: first !== null ? first + 1 : opt(args.first), max_id: after, since_id: before });

@@ -25,7 +25,7 @@ import { proxiedUrl } from "../domain/media/proxy-url.ts";
 
 const StatusVisibility = builder.enumType("StatusVisibility", { values: ["public", "unlisted", "private", "direct", "local", "list"] as const });
 
-const MediaAttachment = builder.prismaObject("MediaAttachment", {
+export const MediaAttachment = builder.prismaObject("MediaAttachment", {
   fields: (t) => ({
     id: t.exposeID("id"),
     type: t.exposeString("type"),
@@ -56,9 +56,12 @@ export const Poll = builder.objectRef<PollData>("Poll").implement({
   }),
 });
 
-const ReactionGroup = builder.objectRef<{ name: string; count: number; me: boolean; accountIds: string[] }>("ReactionGroup").implement({
+export const ReactionGroup = builder.objectRef<{ name: string; count: number; me: boolean; accountIds: string[] }>("ReactionGroup").implement({
   fields: (t) => ({ name: t.exposeString("name"), count: t.exposeInt("count"), me: t.exposeBoolean("me"), accountIds: t.exposeIDList("accountIds") }),
 });
+
+/** anyone; a signed-in viewer needs the scope REST asks for */
+const optionalRead = { authScopes: (_p: unknown, _a: unknown, ctx: Ctx) => (ctx.viewer.account ? { scopes: ["read:statuses"] } : true) };
 
 const data = (s: Status, ctx: Ctx) => ctx.loaders.statusData.load(s);
 
@@ -93,8 +96,8 @@ const StatusRef = builder.prismaObject("Status", {
 });
 
 builder.queryFields((t) => ({
-  status: t.field({ type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => showStatus(ctx, { id: String(args.id) }) }),
-  statuses: t.field({ type: [StatusRef], args: { ids: t.arg.idList({ required: true }) }, resolve: (_r, args, ctx) => showStatuses(ctx, { ids: args.ids.map(String) }) }),
+  status: t.field({ ...optionalRead, type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => showStatus(ctx, { id: String(args.id) }) }),
+  statuses: t.field({ ...optionalRead, type: [StatusRef], args: { ids: t.arg.idList({ required: true }) }, resolve: (_r, args, ctx) => showStatuses(ctx, { ids: args.ids.map(String) }) }),
 }));
 
 const PostStatusInput = builder.inputType("PostStatusInput", {
@@ -146,22 +149,32 @@ builder.mutationFields((t) => ({
 
 /** Actions that take a status id and answer the status, each with the scopes REST asks for. */
 const ACTIONS = {
-  favourite: [favouriteStatus, "write:favourites"],
-  unfavourite: [unfavouriteStatus, "write:favourites"],
-  unreblog: [unreblogStatus, "write:statuses"],
-  bookmark: [bookmarkStatus, "write:bookmarks"],
-  unbookmark: [unbookmarkStatus, "write:bookmarks"],
-  pin: [pinStatus, "write:accounts"],
-  unpin: [unpinStatus, "write:accounts"],
-  unmuteThread: [unmuteThread, "write:mutes"],
+  favourite: [{ favouriteStatus }, "write:favourites"],
+  unfavourite: [{ unfavouriteStatus }, "write:favourites"],
+  unreblog: [{ unreblogStatus }, "write:statuses"],
+  bookmark: [{ bookmarkStatus }, "write:bookmarks"],
+  unbookmark: [{ unbookmarkStatus }, "write:bookmarks"],
+  pin: [{ pinStatus }, "write:accounts"],
+  unpin: [{ unpinStatus }, "write:accounts"],
+  unmuteThread: [{ unmuteThread }, "write:mutes"],
 } as const;
 
 builder.mutationFields((t) => ({
   ...Object.fromEntries(
-    Object.entries(ACTIONS).map(([name, [op, scope]]) => [
-      name,
-      t.field({ ...write(scope), type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => op(ctx, { id: String(args.id) }) as Promise<Status> }),
-    ]),
+    Object.entries(ACTIONS).map(([name, [named, scope]]) => {
+      // `{ operation }`: the operation and its name, which the GraphQL parity test reads (the call here is generic)
+      const [opName, op] = Object.entries(named)[0] as [string, (ctx: Ctx, input: { id: string }) => Promise<Status>];
+      return [
+        name,
+        t.field({
+          ...write(scope),
+          type: StatusRef,
+          args: { id: t.arg.id({ required: true }) },
+          extensions: { domainOperation: opName },
+          resolve: (_r, args, ctx) => op(ctx, { id: String(args.id) }),
+        }),
+      ];
+    }),
   ),
   reblog: t.field({
     ...write("write:statuses"),

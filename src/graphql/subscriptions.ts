@@ -9,6 +9,9 @@ import { createLoaders } from "../domain/loaders.ts";
 import type { FollowSide } from "../realtime/bus.ts";
 import { authorizeStream, parseStream, streamHub, type Delivery, type StreamParams } from "../realtime/streams.ts";
 import { builder } from "./builder.ts";
+import { AnnouncementRef } from "./admin-misc.ts";
+import { Chat } from "./chats.ts";
+import { Conversation } from "./conversations.ts";
 import { Notification } from "./notifications.ts";
 import { StatusType } from "./paging.ts";
 import "./statuses.ts";
@@ -115,5 +118,52 @@ builder.subscriptionFields((t) => ({
     description: "Each change of a follow where the viewer is the follower or the followed account",
     subscribe: (_r, _a, ctx) => listen(ctx, { stream: "user" }, ["follow_relationships_update"]),
     resolve: (d) => d.update,
+  }),
+}));
+
+/**
+ * Every event the streaming API sends, by its name there. Typed as a record of the stream engine's
+ * events, so an event added there without being listed here fails the type check.
+ */
+const STREAM_EVENTS: Record<Delivery["event"], string> = {
+  update: "a new status (`status`)",
+  "status.update": "an edited status (`status`)",
+  delete: "a deleted status (`deletedStatusId`)",
+  notification: "a new notification (`notification`)",
+  conversation: "a direct conversation changed (`conversation`)",
+  filters_changed: "the viewer's filters changed (no payload: read them again)",
+  announcement: "an announcement published or changed (`announcement`)",
+  "announcement.delete": "an announcement withdrawn (`deletedAnnouncementId`)",
+  follow_relationships_update: "a follow changed state (`followRelationshipsUpdate`)",
+  chat_update: "a chat changed: a message, read marks (`chat`)",
+};
+export const STREAM_EVENT_NAMES = Object.keys(STREAM_EVENTS) as Delivery["event"][];
+
+const StreamEvent = builder.objectRef<Delivery>("StreamEvent").implement({
+  description: `One event of a stream, as the streaming API sends it; \`event\` names it and one field carries it:\n${Object.entries(STREAM_EVENTS)
+    .map(([e, what]) => `- \`${e}\`: ${what}`)
+    .join("\n")}`,
+  fields: (t) => ({
+    event: t.string({ resolve: (d) => d.event }),
+    stream: t.stringList({ description: "the stream it came on, as the streaming API names it", resolve: (d) => d.stream.wire }),
+    status: t.field({ type: StatusType, nullable: true, resolve: (d) => (d.event === "update" || d.event === "status.update" ? d.facts.status : null) }),
+    deletedStatusId: t.id({ nullable: true, resolve: (d) => (d.event === "delete" ? d.statusId : null) }),
+    notification: t.field({ type: Notification, nullable: true, resolve: (d) => (d.event === "notification" ? d.notification : null) }),
+    conversation: t.field({ type: Conversation, nullable: true, resolve: (d) => (d.event === "conversation" ? d.conversation : null) }),
+    announcement: t.field({ type: AnnouncementRef, nullable: true, resolve: (d) => (d.event === "announcement" ? d.announcement : null) }),
+    deletedAnnouncementId: t.id({ nullable: true, resolve: (d) => (d.event === "announcement.delete" ? d.announcementId : null) }),
+    followRelationshipsUpdate: t.field({ type: FollowRelationshipsUpdate, nullable: true, resolve: (d) => (d.event === "follow_relationships_update" ? d.update : null) }),
+    chat: t.field({ type: Chat, nullable: true, resolve: (d) => (d.event === "chat_update" ? d.chat : null) }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  streamEvents: t.field({
+    type: StreamEvent,
+    description:
+      "Every event of one stream of the streaming API (`user`, `user:notification`, `public`, `public:local`, `public:media`, `public:remote`, `hashtag`, `hashtag:local`, `list`, `direct`, the chat stream…), with its parameters; the same authorization and the same per-subscriber rules as the streaming API",
+    args: { stream: t.arg.string({ required: true }), tag: t.arg.string(), list: t.arg.id(), instance: t.arg.string() },
+    subscribe: (_r, a, ctx) => listen(ctx, { stream: a.stream, tag: a.tag ?? undefined, list: a.list ? String(a.list) : undefined, instance: a.instance ?? undefined }, STREAM_EVENT_NAMES),
+    resolve: (d, _a, ctx) => (fresh(ctx), d),
   }),
 }));

@@ -1,14 +1,11 @@
 // GraphQL parity with the admin REST API (issue 15, criterion 1). The admin operations are read from the
 // route table itself (every route under an admin prefix, and every route guarded by an admin role or
 // privilege elsewhere, such as the emoji pack writes); each must name its GraphQL counterpart below or sit
-// in EXCEPTIONS with a reason. For each pair the test checks that the field exists, that it is guarded as
-// the route is (the same privilege or admin role, with the same OAuth scopes), and that its resolver calls
-// a domain operation the route's handler calls too.
-import type { GraphQLField } from "graphql";
-import { describe, expect, test } from "vitest";
+// in EXCEPTIONS with a reason. The checks themselves (field exists, guarded alike, same domain operation)
+// are test/support/graphql-parity.ts, shared with the client table (graphql-client-parity.unit.test.ts).
 import { allRoutes } from "../../compat-rest/index.ts";
 import { pathsOf, type RouteDef } from "../../compat-rest/route.ts";
-import { schema } from "../../src/graphql/schema.ts";
+import { describeParity } from "../support/graphql-parity.ts";
 
 /** `METHOD path` (first path, namespace `ext`) → `Query.field` or `Mutation.field`. */
 const COUNTERPARTS: Record<string, string> = {
@@ -183,96 +180,18 @@ const REST_HELPER_OPERATION: Record<string, string> = {
   "PATCH /api/v1/ext/admin/users/unsuggest": "unsuggestUsers",
 };
 
-const keyOf = (r: RouteDef) => `${r.method} ${pathsOf(r, "ext")[0]}`;
-
 function isAdminRoute(r: RouteDef): boolean {
   if (pathsOf(r, "ext").some((p) => p.includes("/admin/"))) return true;
   return r.auth !== "public" && !!(r.auth.role || r.auth.privilege);
 }
 
-const adminRoutes = allRoutes.filter(isAdminRoute);
-
-function field(name: string): GraphQLField<unknown, unknown> | undefined {
-  const [type, fieldName] = name.split(".");
-  const t = type === "Query" ? schema.getQueryType() : schema.getMutationType();
-  return t?.getFields()[fieldName!];
-}
-
-interface Guard {
-  admin?: boolean;
-  privilege?: string;
-  scopes: string[];
-}
-
-function routeGuard(r: RouteDef): Guard | null {
-  if (r.auth === "public") return null;
-  const scopes = r.auth.scopes === "any" ? [] : [...r.auth.scopes];
-  if (r.auth.privilege) return { privilege: r.auth.privilege, scopes };
-  return { admin: r.auth.role === "admin", scopes };
-}
-
-function fieldGuard(f: GraphQLField<unknown, unknown>): Guard | null {
-  const auth = (f.extensions?.pothosOptions as { authScopes?: { $all?: Record<string, unknown> } } | undefined)?.authScopes?.$all;
-  if (!auth) return null;
-  const scopes = [...((auth.scopes as string[]) ?? [])];
-  if (auth.privilege) return { privilege: String(auth.privilege), scopes };
-  return { admin: auth.admin === true, scopes };
-}
-
-/** Names called as `name(ctx` in a function's source: the domain operations it runs. */
-function ctxCalls(fn: unknown): Set<string> {
-  const source = typeof fn === "function" ? fn.toString() : "";
-  // generic helper parameters (`op`) say nothing: those fields name their operation in `extensions.domainOperation`
-  return new Set([...source.matchAll(/([A-Za-z_$][\w$]*)\)?\(\s*ctx\b/g)].map((m) => m[1]!).filter((n) => !/^render|^ctx$|^op$|^handler$/.test(n)));
-}
-
-describe("GraphQL parity with the admin REST API", () => {
-  test("the route table yields the admin operations", () => {
-    expect(adminRoutes.length).toBeGreaterThan(80);
-  });
-
-  test("every admin REST operation has a GraphQL counterpart or a justified exception", () => {
-    const missing = adminRoutes.map(keyOf).filter((k) => !COUNTERPARTS[k] && !EXCEPTIONS[k]);
-    expect(missing, `admin routes with no GraphQL counterpart:\n${missing.join("\n")}`).toEqual([]);
-    for (const [k, reason] of Object.entries(EXCEPTIONS)) expect(reason.length, k).toBeGreaterThan(20);
-  });
-
-  test("the table names only routes that exist and fields that exist", () => {
-    const keys = new Set(adminRoutes.map(keyOf));
-    const stale = Object.keys(COUNTERPARTS).filter((k) => !keys.has(k));
-    expect(stale, "counterparts naming no admin route").toEqual([]);
-    const absent = Object.entries(COUNTERPARTS).filter(([, f]) => !field(f)).map(([k, f]) => `${k} → ${f}`);
-    expect(absent, "GraphQL fields missing from the schema").toEqual([]);
-  });
-
-  test("each counterpart is guarded as its route is: the same privilege or admin role, with the same scopes", () => {
-    const differing: string[] = [];
-    for (const r of adminRoutes) {
-      const k = keyOf(r);
-      const name = COUNTERPARTS[k];
-      if (!name || GUARD_EXCEPTIONS[k]) continue;
-      const expected = routeGuard(r);
-      const actual = fieldGuard(field(name)!);
-      const norm = (g: Guard | null) => (g ? { ...g, scopes: [...g.scopes].sort() } : null);
-      if (JSON.stringify(norm(expected)) !== JSON.stringify(norm(actual))) differing.push(`${k} ${JSON.stringify(expected)} ≠ ${name} ${JSON.stringify(actual)}`);
-    }
-    expect(differing).toEqual([]);
-  });
-
-  test("each counterpart's resolver calls a domain operation its route's handler calls", () => {
-    const differing: string[] = [];
-    for (const r of adminRoutes) {
-      const k = keyOf(r);
-      const name = COUNTERPARTS[k];
-      if (!name || CALL_EXCEPTIONS[k]) continue;
-      const f = field(name)!;
-      const resolver = (f.extensions?.pothosOriginalResolve as unknown) ?? f.resolve;
-      const rest = REST_HELPER_OPERATION[k] ? new Set([REST_HELPER_OPERATION[k]]) : ctxCalls(r.handler);
-      const gql = ctxCalls(resolver);
-      const declared = f.extensions?.domainOperation;
-      if (typeof declared === "string") gql.add(declared);
-      if (![...rest].some((n) => gql.has(n))) differing.push(`${k} calls [${[...rest]}]; ${name} calls [${[...gql]}]`);
-    }
-    expect(differing).toEqual([]);
-  });
+describeParity({
+  name: "admin",
+  routes: allRoutes.filter(isAdminRoute),
+  atLeast: 80,
+  counterparts: COUNTERPARTS,
+  exceptions: EXCEPTIONS,
+  guardExceptions: GUARD_EXCEPTIONS,
+  callExceptions: CALL_EXCEPTIONS,
+  restHelperOperation: REST_HELPER_OPERATION,
 });
