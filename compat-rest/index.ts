@@ -64,6 +64,8 @@ import { bookmarkFolderRoutes } from "./own/bookmark-folders.routes.ts";
 import { scrobbleRoutes } from "./own/scrobbles.routes.ts";
 import { birthdayRoutes } from "./own/birthdays.routes.ts";
 import { frontendProfileRoutes } from "./own/frontend-profiles.routes.ts";
+import { frontendSwitcherRoutes } from "./own/frontend-switcher.routes.ts";
+import { akkomaMetricsRoutes } from "./own/akkoma-metrics.routes.ts";
 import { tagRoutes } from "./reference/tags.routes.ts";
 import { referenceAccountRoutes } from "./admin/reference-accounts.routes.ts";
 import { referenceDomainBlockRoutes } from "./admin/reference-domain-blocks.routes.ts";
@@ -88,6 +90,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...scrobbleRoutes,
   ...birthdayRoutes,
   ...frontendProfileRoutes,
+  ...frontendSwitcherRoutes,
+  ...akkomaMetricsRoutes,
   ...passwordResetRoutes,
   ...inviteRegistrationRoutes,
   ...appRoutes,

@@ -30,6 +30,7 @@ import { instanceKey } from "./config/instance-key.ts";
 import { adminUi } from "./http/admin-ui.ts";
 import { installedFrontend } from "./http/frontends.ts";
 import { csrfGuard } from "./http/csrf.ts";
+import { countResponses } from "./http/request-counts.ts";
 import type { GraphqlServer } from "./graphql/serve.ts";
 import { allJobs } from "./jobs/all.ts";
 import { createJobQueue, jobsPrefix } from "./jobs/index.ts";
@@ -66,6 +67,8 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.set("trust proxy", "loopback");
 
   app.use(securityHeaders);
+  // responses by status class, for the Prometheus scrape (src/http/request-counts.ts)
+  app.use(countResponses);
   // the input boundary (src/http/boundary.ts): request target, path encoding, query string, text rule
   app.use(requestBoundary());
 

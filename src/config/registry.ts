@@ -315,6 +315,7 @@ function buildRegistry(): Registry {
       software_name: instance.string("software_name", "The software name nodeinfo reports (extension; family clients look for pleroma or akkoma)", { suggestions: ["pleroma", "akkoma"] }),
       admin_privileges: instance.atoms<Privilege>("admin_privileges", "What extra privileges to allow admins (e.g. updating user credentials, get password reset token, delete users, index and read private statuses and chats)", ADMIN_PRIVILEGES),
       max_frontend_settings_json_chars: instance.integer("max_frontend_settings_json_chars", "Maximum size of a synced frontend settings profile, in characters of JSON", { min: 1, suggestions: [100_000] }),
+      export_prometheus_metrics: instance.boolean("export_prometheus_metrics", "Serve Prometheus metrics at /api/v1/<family>/metrics to admins (the later family's setting; off answers 404)"),
       moderator_privileges: instance.atoms<Privilege>("moderator_privileges", "What extra privileges to allow moderators (e.g. updating user credentials, get password reset token, delete users, index and read private statuses and chats)", ADMIN_PRIVILEGES),
     },
     mailer: {

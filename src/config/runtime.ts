@@ -92,6 +92,8 @@ export function defaultRuntimeSettings(settings: Settings) {
       moderator_privileges: ["messages_delete", "reports_manage_reports"] as Privilege[],
       /** the later family's limit on one synced frontend settings profile, in JSON characters */
       max_frontend_settings_json_chars: 100_000,
+      /** the later family's switch for the Prometheus scrape (`GET /api/v1/<family>/metrics`); off: 404 */
+      export_prometheus_metrics: true,
     },
     mailer: smtpDefaults(settings),
     /** ActivityPub (the family's :activitypub key) */

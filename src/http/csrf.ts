@@ -5,9 +5,11 @@
 //    carry the custom `X-CSRF-Protection` header, which a cross-site form or simple request cannot send
 //    without a CORS preflight that this server never grants (OWASP "custom request header" defence).
 // Token clients (Authorization: Bearer) are not affected: a browser never attaches those on its own.
-import type { RequestHandler } from "express";
-import { parse as parseCookie } from "cookie";
+import crypto from "node:crypto";
+import type { Request, RequestHandler, Response } from "express";
+import { parse as parseCookie, serialize } from "cookie";
 import { sessionCookieName } from "../../compat-rest/credentials.ts";
+import { safeEqual } from "../domain/auth/secrets.ts";
 
 export const CSRF_HEADER = "x-csrf-protection";
 
@@ -36,4 +38,28 @@ export function csrfGuard(namespace: string): RequestHandler {
 /** Whether a WebSocket upgrade may use the session cookie: only from a page of this origin. */
 export function sameOriginUpgrade(origin: string | undefined, host: string | undefined): boolean {
   return !origin || sameOrigin(origin, host);
+}
+
+// HTML forms of server-rendered pages that change what a browser is given (the frontend switcher):
+// a double-submit token. The page sets a random `form_csrf` cookie (HttpOnly, SameSite=Strict) and puts
+// the same value in a hidden field; the POST must carry both, equal, and no foreign Origin. Another
+// site can make a browser post the form but can neither read the cookie nor set it for this host.
+export const FORM_CSRF_COOKIE = "form_csrf";
+export const FORM_CSRF_FIELD = "_csrf_token";
+
+/** The browser's form token, minted and set as a cookie when it has none yet. */
+export function formCsrfToken(req: Request, res: Response, secure: boolean): string {
+  const existing = parseCookie(req.get("cookie") ?? "")[FORM_CSRF_COOKIE];
+  if (existing && /^[A-Za-z0-9_-]{32,}$/.test(existing)) return existing;
+  const token = crypto.randomBytes(24).toString("base64url");
+  res.append("Set-Cookie", serialize(FORM_CSRF_COOKIE, token, { httpOnly: true, sameSite: "strict", path: "/", secure }));
+  return token;
+}
+
+/** Whether a form POST carries the token its cookie holds and comes from no other origin. */
+export function formCsrfValid(req: Request, submitted: unknown): boolean {
+  const origin = req.get("origin");
+  if (origin && origin !== "null" && !sameOrigin(origin, req.get("host"))) return false;
+  const cookie = parseCookie(req.get("cookie") ?? "")[FORM_CSRF_COOKIE];
+  return typeof submitted === "string" && !!cookie && submitted.length > 0 && safeEqual(submitted, cookie);
 }

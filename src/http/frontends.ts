@@ -2,11 +2,15 @@
 // DATA_DIR/frontends/<name>/<ref>) as the family does: `frontends.primary` at `/`, `frontends.admin`
 // at `/<ns>/admin`. Files are served as they are; any other GET a browser makes that no route took
 // (the single-page app's own paths, `/registration/<token>`, `/@alice`) gets the frontend's index.html.
-// Mounted after every API route, so nothing the server answers is shadowed.
+// Mounted after every API route, so nothing the server answers is shadowed. A browser whose
+// `preferred_frontend` cookie names another installed frontend ("name/ref", the later family's
+// frontend switcher) is served that one instead of the primary.
 import fs from "node:fs";
 import path from "node:path";
 import express, { type RequestHandler } from "express";
+import { parse as parseCookie } from "cookie";
 import type { Services } from "../domain/context.ts";
+import { pickableFrontendDir, PREFERRED_FRONTEND_COOKIE } from "../domain/frontends/preferred-frontend.ops.ts";
 
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -24,13 +28,15 @@ export function installedFrontend(services: Services, which: "primary" | "admin"
   const statics = new Map<string, RequestHandler>();
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const dir = frontendDir(services, which);
+    const preferred = which === "primary" ? pickableFrontendDir(services, parseCookie(req.get("cookie") ?? "")[PREFERRED_FRONTEND_COOKIE]) : null;
+    const dir = preferred ?? frontendDir(services, which);
     if (!dir) return next();
     let serve = statics.get(dir);
     if (!serve) statics.set(dir, (serve = express.static(dir, { index: false, dotfiles: "deny" })));
     serve(req, res, () => {
       if (req.accepts(["html", "json"]) !== "html") return next();
-      res.set("Cache-Control", "no-cache").sendFile(path.join(dir, "index.html"));
+      // the answer depends on the cookie: caches must not hand one browser's choice to another
+      res.set({ "Cache-Control": "no-cache", Vary: "Cookie" }).sendFile(path.join(dir, "index.html"));
     });
   };
 }
