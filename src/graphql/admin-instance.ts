@@ -1,7 +1,9 @@
 // Instance documents, frontends and user backups over GraphQL: the operations of the admin REST
-// routes, admin-only like them. Documents travel as HTML text instead of a multipart upload.
+// routes, admin-only like them. Documents travel as HTML text instead of a multipart upload. The
+// figures of the Prometheus scrape (`GET /api/v1/<family>/metrics`) as typed fields for the admin UI.
 import { deleteDocument, showDocument, updateDocument } from "../domain/admin/documents.ops.ts";
 import { installFrontend, listFrontends } from "../domain/admin/frontends.ops.ts";
+import { serverMetrics, type ServerMetrics } from "../domain/admin/server-metrics.ops.ts";
 import { adminCreateBackup } from "../domain/backups/backups.ops.ts";
 import { adminOnly } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
@@ -21,7 +23,24 @@ const FrontendRef = builder.objectRef<Frontend>("Frontend").implement({
   }),
 });
 
+const JobStateCountRef = builder.objectRef<{ state: string; count: number }>("JobStateCount").implement({
+  description: "How many background jobs are in one state",
+  fields: (t) => ({ state: t.exposeString("state"), count: t.exposeInt("count") }),
+});
+
+const ServerMetricsRef = builder.objectRef<ServerMetrics>("ServerMetrics").implement({
+  description: "The database and job-queue figures the Prometheus scrape reports",
+  fields: (t) => ({
+    localUsers: t.exposeInt("localUsers"),
+    remoteUsers: t.exposeInt("remoteUsers"),
+    localStatuses: t.exposeInt("localStatuses"),
+    domains: t.exposeInt("domains", { description: "remote hosts with known accounts" }),
+    jobs: t.field({ type: [JobStateCountRef], resolve: (m) => Object.entries(m.jobs).map(([state, count]) => ({ state, count })) }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  serverMetrics: t.field({ ...adminOnly("admin:metrics"), type: ServerMetricsRef, resolve: (_root, _args, ctx) => serverMetrics(ctx, {}) }),
   frontends: t.field({ ...adminOnly("admin:read"), type: [FrontendRef], resolve: (_root, _args, ctx) => listFrontends(ctx, {}) }),
   instanceDocument: t.string({
     ...adminOnly("admin:read"),

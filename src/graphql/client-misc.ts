@@ -4,6 +4,7 @@
 import { renderStatuses } from "../../compat-rest/views/status.ts";
 import { listBirthdays } from "../domain/accounts/birthdays.ops.ts";
 import { remoteInteraction } from "../domain/federation/remote-interaction.ops.ts";
+import { availableFrontends } from "../domain/frontends/preferred-frontend.ops.ts";
 import { federationStatus } from "../domain/instance/federation-status.ops.ts";
 import { instanceInfo, instancePeers } from "../domain/instance/instance.ops.ts";
 import { fileReport, type FiledReport } from "../domain/reports/reports.ops.ts";
@@ -52,6 +53,10 @@ builder.queryFields((t) => ({
     description: "Accounts the viewer follows whose shown birthday is on `day` of `month`",
     args: { day: t.arg.int({ required: true }), month: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => listBirthdays(ctx, { day: a.day, month: a.month }),
+  }),
+  availableFrontends: t.stringList({
+    description: "The installed frontends a browser may pick for `/` (\"name/ref\"); the choice itself is a browser cookie, set over REST",
+    resolve: (_r, _a, ctx) => availableFrontends(ctx, {}),
   }),
   frontendConfigurations: t.string({
     description: "The frontends' configuration (the `frontend_configurations` setting group), JSON-encoded, as REST answers it",

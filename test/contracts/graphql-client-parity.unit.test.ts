@@ -167,6 +167,7 @@ const COUNTERPARTS: Record<string, string> = {
   "PUT /api/v1/own/frontend_settings/:frontend_name/:profile_name": "Mutation.saveFrontendProfile",
   "DELETE /api/v1/own/frontend_settings/:frontend_name/:profile_name": "Mutation.deleteFrontendProfile",
   "GET /api/v1/ext/frontend_configurations": "Query.frontendConfigurations",
+  "GET /api/v1/own/preferred_frontend/available": "Query.availableFrontends",
   "POST /api/v1/statuses/:id/translate": "Mutation.translateStatus",
   "POST /api/v1/ext/remote_interaction": "Query.remoteInteractionUrl",
   // search
@@ -271,6 +272,9 @@ const EXCEPTIONS: Record<string, string> = {
   "POST /oauth/mfa/verify": OAUTH,
   "GET /instance/panel.html": PAGE,
   "GET /static/terms-of-service.html": `${PAGE}; its text is Query.termsOfService`,
+  "PUT /api/v1/own/preferred_frontend": "the choice is the browser's `preferred_frontend` cookie, which only an HTTP response can set; GraphQL lists the choices (Query.availableFrontends)",
+  "GET /own/frontend": PAGE,
+  "POST /own/frontend": `${PAGE}: the switcher form sets the browser's cookie and redirects`,
   "GET /manifest.json": "the web app manifest browsers read at a fixed address to install the site as an app",
   "GET /registration/:token": PAGE,
   "POST /registration/:token": PAGE,

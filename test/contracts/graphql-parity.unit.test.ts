@@ -13,6 +13,7 @@ const COUNTERPARTS: Record<string, string> = {
   "PATCH /api/v1/ext/admin/instance_document/:name": "Mutation.updateInstanceDocument",
   "DELETE /api/v1/ext/admin/instance_document/:name": "Mutation.deleteInstanceDocument",
   "GET /api/v1/ext/admin/frontends": "Query.frontends",
+  "GET /api/v1/own/metrics": "Query.serverMetrics",
   "POST /api/v1/ext/admin/frontends/install": "Mutation.installFrontend",
   "POST /api/v1/ext/admin/backups": "Mutation.requestUserBackup",
   "GET /api/v1/ext/admin/reports": "Query.adminReports",

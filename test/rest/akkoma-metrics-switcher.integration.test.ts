@@ -44,6 +44,10 @@ describe("the later family's metrics and frontend switcher (API_FAMILY=akkoma)",
     const res = await server.fetch("/api/v1/pleroma/admin/frontends/install", { json: { name, ref, file: zip }, headers: auth(token.ada!) });
     expect(res.status).toBe(200);
   };
+  const graphql = async (query: string, bearer?: string) => {
+    const res = await server.fetch("/graphql", { json: { query }, headers: bearer ? auth(bearer) : {} });
+    return res.json();
+  };
   const cookieOf = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 
   beforeAll(async () => {
@@ -95,6 +99,20 @@ describe("the later family's metrics and frontend switcher (API_FAMILY=akkoma)",
       expect(after.get('http_responses_total{status_class="4xx"}')).toBeGreaterThanOrEqual(before.get('http_responses_total{status_class="4xx"}')! + 1);
     });
 
+    test("GraphQL's serverMetrics gives the same database figures, to admins with admin:metrics only", async () => {
+      const scraped = parseExposition(await (await scrape()).text());
+      const q = "{ serverMetrics { localUsers remoteUsers localStatuses domains jobs { state count } } }";
+      const { data } = await graphql(q, token.adaMetrics);
+      expect(data.serverMetrics).toMatchObject({
+        localUsers: scraped.get("pleroma_local_users_total"),
+        remoteUsers: scraped.get("pleroma_remote_users_total"),
+        localStatuses: scraped.get("pleroma_local_statuses_total"),
+        domains: scraped.get("pleroma_domains_total"),
+      });
+      expect(data.serverMetrics.jobs).toContainEqual({ state: "pending", count: scraped.get('job_queue_jobs{state="pending"}') });
+      for (const bearer of [token.joe, token.adaRead]) expect((await graphql(q, bearer)).errors?.length).toBeGreaterThan(0);
+    });
+
     test("instance.export_prometheus_metrics off answers 404", async () => {
       await setting("instance", "export_prometheus_metrics", false);
       try {
@@ -123,6 +141,7 @@ describe("the later family's metrics and frontend switcher (API_FAMILY=akkoma)",
       const res = await server.fetch("/api/v1/akkoma/preferred_frontend/available");
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual(["akkoma-fe/stable", "pleroma-fe/v1"]);
+      expect((await graphql("{ availableFrontends }")).data).toEqual({ availableFrontends: ["akkoma-fe/stable", "pleroma-fe/v1"] });
     });
 
     test("PUT preferred_frontend sets the cookie for an installed frontend, 400 otherwise; / follows the cookie", async () => {
