@@ -99,6 +99,15 @@ describe("the later family's metrics and frontend switcher (API_FAMILY=akkoma)",
       expect(after.get('http_responses_total{status_class="4xx"}')).toBeGreaterThanOrEqual(before.get('http_responses_total{status_class="4xx"}')! + 1);
     });
 
+    test("a scrape costs the same few statements whatever the instance's size", async () => {
+      const statements = async () => (await server.countQueries(async () => (await scrape()).text())).queries;
+      const small = await statements();
+      for (const nick of ["many1", "many2", "many3"]) await server.createUser(nick);
+      for (let i = 0; i < 3; i++) await server.fetch("/api/v1/statuses", { json: { status: `more ${i}` }, headers: auth(token.joe!) });
+      expect(await statements()).toBe(small);
+      expect(small).toBeLessThanOrEqual(8);
+    });
+
     test("GraphQL's serverMetrics gives the same database figures, to admins with admin:metrics only", async () => {
       const scraped = parseExposition(await (await scrape()).text());
       const q = "{ serverMetrics { localUsers remoteUsers localStatuses domains jobs { state count } } }";
