@@ -31,12 +31,13 @@ export function installedFrontend(services: Services, which: "primary" | "admin"
     const preferred = which === "primary" ? pickableFrontendDir(services, parseCookie(req.get("cookie") ?? "")[PREFERRED_FRONTEND_COOKIE]) : null;
     const dir = preferred ?? frontendDir(services, which);
     if (!dir) return next();
+    // what is served depends on the cookie: caches must not hand one browser's choice to another
+    if (which === "primary") res.vary("Cookie");
     let serve = statics.get(dir);
     if (!serve) statics.set(dir, (serve = express.static(dir, { index: false, dotfiles: "deny" })));
     serve(req, res, () => {
       if (req.accepts(["html", "json"]) !== "html") return next();
-      // the answer depends on the cookie: caches must not hand one browser's choice to another
-      res.set({ "Cache-Control": "no-cache", Vary: "Cookie" }).sendFile(path.join(dir, "index.html"));
+      res.set("Cache-Control", "no-cache").sendFile(path.join(dir, "index.html"));
     });
   };
 }

@@ -58,6 +58,7 @@ describe("the later family's metrics and frontend switcher (API_FAMILY=akkoma)",
     token.adaRead = (await passwordToken(server, "ada", "read admin:read")).access_token;
     token.adaMetrics = (await passwordToken(server, "ada", "admin:metrics")).access_token;
     token.joe = (await passwordToken(server, "joe", "read write")).access_token;
+    token.joeMetrics = (await passwordToken(server, "joe", "admin:metrics")).access_token;
   });
   afterAll(() => server?.close());
 
@@ -67,6 +68,9 @@ describe("the later family's metrics and frontend switcher (API_FAMILY=akkoma)",
     test("only admins holding admin:metrics may scrape", async () => {
       expect((await server.fetch("/api/v1/akkoma/metrics")).status).toBe(403);
       expect((await server.fetch("/api/v1/akkoma/metrics", { headers: auth(token.joe!) })).status).toBe(403);
+      // the scope alone is not enough: admins only (the family never grants admin scopes to others)
+      expect(token.joeMetrics).toEqual(expect.any(String));
+      expect((await server.fetch("/api/v1/akkoma/metrics", { headers: auth(token.joeMetrics!) })).status).toBe(403);
       expect((await server.fetch("/api/v1/akkoma/metrics", { headers: auth(token.adaRead!) })).status).toBe(403);
       // the namespace word does not serve it: it is the later family's route
       expect((await server.fetch("/api/v1/pleroma/metrics", { headers: auth(token.adaMetrics!) })).status).toBe(404);
@@ -170,6 +174,7 @@ describe("the later family's metrics and frontend switcher (API_FAMILY=akkoma)",
       expect(await root(pair)).toContain("<title>akkoma fe</title>");
       const asset = await server.fetch("/static/app.js", { headers: { cookie: pair } });
       expect(await asset.text()).toBe("// akkoma fe");
+      expect(asset.headers.get("vary")).toMatch(/Cookie/);
       // a cookie naming something not installed (or the admin frontend, or a path) falls back to the primary
       for (const other of ["soapbox/main", "admin-fe/stable", "..%2F..%2Fetc", "akkoma-fe"]) expect(await root(`preferred_frontend=${other}`)).toContain("<title>pleroma fe</title>");
     });
