@@ -62,6 +62,7 @@ import { manifestRoutes } from "./own/manifest.routes.ts";
 import { adminRuleRoutes } from "./admin/rules.routes.ts";
 import { bookmarkFolderRoutes } from "./own/bookmark-folders.routes.ts";
 import { scrobbleRoutes } from "./own/scrobbles.routes.ts";
+import { quoteRoutes } from "./own/quotes.routes.ts";
 import { birthdayRoutes } from "./own/birthdays.routes.ts";
 import { frontendProfileRoutes } from "./own/frontend-profiles.routes.ts";
 import { frontendSwitcherRoutes } from "./own/frontend-switcher.routes.ts";
@@ -88,6 +89,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...appSettingsRoutes,
   ...bookmarkFolderRoutes,
   ...scrobbleRoutes,
+  ...quoteRoutes,
   ...birthdayRoutes,
   ...frontendProfileRoutes,
   ...frontendSwitcherRoutes,

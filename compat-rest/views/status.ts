@@ -55,8 +55,34 @@ export function renderPoll(ctx: Ctx, p: PollData) {
   };
 }
 
-function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, RenderedAccount>): any {
+/**
+ * The quote in both shapes: the reference server's `quote` ({state, quoted_status}; a quoted status's
+ * own quote is shallow, {state, quoted_status_id}, as the reference renders it) and the family's
+ * `<ns>.quote…` fields. The quoted status was loaded with the page (loadStatusData); one that the
+ * viewer may not see is "unauthorized" there and `quote_visible: false` here.
+ */
+function renderQuote(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, RenderedAccount>, nested: boolean) {
+  const quoted = s.quoteId ? data.statuses.get(s.quoteId) : undefined;
+  if (!s.quoteId) return { reference: null, family: { quote: null, quote_id: null, quote_url: null, quote_visible: false } };
+  // parentVisible knows every quoted status of the page, a quote's own quote too (which is not loaded whole)
+  const visible = data.parentVisible.get(s.quoteId) ?? false;
+  const rendered = visible && quoted && !nested ? renderOne(ctx, quoted, data, accounts, true) : null;
+  const state = visible ? "accepted" : "unauthorized";
+  return {
+    reference: nested ? { state, quoted_status_id: visible ? s.quoteId : null } : { state, quoted_status: rendered },
+    family: { quote: rendered, quote_id: s.quoteId, quote_url: quoted ? (quoted.url ?? quoted.uri) : null, quote_visible: visible },
+  };
+}
+
+/** Who may quote: public and unlisted statuses may be quoted by anyone, the others by nobody (the reference's `quote_approval`). */
+function quoteApproval(ctx: Ctx, s: Status) {
+  const open = s.visibility === "public" || s.visibility === "unlisted";
+  return { automatic: open ? ["public"] : [], manual: [], current_user: open && ctx.viewer.account ? "automatic" : "denied" };
+}
+
+function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, RenderedAccount>, nested = false): any {
   const ns = ctx.settings.namespace;
+  const quote = renderQuote(ctx, s, data, accounts, nested);
   const inner = s.reblogOfId ? data.statuses.get(s.reblogOfId) : undefined;
   const counts = data.counts.get(s.id)!;
   // custom emoji groups carry their image as `url`, as the later variant's do
@@ -72,7 +98,7 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
     account: accounts.get(s.accountId),
     in_reply_to_id: s.inReplyToId,
     in_reply_to_account_id: s.inReplyToAccountId,
-    reblog: inner ? renderOne(ctx, inner, data, accounts) : null,
+    reblog: inner ? renderOne(ctx, inner, data, accounts, nested) : null,
     content: s.content,
     text: null,
     created_at: s.createdAt.toISOString(),
@@ -98,6 +124,8 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
     application: app ? { name: app.name, website: app.website } : null,
     language: s.language,
     emoji_reactions: reactions,
+    quote: quote.reference,
+    quote_approval: quoteApproval(ctx, s),
     // the viewer's filters this status matches (whatever the context: clients apply the context), as the reference renders them for signed-in viewers
     ...(data.filters ? { filtered: filteredFor(ctx, s, inner, data.filters) } : {}),
     [ns]: {
@@ -113,6 +141,7 @@ function renderOne(ctx: Ctx, s: Status, data: StatusData, accounts: Map<string, 
       parent_visible: s.inReplyToId ? (data.parentVisible.get(s.inReplyToId) ?? false) : false,
       pinned_at: s.pinnedAt?.toISOString() ?? null,
       bookmark_folder: data.bookmarkFolders.get(s.id) ?? null,
+      ...quote.family,
     },
   };
 }

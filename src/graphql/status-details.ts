@@ -10,6 +10,7 @@ import { favouritedBy, rebloggedBy } from "../domain/statuses/actions.ops.ts";
 import { accountFavourites, listBookmarks, listFavourites } from "../domain/statuses/collections.ops.ts";
 import { statusContext } from "../domain/statuses/context.ops.ts";
 import { statusHistory, statusSource, type StatusVersion } from "../domain/statuses/edit.ops.ts";
+import { listQuotes } from "../domain/statuses/quotes.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt, relayConnection, StatusType, type RelayArgs } from "./paging.ts";
 import { AccountConnection, accountPage, optional } from "./relationships.ts";
@@ -63,6 +64,10 @@ builder.queryFields((t) => ({
     resolve: async (_r, a, ctx) => (await statusHistory(ctx, { id: String(a.id) })).versions,
   }),
   statusSource: t.field({ ...readStatuses, type: StatusSourceRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusSource(ctx, { id: String(a.id) }) }),
+  quotes: t.connection(
+    { ...readStatuses, type: StatusType, description: "The quotes of a status the viewer may see, newest first", args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusPage(a, (p) => listQuotes(ctx, { ...p, id: String(a.id) })) },
+    StatusConnection,
+  ),
   favouritedBy: t.connection(
     { ...readAccounts, type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => favouritedBy(ctx, { ...p, id: String(a.id) })) },
     AccountConnection,

@@ -80,6 +80,17 @@ const StatusRef = builder.prismaObject("Status", {
     inReplyToId: t.exposeID("inReplyToId", { nullable: true }),
     account: t.prismaField({ type: "Account", resolve: async (_q, s, _a, ctx) => (await ctx.loaders.account.load(s.accountId))! }),
     reblog: t.prismaField({ type: "Status", nullable: true, resolve: async (_q, s, _a, ctx) => (s.reblogOfId ? ((await data(s, ctx)).statuses.get(s.reblogOfId) ?? null) : null) }),
+    quoteId: t.exposeID("quoteId", { nullable: true, description: "the status this one quotes (whether or not the viewer may see it)" }),
+    quote: t.prismaField({
+      type: "Status",
+      nullable: true,
+      description: "the quoted status, when the viewer may see it (loaded with the page's statuses; a quote's own quote is null)",
+      resolve: async (_q, s, _a, ctx) => {
+        if (!s.quoteId) return null;
+        const d = await data(s, ctx);
+        return d.parentVisible.get(s.quoteId) ? (d.statuses.get(s.quoteId) ?? null) : null;
+      },
+    }),
     repliesCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.replies }),
     reblogsCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.reblogs }),
     favouritesCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.favourites }),
@@ -108,6 +119,7 @@ const PostStatusInput = builder.inputType("PostStatusInput", {
     spoilerText: t.string(),
     sensitive: t.boolean(),
     inReplyToId: t.id(),
+    quoteId: t.id({ description: "the status to quote: public or unlisted, visible to the poster" }),
     mediaIds: t.idList(),
     language: t.string(),
     expiresIn: t.int({ description: "seconds; more than an hour" }),
@@ -134,6 +146,7 @@ builder.mutationFields((t) => ({
         spoiler_text: input.spoilerText ?? undefined,
         sensitive: input.sensitive ?? undefined,
         in_reply_to_id: input.inReplyToId ? String(input.inReplyToId) : undefined,
+        quote_id: input.quoteId ? String(input.quoteId) : undefined,
         media_ids: input.mediaIds?.map(String),
         language: input.language ?? undefined,
         expires_in: input.expiresIn ?? undefined,

@@ -38,6 +38,7 @@ const COUNTERPARTS: Record<string, string> = {
   "GET /api/v1/statuses/:id/context": "Query.statusContext",
   "GET /api/v1/statuses/:id/history": "Query.statusHistory",
   "GET /api/v1/statuses/:id/source": "Query.statusSource",
+  "GET /api/v1/ext/statuses/:id/quotes": "Query.quotes",
   "GET /api/v1/bookmarks": "Query.bookmarks",
   "GET /api/v1/favourites": "Query.favourites",
   "GET /api/v1/ext/accounts/:id/favourites": "Query.accountFavourites",

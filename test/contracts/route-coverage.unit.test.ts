@@ -106,6 +106,7 @@ describe("route coverage against the family's inventories", () => {
       ["POST", "/api/v1/pleroma/scrobble"],
       ["GET", "/api/v1/pleroma/accounts/:id/scrobbles"],
       ["GET", "/api/v1/pleroma/birthdays"],
+      ["GET", "/api/v1/pleroma/statuses/:id/quotes"],
       ["GET", "/api/v1/pleroma/admin/rules"],
       ["POST", "/api/v1/pleroma/admin/rules"],
       ["PATCH", "/api/v1/pleroma/admin/rules/:id"],

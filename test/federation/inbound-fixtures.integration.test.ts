@@ -91,6 +91,9 @@ describe("fixtures in other servers' shapes", () => {
     const activity = await deliver("misskey-create-note.json", { quoted: quoted.uri });
     const s = await rendered(activity.object.id);
     expect(s.content).toContain(`href="${quoted.uri}"`);
+    // the quote relation to the known status: stored and rendered in both shapes
+    expect(s.quote).toMatchObject({ state: "accepted", quoted_status: { id: quoted.id } });
+    expect(s.ext).toMatchObject({ quote_id: quoted.id, quote_visible: true });
     expect(s.account.acct).toBe("9syuilo@peer.fed.test");
     const row = (await a.sql<any>("SELECT source FROM statuses WHERE uri = $1", [activity.object.id]))[0];
     expect(row.source).toBe("quoting this $[tada note]");

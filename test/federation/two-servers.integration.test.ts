@@ -148,6 +148,23 @@ describe("statuses", () => {
     }, { what: "the undos on a" });
   });
 
+  test("a quote posted on b carries quoteUrl: a stores the relation to its own status and renders it", async () => {
+    const original = await post(a, alice, { status: "quote me from b", visibility: "public" });
+    const found = await json(await b.api(`/api/v2/search?q=${encodeURIComponent(original.uri)}&type=statuses&resolve=true`, { token: bob.token }));
+    const onB = found.statuses[0];
+    expect(onB.uri).toBe(original.uri);
+    // the mention delivers it to a
+    const quote = await post(b, bob, { status: "@alice@a.fed.test quoting you", quote_id: onB.id, visibility: "public" });
+    expect(quote.quote.quoted_status.uri).toBe(original.uri);
+    const stored = await eventually(async () => (await a.sql<{ id: string; quote_id: string | null }>("SELECT id, quote_id FROM statuses WHERE uri = $1", [quote.uri]))[0], { what: "the quote on a" });
+    expect(stored.quote_id).toBe(original.id);
+    const onA = await json(await a.api(`/api/v1/statuses/${stored.id}`, { token: alice.token }));
+    expect(onA.quote).toMatchObject({ state: "accepted", quoted_status: { id: original.id } });
+    expect(onA.ext).toMatchObject({ quote_id: original.id, quote_visible: true });
+    const quotes = await json(await a.api(`/api/v1/ext/statuses/${original.id}/quotes`, { token: alice.token }));
+    expect(quotes.map((s: { uri: string }) => s.uri)).toEqual([quote.uri]);
+  });
+
   test("a poll posted on a is voted on from b, and the vote counts on a", async () => {
     const status = await post(a, alice, { status: "which one?", poll: { options: ["this", "that"], expires_in: 3600 }, visibility: "public" });
     const onB = await eventually(async () => (await statusOn(b, bob, status.uri))?.poll ? statusOn(b, bob, status.uri) : null, { what: "the poll on b" });

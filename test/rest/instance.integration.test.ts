@@ -102,6 +102,7 @@ describe.each(DB_KINDS)("instance and migrations on %s", (kind) => {
           "editing",
           "ext_emoji_reactions",
           "ext_chat_messages",
+          "quote_posting",
         ],
         federation: { enabled: true, exclusions: false, mrf_policies: ["SimplePolicy", "HashtagPolicy"], mrf_hashtag: { reject: [], federated_timeline_removal: [], sensitive: ["nsfw"] }, mrf_simple: expect.objectContaining({ reject: [], accept: [], media_removal: [] }), mrf_simple_info: {}, quarantined_instances: [], quarantined_instances_info: { quarantined_instances: {} } },
         fields_limits: { max_fields: cfg.max_account_fields, max_remote_fields: 20, name_length: cfg.account_field_name_length, value_length: cfg.account_field_value_length },

@@ -24,7 +24,8 @@ export function instanceSettings(config: RuntimeConfig): InstanceSettings {
  * The `features` list of the instance and nodeinfo metadata: capability words clients test for.
  * Only what this server serves (both variants) is listed; family words use our namespace
  * (`<ns>_api`, `<ns>:api/v1/notifications:include_types_filter`, …).
- * Left out on purpose: `v2_suggestions`, `quote_posting`, `custom_emoji_reactions` (reactions are
+ * `quote_posting` tells the family's web client to offer quoting (`quote_id` on posting).
+ * Left out on purpose: `v2_suggestions`, `custom_emoji_reactions` (reactions are
  * unicode emoji only), `relay`, `safe_dm_mentions`, `exposable_reactions`,
  * `profile_directory`, `shout`, `gopher`, machine translation, bites — none of them is planned or
  * has a runtime switch yet; add a word here when its feature (and switch) lands. `media_proxy` is listed
@@ -45,6 +46,7 @@ export function instanceFeatures(settings: Pick<Settings, "namespace" | "family"
     "editing",
     `${ns}_emoji_reactions`,
     `${ns}_chat_messages`,
+    "quote_posting",
     ...(cfg.local_bubble.length > 0 ? ["bubble_timeline"] : []),
     ...(opts.mediaProxy ? ["media_proxy"] : []),
   ];

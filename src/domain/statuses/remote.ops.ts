@@ -54,6 +54,8 @@ export interface RemoteStatusData {
   emojis: RemoteEmoji[];
   /** the parent, when stored here */
   inReplyTo: Pick<Status, "id" | "accountId" | "context"> | null;
+  /** the quoted status, when stored here */
+  quoteId: string | null;
   /** the thread id the remote server gave (`context` / `conversation`), used when the parent is unknown */
   context: string | null;
   language: string | null;
@@ -91,6 +93,7 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
     local: false,
     inReplyToId: data.inReplyTo?.id ?? null,
     inReplyToAccountId: data.inReplyTo?.accountId ?? null,
+    quoteId: data.quoteId,
     content: data.content,
     source: data.source,
     contentType: data.contentType,

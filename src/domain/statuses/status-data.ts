@@ -45,7 +45,7 @@ export interface StatusData {
   mutedContexts: Set<string>;
   reactions: Map<string, ReactionGroup[]>;
   applications: Map<number, OAuthApp>;
-  /** parent id → visible to the viewer */
+  /** parent (or quoted status) id → visible to the viewer */
   parentVisible: Map<string, boolean>;
   parentAccounts: Map<string, Account>;
   /** the viewer's unexpired filters, for the statuses' `filtered`; null when anonymous */
@@ -74,7 +74,7 @@ interface StatusRow {
   reactions: { emoji: string; url: string | null; accountId: string }[] | null;
 }
 
-/** What it returns per parent: canSee's inputs. */
+/** What it returns per parent and per quoted status: canSee's inputs. */
 interface ParentRow {
   id: string;
   accountId: string;
@@ -124,12 +124,17 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
     const present = [...new Set(values.filter((v) => v !== null))];
     return Prisma.sql`UNION SELECT unnest(${present}::${Prisma.raw(type)}[])`;
   };
-  const row = inner.length ? Prisma.sql`CASE WHEN s.id = ANY(${inner}::text[]) THEN ${modelJson(db, "Status", "s")} END` : Prisma.sql`NULL`;
+  // the rows the caller lacks (reblogged originals, quoted statuses) come back whole
+  const row = Prisma.sql`CASE WHEN s.id <> ALL(${list.map((s) => s.id)}::text[]) THEN ${modelJson(db, "Status", "s")} END`;
   // mentions and status_tags have no order column: their physical order is the order they were
   // written in (the rows are never updated), i.e. the order the status named them
   return Prisma.sql`
-    WITH s AS (SELECT * FROM statuses WHERE id = ANY(${all}::text[])),
-      p AS (SELECT * FROM statuses WHERE id IN (SELECT in_reply_to_id FROM s ${andThese(list.map((s) => s.inReplyToId), "text")}))
+    WITH s0 AS (SELECT * FROM statuses WHERE id = ANY(${all}::text[])),
+      -- the statuses quoted by those (one level: a quote's own quote is rendered shallow)
+      s AS (SELECT * FROM s0 UNION ALL SELECT * FROM statuses WHERE id <> ALL(${all}::text[])
+        AND id IN (SELECT quote_id FROM s0 ${andThese(list.map((s) => s.quoteId), "text")})),
+      p AS (SELECT * FROM statuses WHERE id IN (SELECT in_reply_to_id FROM s UNION SELECT quote_id FROM s
+        ${andThese([...list.map((s) => s.inReplyToId), ...list.map((s) => s.quoteId)], "text")}))
     SELECT
       (SELECT json_agg(json_build_object(
         'id', s.id,

@@ -18,6 +18,7 @@ import { filterLocalStatus } from "../federation/policy/index.ts";
 import { formatStatus } from "./formatter.ts";
 import { CLOSE_POLL_JOB, EXPIRE_STATUS_JOB, PUBLISH_SCHEDULED_JOB } from "./statuses.job-names.ts";
 import { canSee, viewerContext } from "./visibility.ts";
+import { quoteTarget } from "./quotes.ops.ts";
 import { text } from "../input-limits.ts";
 
 const HOUR_S = 60 * 60;
@@ -51,6 +52,10 @@ export const postInput = z.object({
   /** render without storing */
   preview: bool().optional(),
   in_reply_to_conversation_id: z.string().optional(),
+  /** the status quoted: the family's name… */
+  quote_id: z.string().optional().nullable(),
+  /** …and the reference server's */
+  quoted_status_id: z.string().optional().nullable(),
   /** the Idempotency-Key header, passed by the surface */
   idempotency_key: z.string().max(256).optional(),
 });
@@ -107,6 +112,7 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
   const convo = input.in_reply_to_conversation_id ? await conversationReplyTarget(ctx, me, input.in_reply_to_conversation_id) : null;
 
   const parent = convo ? convo.parent : await loadParent(ctx, input.in_reply_to_id);
+  const quoted = await quoteTarget(ctx, input.quote_id ?? input.quoted_status_id);
   const { visibility, listId } = convo ? { visibility: "direct" as const, listId: null } : parseVisibility(input.visibility, me.defaultScope);
   // `list:<id>`: one of the author's own lists; its members (and, as in the family, the mentioned accounts) are the recipients
   const listMembers = visibility === "list" ? await listAudience(ctx, me, listId) : null;
@@ -150,6 +156,7 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
     pinnedAt: null,
     directConversationId: convo?.conversationId ?? null,
     idempotencyKey: input.idempotency_key ?? null,
+    quoteId: quoted?.id ?? null,
     createdAt: now,
     updatedAt: now,
   };

@@ -87,8 +87,8 @@ export function quoteOf(json: Json): string | null {
   return str(json.quote) ?? str(json.quoteUrl) ?? str(json._misskey_quote) ?? str(json.quoteUri) ?? null;
 }
 
-async function parentOf(fctx: FederationContext, json: Json, depth: number): Promise<Status | null> {
-  const uri = idOf(json.inReplyTo);
+/** The stored status at `uri` (a reply's parent, a quote's quoted post), fetched and stored when unknown (up to MAX_PARENT_FETCHES deep). */
+async function parentOf(fctx: FederationContext, uri: string | null, depth: number): Promise<Status | null> {
   if (!uri) return null;
   const db = fctx.data.db;
   const known = await db.status.findFirst({ where: { OR: [{ uri }, { url: uri }], reblogOfId: null } });
@@ -138,7 +138,8 @@ export async function objectStatusData(fctx: FederationContext, json: Json, opts
   if (quote && !content.includes(escapeHtml(quote))) content += `<p>RE: <a href="${escapeHtml(quote)}">${escapeHtml(quote)}</a></p>`;
   const source = isObject(json.source) ? str(json.source.content) : str(json._misskey_content);
   const summary = mapped(json, "summary").text;
-  const parent = await parentOf(fctx, json, opts.depth ?? 0);
+  const parent = await parentOf(fctx, idOf(json.inReplyTo), opts.depth ?? 0);
+  const quoted = quote ? await parentOf(fctx, quote, opts.depth ?? 0) : null;
 
   const data: RemoteStatusData = {
     uri,
@@ -157,6 +158,7 @@ export async function objectStatusData(fctx: FederationContext, json: Json, opts
     tags: hashtags,
     emojis,
     inReplyTo: parent,
+    quoteId: quoted?.id ?? null,
     context: str(json.context) ?? str(json.conversation),
     language,
     createdAt: date(json.published) ?? services.clock(),

@@ -19,6 +19,8 @@ export interface StatusParts {
   author: Pick<Account, "apId" | "nickname">;
   /** the parent's ActivityPub id, for replies */
   parentUri: string | null;
+  /** the quoted status's ActivityPub id, for quotes */
+  quoteUri: string | null;
   mentioned: MentionedAccount[];
   tags: string[];
   media: MediaAttachment[];
@@ -34,6 +36,7 @@ export async function loadStatusParts(db: Db, ids: readonly string[]): Promise<M
     include: {
       account: { select: { apId: true, nickname: true } },
       inReplyTo: { select: { uri: true } },
+      quote: { select: { uri: true } },
       mentions: { include: { account: { select: { apId: true, nickname: true, domain: true, url: true, local: true } } } },
       tags: { include: { tag: { select: { name: true } } } },
       media: { orderBy: { id: "asc" } },
@@ -58,11 +61,12 @@ export async function loadStatusParts(db: Db, ids: readonly string[]): Promise<M
         voters: voters.filter((v) => v.pollId === r.poll!.id).length + (r.poll.remoteVotersCount ?? 0),
       };
     }
-    const { account, inReplyTo, mentions, tags, media, poll: _poll, ...status } = r;
+    const { account, inReplyTo, quote, mentions, tags, media, poll: _poll, ...status } = r;
     out.set(r.id, {
       status: status as Status,
       author: account,
       parentUri: inReplyTo?.uri ?? null,
+      quoteUri: quote?.uri ?? null,
       mentioned: mentions.map((m) => m.account),
       tags: tags.map((t) => t.tag.name),
       media,
@@ -118,6 +122,8 @@ export function renderStatusObject(parts: StatusParts, baseUrl: string): Note | 
     summary: s.spoilerText || null,
     sensitive: s.sensitive,
     replyTarget: parts.parentUri ? new URL(parts.parentUri) : null,
+    // Fedify writes it as `quoteUrl`, `_misskey_quote` and `quoteUri` at once (Misskey, Fedibird, the family)
+    quoteUrl: parts.quoteUri ? new URL(parts.quoteUri) : null,
     contexts: [new URL(s.context)],
     published: instant(s.createdAt),
     updated: s.editedAt ? instant(s.editedAt) : null,

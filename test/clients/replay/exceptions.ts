@@ -5,6 +5,4 @@ export const EXCEPTIONS: Record<string, string> = {
     "following a relay needs a remote relay actor that accepts the Follow: replayed with admin-fe's body ({relay_url}) between two servers in test/federation/relays.integration.test.ts",
   "GET /api/v2/pleroma/admin/config/descriptions":
     "served by neither family server (absent from both endpoint inventories, ../shared/notes/*-endpoints.tsv): admin-fe's probe of a later API answers 404 there as here, and admin-fe reads the v1 descriptions (replayed)",
-  "GET /api/v1/pleroma/statuses/:id/quotes":
-    "quote posts are another work item (docs/route-exceptions.md, backlog): the case is written (client-cases.ts) and runs once this exception is removed",
 };

@@ -1,0 +1,24 @@
+// Quote posts: the quotes of a status (the family's path, and the reference server's since 4.5).
+// Quoting itself is `quote_id` / `quoted_status_id` on POST /api/v1/statuses.
+import { z } from "zod";
+import { listQuotes } from "../../src/domain/statuses/quotes.ops.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderStatuses } from "../views/status.ts";
+
+export const quoteRoutes = [
+  route({
+    method: "GET",
+    path: ["/api/v1/$ns/statuses/:id/quotes", "/api/v1/statuses/:id/quotes"],
+    summary: "The quotes of a status that the viewer may see, newest first, paged like statuses; 404 when the status is not visible",
+    tags: ["Statuses"],
+    auth: { scopes: ["read:statuses"], optional: true },
+    params: z.object({ id: z.string() }),
+    query: listQuotes.input.omit({ id: true }),
+    async handler(ctx, { params, query, req, res }) {
+      const page = await listQuotes(ctx, { ...query, id: params.id });
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return renderStatuses(ctx, page.items);
+    },
+  }),
+];
