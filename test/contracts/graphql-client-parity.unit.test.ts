@@ -264,7 +264,13 @@ const PAGE = "a page for browsers (HTML, a redirect or a feed) or ActivityPub JS
 const DISCOVERY = "a discovery document whose address and format other servers and tools fix (WebFinger, host-meta, NodeInfo)";
 const BEFORE_SIGN_IN = "part of signing up or recovering an account before the person has credentials (an app token or an e-mailed link); GraphQL serves signed-in people and the admin UI";
 const DOWNLOAD = "a file download (an archive streamed as a file); GraphQL answers the address to download it from";
+const REMOTE_FOLLOW = "an HTML form for browsers of people signed in elsewhere (the family's remote-follow pages); its operations are GraphQL's follow and remoteInteractionUrl";
 const EXCEPTIONS: Record<string, string> = {
+  "GET /ostatus_subscribe": REMOTE_FOLLOW,
+  "POST /ostatus_subscribe": REMOTE_FOLLOW,
+  "GET /main/ostatus": REMOTE_FOLLOW,
+  "POST /main/ostatus": REMOTE_FOLLOW,
+  "GET /authorize_interaction": REMOTE_FOLLOW,
   "POST /oauth/token": OAUTH,
   "POST /oauth/revoke": OAUTH,
   "GET /oauth/authorize": OAUTH,
