@@ -16,7 +16,8 @@ import { signInWithPassword } from "../../src/domain/auth/sign-in.ts";
 import { makeCtx, type Ctx } from "../../src/domain/context.ts";
 import { DomainError } from "../../src/domain/errors.ts";
 import { getAccount } from "../../src/domain/accounts/lookup.ts";
-import { remoteInteraction, resolveInteractionTarget } from "../../src/domain/federation/remote-interaction.ops.ts";
+import { remoteInteraction, resolveInteractionTarget, subscribeTarget } from "../../src/domain/federation/remote-interaction.ops.ts";
+import type { Resolved } from "../../src/domain/federation/port.ts";
 import { followAccount } from "../../src/domain/relationships/follows.ops.ts";
 import { crossSiteForm } from "../../src/http/csrf.ts";
 import { avatarUrl } from "../../src/media/defaults.ts";
@@ -34,6 +35,10 @@ const followee = (ctx: Ctx, a: Account): Followee => ({ id: a.id, acct: a.nickna
 
 /** Where a followed account is shown: a local one's page here, a remote one's profile on its server. */
 const profileUrl = (ctx: Ctx, a: Account) => (a.local ? `${ctx.settings.baseUrl}/users/${encodeURIComponent(a.nickname)}` : (a.url ?? a.apId ?? `${ctx.settings.baseUrl}/`));
+
+/** What the handle form shows of what is to be followed (an account) or interacted with (a status). */
+const subscribeForm = (ctx: Ctx, target: Resolved) =>
+  "status" in target ? { nickname: "", statusId: target.status.id } : { nickname: target.account.nickname, avatar: avatarUrl(ctx, target.account) };
 
 /** Refuses a form post from another site's page (403); true when refused. */
 function refusedCrossSite(req: Request, res: Response): boolean {
@@ -117,14 +122,13 @@ export const remoteFollowRoutes = [
     query: z.object({ nickname: z.string().optional(), status_id: z.string().optional() }),
     response: { description: "HTML; 404 page for an unknown local account or status" },
     async handler(ctx, { query, res }) {
-      if (query.status_id) {
-        const status = await ctx.db.status.findFirst({ where: { id: query.status_id, visibility: { in: ["public", "unlisted"] } } });
-        if (!status) return sendPage(res, 404, remoteFollowErrorPage("Could not find status"));
-        return sendPage(res, 200, subscribePage(instanceName(ctx), { nickname: "", statusId: status.id }));
+      try {
+        const target = await subscribeTarget(ctx, query);
+        sendPage(res, 200, subscribePage(instanceName(ctx), subscribeForm(ctx, target)));
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        sendPage(res, 404, remoteFollowErrorPage(error.message));
       }
-      const account = query.nickname ? await ctx.db.account.findFirst({ where: { local: true, nickname: query.nickname } }) : null;
-      if (!account) return sendPage(res, 404, remoteFollowErrorPage("Could not find user"));
-      sendPage(res, 200, subscribePage(instanceName(ctx), { nickname: account.nickname, avatar: avatarUrl(ctx, account) }));
     },
   }),
   route({
@@ -139,18 +143,20 @@ export const remoteFollowRoutes = [
       if (refusedCrossSite(req, res)) return;
       const { user, status } = body;
       if (!user && !status) return sendPage(res, 400, remoteFollowErrorPage("Something went wrong."));
-      const target = status
-        ? await ctx.db.status.findFirst({ where: { id: status.status_id, visibility: { in: ["public", "unlisted"] } } })
-        : await ctx.db.account.findFirst({ where: { local: true, nickname: user!.nickname } });
-      if (!target) return sendPage(res, 404, remoteFollowErrorPage(status ? "Could not find status" : "Could not find user"));
-      const apId = "uri" in target ? target.uri : target.apId;
+      let target: Resolved;
+      try {
+        target = await subscribeTarget(ctx, status ? { status_id: status.status_id } : { nickname: user!.nickname });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return sendPage(res, 404, remoteFollowErrorPage(error.message));
+      }
+      const apId = "status" in target ? target.status.uri : target.account.apId;
       try {
         const { url } = await remoteInteraction(ctx, { ap_id: apId ?? "", profile: (status ?? user)!.profile });
         res.redirect(302, url);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        const form = status ? { nickname: "", statusId: status.status_id } : { nickname: user!.nickname, avatar: "apId" in target ? avatarUrl(ctx, target) : undefined };
-        sendPage(res, 400, subscribePage(instanceName(ctx), form, "Something went wrong."));
+        sendPage(res, 400, subscribePage(instanceName(ctx), subscribeForm(ctx, target), "Something went wrong."));
       }
     },
   }),

@@ -105,5 +105,16 @@ describe.each(DB_KINDS)("remote-follow pages on %s", (kind) => {
     expect(await res.text()).toContain("Something went wrong.");
     expect((await server.fetch("/main/ostatus", { form: { "user[nickname]": "nobody", "user[profile]": "someone@unreachable.invalid" } })).status).toBe(404);
     expect((await server.fetch("/main/ostatus", { form: { "user[nickname]": "bob", "user[profile]": "x@y.example" }, headers: { origin: "https://evil.example" } })).status).toBe(403);
+
+    // a status: the same form with status[...] fields, for public and unlisted statuses only
+    const token = (await passwordToken(server, "bob")).access_token;
+    const post = async (visibility: string) => (await (await server.fetch("/api/v1/statuses", { json: { status: "s", visibility }, headers: { authorization: `Bearer ${token}` } })).json()).id as string;
+    const [open, hidden] = [await post("unlisted"), await post("private")];
+    const statusForm = await server.fetch(`/main/ostatus?status_id=${open}`);
+    expect(statusForm.status).toBe(200);
+    expect(await statusForm.text()).toContain(`name="status[status_id]" value="${open}"`);
+    expect((await server.fetch(`/main/ostatus?status_id=${hidden}`)).status).toBe(404);
+    expect((await server.fetch("/main/ostatus", { form: { "status[status_id]": hidden, "status[profile]": "someone@unreachable.invalid" } })).status).toBe(404);
+    expect((await server.fetch("/main/ostatus", { form: { "status[status_id]": open, "status[profile]": "someone@unreachable.invalid" } })).status).toBe(400);
   });
 });

@@ -51,3 +51,22 @@ export const resolveInteractionTarget = operation({
     return { account };
   },
 });
+
+/**
+ * What the family's `/main/ostatus` form offers to follow or interact with from another server: a local
+ * account by nickname, or a public or unlisted status by id. Not found: NotFound.
+ */
+export const subscribeTarget = operation({
+  name: "federation.subscribeTarget",
+  input: z.object({ nickname: z.string().optional(), status_id: z.string().optional() }),
+  async run(ctx, input): Promise<Resolved> {
+    if (input.status_id) {
+      const status = await ctx.db.status.findFirst({ where: { id: input.status_id, visibility: { in: ["public", "unlisted"] } } });
+      if (!status) throw NotFound("Could not find status");
+      return { status };
+    }
+    const account = input.nickname ? await ctx.db.account.findFirst({ where: { local: true, nickname: input.nickname } }) : null;
+    if (!account) throw NotFound("Could not find user");
+    return { account };
+  },
+});
