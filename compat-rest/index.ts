@@ -16,6 +16,7 @@ import { ownAccountActionRoutes } from "./own/account-actions.routes.ts";
 import { ownInstanceRoutes } from "./own/instance.routes.ts";
 import { ownRelationshipRoutes } from "./own/relationships.routes.ts";
 import { remoteInteractionRoutes } from "./own/remote-interaction.routes.ts";
+import { remoteFollowRoutes } from "./own/remote-follow.routes.ts";
 import { ownTokenRoutes } from "./own/tokens.routes.ts";
 import { reactionRoutes } from "./own/reactions.routes.ts";
 import { emojiPackRoutes } from "./own/emoji-packs.routes.ts";
@@ -151,6 +152,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...ownMfaRoutes,
   ...ownRelationshipRoutes,
   ...remoteInteractionRoutes,
+  ...remoteFollowRoutes,
   ...adminUserRoutes,
   ...wellKnownRoutes,
   ...pageRoutes,

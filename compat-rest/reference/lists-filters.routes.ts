@@ -18,7 +18,7 @@ import {
   updateList,
   updateListInput,
 } from "../../src/domain/lists/lists.ops.ts";
-import { accountFavourites, listBookmarks, listFavourites, listSuggestions, suggestionsInput } from "../../src/domain/statuses/collections.ops.ts";
+import { accountFavourites, dismissSuggestion, listBookmarks, listFavourites, listSuggestions, suggestionsInput } from "../../src/domain/statuses/collections.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { array } from "../../src/domain/inputs.ts";
 import { setLinkHeader } from "../pagination.ts";
@@ -212,6 +212,19 @@ const collectionRoutes: RouteDef[] = [
     async handler(ctx, { query }) {
       const accounts = await renderAccounts(ctx, await listSuggestions(ctx, query));
       return accounts.map((account) => ({ source: "staff", account }));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/suggestions/:account_id",
+    summary: "Dismiss a suggested account: suggestions leave it out for the viewer from then on",
+    tags: ["Accounts"],
+    auth: { scopes: ["write"] },
+    params: z.object({ account_id: z.string() }),
+    response: { description: "`{}`; 404 for an unknown account" },
+    async handler(ctx, { params }) {
+      await dismissSuggestion(ctx, params);
+      return {};
     },
   }),
 ];

@@ -1,6 +1,9 @@
-// Reference API: filing a report. Moderators handle reports through the admin API.
-import { fileReport, reportParams } from "../../src/domain/reports/reports.ops.ts";
+// Reference API: filing a report; the earlier family's listing of one's own reports (`/api/v0/<ns>/reports`).
+// Moderators handle reports through the admin API.
+import { z } from "zod";
+import { fileReport, listOwnReports, reportParams, showOwnReport } from "../../src/domain/reports/reports.ops.ts";
 import { route } from "../route.ts";
+import { renderOwnReports } from "../views/admin-report.ts";
 import { renderReport } from "../views/report.ts";
 import { renderStatuses } from "../views/status.ts";
 
@@ -16,6 +19,31 @@ export const reportRoutes = [
     async handler(ctx, { body }) {
       const { report, target } = await fileReport(ctx, { ...body, snapshot: renderStatuses });
       return renderReport(ctx, report, target);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v0/$ns/reports",
+    summary: "The viewer's own reports, newest first (`state`, `page`, `size` — 20 by default)",
+    tags: ["Reports"],
+    auth: { scopes: ["read:reports"] },
+    query: listOwnReports.input,
+    response: { description: "`{total, reports: [Report]}` in the admin Report's shape, with plain accounts and no moderators' notes" },
+    async handler(ctx, { query }) {
+      const { total, reports } = await listOwnReports(ctx, query);
+      return { total, reports: await renderOwnReports(ctx, reports) };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v0/$ns/reports/:id",
+    summary: "One of the viewer's own reports",
+    tags: ["Reports"],
+    auth: { scopes: ["read:reports"] },
+    params: z.object({ id: z.string() }),
+    response: { description: "Report; 404 `{error: \"Not found\"}` for another's or an unknown report" },
+    async handler(ctx, { params }) {
+      return (await renderOwnReports(ctx, [await showOwnReport(ctx, params)]))[0];
     },
   }),
 ];

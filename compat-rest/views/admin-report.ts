@@ -18,24 +18,33 @@ export async function renderAdminAccounts(ctx: Ctx, accounts: Account[]): Promis
   return new Map(unique.map((a, i) => [a.id, { ...rendered[i], ...renderAdminUser(ctx, a) }]));
 }
 
+type AccountsRenderer = (ctx: Ctx, accounts: Account[]) => Promise<Map<string, Json>>;
+
+/** Plain reference Accounts by id: what a reporter sees of the accounts in their own reports. */
+async function renderPlainAccounts(ctx: Ctx, accounts: Account[]): Promise<Map<string, Json>> {
+  const unique = [...new Map(accounts.map((a) => [a.id, a])).values()];
+  const rendered = await renderAccounts(ctx, unique);
+  return new Map(unique.map((a, i) => [a.id, rendered[i]]));
+}
+
 /** Statuses with admin accounts (reblogged ones too); `accounts` may already hold some. */
-export async function renderAdminStatuses(ctx: Ctx, statuses: Status[], accounts = new Map<string, Json>()): Promise<Json[]> {
+export async function renderAdminStatuses(ctx: Ctx, statuses: Status[], accounts = new Map<string, Json>(), renderPeople: AccountsRenderer = renderAdminAccounts): Promise<Json[]> {
   if (statuses.length === 0) return [];
   const rendered: Json[] = await renderStatuses(ctx, statuses);
   const ids = new Set(rendered.flatMap((s) => [s.account?.id, s.reblog?.account?.id]).filter((id): id is string => !!id && !accounts.has(id)));
   if (ids.size) {
     const rows = await ctx.db.account.findMany({ where: { id: { in: [...ids] } } });
-    for (const [id, a] of await renderAdminAccounts(ctx, rows)) accounts.set(id, a);
+    for (const [id, a] of await renderPeople(ctx, rows)) accounts.set(id, a);
   }
   const withAdmin = (s: Json): Json => ({ ...s, account: accounts.get(s.account?.id) ?? s.account });
   return rendered.map((s) => ({ ...withAdmin(s), reblog: s.reblog ? withAdmin(s.reblog) : null }));
 }
 
 /** Every status a list of reports names, live when it still exists, else its snapshot. */
-async function reportedStatuses(ctx: Ctx, reports: ReportRow[], accounts: Map<string, Json>): Promise<Map<string, Json>> {
+async function reportedStatuses(ctx: Ctx, reports: ReportRow[], accounts: Map<string, Json>, renderPeople: AccountsRenderer = renderAdminAccounts): Promise<Map<string, Json>> {
   const ids = [...new Set(reports.flatMap((r) => r.statusIds))];
   const live = ids.length ? await ctx.db.status.findMany({ where: { id: { in: ids } } }) : [];
-  const out = new Map((await renderAdminStatuses(ctx, live, accounts)).map((s) => [s.id as string, s]));
+  const out = new Map((await renderAdminStatuses(ctx, live, accounts, renderPeople)).map((s) => [s.id as string, s]));
   for (const r of reports) {
     for (const snap of (r.statusSnapshots as Json[]) ?? []) {
       if (!snap?.id || out.has(snap.id)) continue;
@@ -52,6 +61,17 @@ export async function renderAdminReports(ctx: Ctx, reports: ReportRow[]): Promis
   const accounts = await renderAdminAccounts(ctx, people);
   const statuses = await reportedStatuses(ctx, reports, accounts);
   return reports.map((r) => renderOne(r, accounts, statuses));
+}
+
+/**
+ * The reporter's own reports (`/api/v0/<ns>/reports`) in the admin Report's shape, but with plain
+ * reference Accounts (no e-mail or roles of the reported account) and without the moderators' notes.
+ */
+export async function renderOwnReports(ctx: Ctx, reports: ReportRow[]): Promise<Json[]> {
+  if (reports.length === 0) return [];
+  const accounts = await renderPlainAccounts(ctx, reports.flatMap((r) => [r.reporter, r.target]));
+  const statuses = await reportedStatuses(ctx, reports, accounts, renderPlainAccounts);
+  return reports.map((r) => ({ ...renderOne(r, accounts, statuses), notes: [] }));
 }
 
 function renderOne(r: ReportRow, accounts: Map<string, Json>, statuses: Map<string, Json>): Json {

@@ -7,8 +7,9 @@ import { remoteInteraction } from "../domain/federation/remote-interaction.ops.t
 import { availableFrontends } from "../domain/frontends/preferred-frontend.ops.ts";
 import { federationStatus } from "../domain/instance/federation-status.ops.ts";
 import { instanceInfo, instancePeers } from "../domain/instance/instance.ops.ts";
-import { fileReport, type FiledReport } from "../domain/reports/reports.ops.ts";
-import { listSuggestions } from "../domain/statuses/collections.ops.ts";
+import { fileReport, listOwnReports, showOwnReport, type FiledReport } from "../domain/reports/reports.ops.ts";
+import type { ReportRow } from "../domain/admin/reports.ops.ts";
+import { dismissSuggestion, listSuggestions } from "../domain/statuses/collections.ops.ts";
 import { translateStatus } from "../domain/statuses/edit.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
@@ -23,10 +24,13 @@ const FiledReportRef = builder.objectRef<FiledReport>("FiledReport").implement({
     forwarded: t.boolean({ resolve: (r) => r.report.forward }),
     statusIds: t.idList({ resolve: (r) => r.report.statusIds }),
     ruleIds: t.idList({ resolve: (r) => r.report.ruleIds }),
+    state: t.string({ resolve: (r) => r.report.state }),
     createdAt: t.field({ type: "DateTime", resolve: (r) => r.report.createdAt }),
     targetAccount: t.field({ type: AccountType, resolve: (r) => r.target }),
   }),
 });
+
+const filed = (r: ReportRow): FiledReport => ({ report: r, target: r.target });
 
 const UnreachableInstance = builder.objectRef<{ domain: string; since: string }>("UnreachableInstance").implement({
   fields: (t) => ({ domain: t.exposeString("domain"), since: t.field({ type: "DateTime", resolve: (u) => new Date(u.since) }) }),
@@ -35,6 +39,20 @@ const UnreachableInstance = builder.objectRef<{ domain: string; since: string }>
 const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
 
 builder.queryFields((t) => ({
+  ownReports: t.field({
+    ...allowed("read:reports"),
+    type: [FiledReportRef],
+    description: "The viewer's own reports, newest first, as GET /api/v0/<ns>/reports pages them (`size` 20 by default)",
+    args: { state: t.arg.string({ description: "open, closed or resolved" }), page: t.arg.int(), size: t.arg.int() },
+    resolve: async (_r, a, ctx) => (await listOwnReports(ctx, { state: opt(a.state) as "open" | undefined, page: opt(a.page), size: opt(a.size) })).reports.map(filed),
+  }),
+  ownReport: t.field({
+    ...allowed("read:reports"),
+    type: FiledReportRef,
+    description: "One of the viewer's own reports (NOT_FOUND for another's)",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, a, ctx) => filed(await showOwnReport(ctx, { id: String(a.id) })),
+  }),
   extendedDescription: t.string({
     description: "The instance's description (HTML), as GET /api/v1/instance/extended_description",
     resolve: async (_r, _a, ctx) => (await instanceInfo(ctx, {})).config.description,
@@ -75,6 +93,12 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  dismissSuggestion: t.boolean({
+    ...allowed("write"),
+    description: "Dismiss a suggested account: suggestions leave it out for the viewer from then on (NOT_FOUND for an unknown account)",
+    args: { accountId: t.arg.id({ required: true }) },
+    resolve: async (_r, a, ctx) => (await dismissSuggestion(ctx, { account_id: String(a.accountId) }), true),
+  }),
   translateStatus: t.string({
     ...optional("read:statuses"),
     nullable: true,

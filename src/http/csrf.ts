@@ -35,6 +35,11 @@ export function csrfGuard(namespace: string): RequestHandler {
   };
 }
 
+/** Whether a form post comes from a page of another site (its Origin names another host): such posts are refused. */
+export function crossSiteForm(origin: string | undefined, host: string | undefined): boolean {
+  return !!origin && origin !== "null" && !sameOrigin(origin, host);
+}
+
 /** Whether a WebSocket upgrade may use the session cookie: only from a page of this origin. */
 export function sameOriginUpgrade(origin: string | undefined, host: string | undefined): boolean {
   return !origin || sameOrigin(origin, host);

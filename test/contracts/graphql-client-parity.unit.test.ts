@@ -151,9 +151,12 @@ const COUNTERPARTS: Record<string, string> = {
   "GET /api/v1/instance/extended_description": "Query.extendedDescription",
   "GET /api/v1/instance/peers": "Query.instancePeers",
   "GET /api/v2/suggestions": "Query.suggestions",
+  "DELETE /api/v1/suggestions/:account_id": "Mutation.dismissSuggestion",
   "GET /api/v1/ext/birthdays": "Query.birthdays",
   "GET /api/v1/ext/federation_status": "Query.unreachableInstances",
   "POST /api/v1/reports": "Mutation.fileReport",
+  "GET /api/v0/ext/reports": "Query.ownReports",
+  "GET /api/v0/ext/reports/:id": "Query.ownReport",
   "GET /api/v1/notifications/:id": "Query.notification",
   "DELETE /api/v1/notifications/destroy_multiple": "Mutation.dismissNotifications",
   "GET /api/v1/ext/conversations/:id": "Query.conversation",
@@ -263,7 +266,13 @@ const PAGE = "a page for browsers (HTML, a redirect or a feed) or ActivityPub JS
 const DISCOVERY = "a discovery document whose address and format other servers and tools fix (WebFinger, host-meta, NodeInfo)";
 const BEFORE_SIGN_IN = "part of signing up or recovering an account before the person has credentials (an app token or an e-mailed link); GraphQL serves signed-in people and the admin UI";
 const DOWNLOAD = "a file download (an archive streamed as a file); GraphQL answers the address to download it from";
+const REMOTE_FOLLOW = "an HTML form for browsers of people signed in elsewhere (the family's remote-follow pages); its operations are GraphQL's follow and remoteInteractionUrl";
 const EXCEPTIONS: Record<string, string> = {
+  "GET /ostatus_subscribe": REMOTE_FOLLOW,
+  "POST /ostatus_subscribe": REMOTE_FOLLOW,
+  "GET /main/ostatus": REMOTE_FOLLOW,
+  "POST /main/ostatus": REMOTE_FOLLOW,
+  "GET /authorize_interaction": REMOTE_FOLLOW,
   "POST /oauth/token": OAUTH,
   "POST /oauth/revoke": OAUTH,
   "GET /oauth/authorize": OAUTH,

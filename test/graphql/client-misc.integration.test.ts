@@ -46,6 +46,25 @@ describe.each(DB_KINDS)("GraphQL reports, suggestions, birthdays and instance ex
     expect((gqlRow.statusSnapshots as { id: string }[])[0].id).toBe(status);
   });
 
+  test("ownReports/ownReport list the viewer's reports as GET /api/v0/<ns>/reports does; dismissSuggestion stores what REST stores", async () => {
+    const ns = server.services.settings.namespace;
+    const mine = await ok('{ ownReports(size: 50) { id state comment targetAccount { id } } }');
+    const viaRest = await rest("GET", `/api/v0/${ns}/reports?size=50`);
+    expect(ids(mine.ownReports)).toEqual(ids(viaRest.reports));
+    expect(mine.ownReports.length).toBeGreaterThan(0);
+    const first = viaRest.reports[0];
+    const one = await ok("query($id: ID!) { ownReport(id: $id) { id state targetAccount { id } } }", { id: first.id });
+    expect(one.ownReport).toEqual({ id: first.id, state: first.state, targetAccount: { id: first.account.id } });
+    const bob = (await passwordToken(server, "bob")).access_token;
+    const foreign = await server.fetch("/graphql", { json: { query: "query($id: ID!) { ownReport(id: $id) { id } }", variables: { id: first.id } }, headers: { authorization: `Bearer ${bob}` } });
+    expect((await foreign.json()).errors[0].extensions.code).toBe("NOT_FOUND");
+
+    await server.services.db.account.update({ where: { id: bobId }, data: { isSuggested: true } });
+    expect(await ok("mutation($a: ID!) { dismissSuggestion(accountId: $a) }", { a: bobId })).toEqual({ dismissSuggestion: true });
+    expect(await server.services.db.suggestionDismissal.findMany({ select: { accountId: true, targetId: true } })).toEqual([{ accountId: annId, targetId: bobId }]);
+    expect(ids((await ok("{ suggestions { id } }")).suggestions)).not.toContain(bobId);
+  });
+
   test("suggestions, birthdays, peers, the extended description and unreachable instances equal REST's", async () => {
     const cyd = await server.createUser("cyd");
     await server.services.db.account.update({ where: { id: cyd.id }, data: { isSuggested: true } });

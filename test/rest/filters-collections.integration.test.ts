@@ -156,4 +156,17 @@ describe.each(DB_KINDS)("filters and collections on %s", (kind) => {
     // served since issue 19: nothing featured yet
     expect(await call(server, ana, "GET", "/api/v1/featured_tags")).toMatchObject({ status: 200, body: [] });
   });
+
+  test("dismissing a suggestion: {} and a stored record; v2 suggestions leave it out for that viewer only; unknown accounts 404", async () => {
+    await server.services.db.account.updateMany({ where: { id: { in: [ana.id, ben.id, cai.id] } }, data: { isSuggested: true } });
+    const acct = async (who: User | null) => (await call(server, who, "GET", "/api/v2/suggestions")).body.map((s: { account: { acct: string } }) => s.account.acct).sort();
+    expect(await call(server, cai, "DELETE", `/api/v1/suggestions/${ana.id}`)).toMatchObject({ status: 200, body: {} });
+    // twice is fine (the family keeps one record)
+    expect(await call(server, cai, "DELETE", `/api/v1/suggestions/${ana.id}`)).toMatchObject({ status: 200, body: {} });
+    expect(await server.services.db.suggestionDismissal.count({ where: { accountId: cai.id } })).toBe(1);
+    expect(await acct(cai)).toEqual(["ben"]);
+    expect(await acct(ben)).toEqual(["ana", "cai"]);
+    expect((await call(server, cai, "DELETE", "/api/v1/suggestions/999999999")).status).toBe(404);
+    expect((await call(server, null, "DELETE", `/api/v1/suggestions/${ben.id}`)).status).toBe(403);
+  });
 });

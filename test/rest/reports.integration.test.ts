@@ -140,4 +140,44 @@ describe.each(DB_KINDS)("reports on %s", (kind) => {
     const narrow = (await passwordToken(server, "rita", "write:reports")).access_token;
     expect((await server.fetch("/api/v1/reports", { json: { account_id: id.tom }, headers: auth(narrow) })).status).toBe(200);
   });
+
+  test("GET /api/v0/<ns>/reports(/:id): the reporter's own reports only, paged, plain accounts, no moderators' notes", async () => {
+    const ns = server.services.settings.namespace;
+    const vic = (id.vic = (await server.createUser("vic")).id);
+    const vicToken = (token.vic = (await passwordToken(server, "vic")).access_token);
+    await server.services.db.account.update({ where: { id: id.tom }, data: { email: "tom@secret.example" } });
+    const status = await post("tom", { status: "reported by vic" });
+    const filed = await report("vic", { account_id: id.tom, status_ids: [status], comment: "first <b>one</b>" });
+    const first = (await filed.json()).id as string;
+    expect(first, `${filed.status}`).toBeTruthy();
+    const second = (await (await report("vic", { account_id: id.pat, comment: "second" })).json()).id as string;
+    await server.services.db.reportNote.create({ data: { id: newId(), reportId: first, authorId: id.mo, content: "moderators only" } });
+    const others = (await (await report("rita", { account_id: id.tom, comment: "rita's" })).json()).id as string;
+
+    const list = await server.fetch(`/api/v0/${ns}/reports`, { headers: auth(vicToken) });
+    expect(list.status).toBe(200);
+    const body = await list.json();
+    expect(body.total).toBe(2);
+    expect(body.reports.map((r: { id: string }) => r.id)).toEqual([second, first]);
+    const one = body.reports[1];
+    expect(one).toMatchObject({ id: first, state: "open", content: "first &#60;b&#62;one&#60;/b&#62;", notes: [], account: { id: id.tom, acct: "tom" }, actor: { id: vic, acct: "vic" } });
+    expect(one.statuses.map((s: { id: string }) => s.id)).toEqual([status]);
+    expect(JSON.stringify(body)).not.toContain("tom@secret.example");
+    expect(JSON.stringify(body)).not.toContain("moderators only");
+
+    const paged = await (await server.fetch(`/api/v0/${ns}/reports?size=1&page=2`, { headers: auth(vicToken) })).json();
+    expect(paged).toMatchObject({ total: 2, reports: [{ id: first }] });
+    const closed = await (await server.fetch(`/api/v0/${ns}/reports?state=closed`, { headers: auth(vicToken) })).json();
+    expect(closed).toEqual({ total: 0, reports: [] });
+
+    const shown = await server.fetch(`/api/v0/${ns}/reports/${first}`, { headers: auth(vicToken) });
+    expect(shown.status).toBe(200);
+    expect(await shown.json()).toEqual(one);
+    const foreign = await server.fetch(`/api/v0/${ns}/reports/${others}`, { headers: auth(vicToken) });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ error: "Not found" });
+    expect((await server.fetch(`/api/v0/${ns}/reports`)).status).toBe(403);
+    const writeOnly = (await passwordToken(server, "vic", "write:reports")).access_token;
+    expect((await server.fetch(`/api/v0/${ns}/reports`, { headers: auth(writeOnly) })).status).toBe(403);
+  });
 });

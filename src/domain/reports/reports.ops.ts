@@ -7,7 +7,8 @@ import type { Account, Prisma, Report, Status } from "../../generated/prisma/cli
 import { requireAccount } from "../auth/policy.ts";
 import { anonymous, makeCtx, type Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
-import { array, bool } from "../inputs.ts";
+import { array, bool, int } from "../inputs.ts";
+import { offsetOf, REPORT_STATES, reportInclude, type ReportRow } from "../admin/reports.ops.ts";
 import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { filterVisible } from "../statuses/statuses.read.ts";
@@ -133,3 +134,31 @@ export async function receiveRemoteReport(ctx: Ctx, reporter: Account, target: A
   const statusIds = [...new Set(statuses.filter((s) => s.accountId === target.id).map((s) => s.id))];
   return storeReport(ctx, reporter, target, { statusIds, comment: [...comment].slice(0, REPORT_COMMENT_LIMIT).join(""), forward: false, snapshots: [], category: "other", ruleIds: [] });
 }
+
+/** The family's own-reports listing (`/api/v0/<ns>/reports`): the viewer's reports, newest first, `page`/`size` (20). */
+export const listOwnReports = operation({
+  name: "reports.listOwn",
+  input: z.object({ state: z.enum(REPORT_STATES).optional(), page: int().optional(), size: int().optional() }),
+  async run(ctx, input): Promise<{ total: number; reports: ReportRow[] }> {
+    const viewer = requireAccount(ctx);
+    const size = Math.min(Math.max(input.size ?? 20, 1), 100);
+    const where: Prisma.ReportWhereInput = { reporterId: viewer.id, ...(input.state ? { state: input.state } : {}) };
+    const [total, reports] = await Promise.all([
+      ctx.db.report.count({ where }),
+      ctx.db.report.findMany({ where, include: reportInclude, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offsetOf(input, size), take: size }),
+    ]);
+    return { total, reports };
+  },
+});
+
+/** One of the viewer's own reports; anybody else's is "Not found", as unknown ones are. */
+export const showOwnReport = operation({
+  name: "reports.showOwn",
+  input: z.object({ id: z.string() }),
+  async run(ctx, input): Promise<ReportRow> {
+    const viewer = requireAccount(ctx);
+    const report = await ctx.db.report.findFirst({ where: { id: input.id, reporterId: viewer.id }, include: reportInclude });
+    if (!report) throw NotFound("Not found");
+    return report;
+  },
+});

@@ -84,11 +84,27 @@ export const listSuggestions = operation({
               followers: { none: { followerId: viewerId } },
               relationsOut: { none: { targetId: viewerId, type: "block" } },
               relationsIn: { none: { sourceId: viewerId, type: "block" } },
+              dismissedAsSuggestion: { none: { accountId: viewerId } },
             }
           : {}),
       },
       orderBy: { id: "desc" },
       take,
+    });
+  },
+});
+
+/** Dismisses a suggested account for the viewer (the family's `suggestion_dismiss`): suggestions leave it out from then on. */
+export const dismissSuggestion = operation({
+  name: "accounts.dismissSuggestion",
+  input: z.object({ account_id: z.string() }),
+  async run(ctx, input): Promise<void> {
+    const viewer = requireAccount(ctx);
+    const target = await getAccount(ctx, input.account_id);
+    await ctx.db.suggestionDismissal.upsert({
+      where: { accountId_targetId: { accountId: viewer.id, targetId: target.id } },
+      create: { accountId: viewer.id, targetId: target.id },
+      update: {},
     });
   },
 });
