@@ -339,13 +339,8 @@ export function send(base: string, req: FuzzRequest): Promise<{ status: number; 
  * predicate of the body.
  */
 const DOCUMENTED_SHAPES: { method: string; path: RegExp; ok: (res: { contentType: string; text: string; json: any }) => boolean }[] = [
-<<<<<<< HEAD
-  // HTML pages (OAuth authorization, password reset, MFA, e-mail confirmation, the invitation page, the frontend switcher) answer HTML to browsers
-  { method: "*", path: /^\/(oauth\/(authorize|mfa)|auth\/password|api\/v1\/\w+\/password_reset|api\/account\/confirm_email|registration(\/|$)|\w+\/confirm_email|\w+\/frontend$)/, ok: (r) => r.contentType.startsWith("text/html") || typeof r.json?.error === "string" },
-=======
-  // HTML pages (OAuth authorization, password reset, MFA, e-mail confirmation, the invitation page) answer HTML to browsers
-  { method: "*", path: /^\/(oauth\/(authorize|mfa)|auth\/password|api\/v1\/\w+\/password_reset|api\/account\/confirm_email|registration\b|\w+\/confirm_email|ostatus_subscribe|main\/ostatus|authorize_interaction)/, ok: (r) => r.contentType.startsWith("text/html") || typeof r.json?.error === "string" },
->>>>>>> remotefollow
+  // HTML pages (OAuth authorization, password reset, MFA, e-mail confirmation, sign-up and invitation pages, the frontend switcher, the remote-follow pages) answer HTML to browsers
+  { method: "*", path: /^\/(oauth\/(authorize|mfa)|auth\/password|api\/v1\/\w+\/password_reset|api\/account\/confirm_email|registration\b|\w+\/confirm_email|\w+\/frontend$|ostatus_subscribe|main\/ostatus|authorize_interaction)/, ok: (r) => r.contentType.startsWith("text/html") || typeof r.json?.error === "string" },
   // WebFinger and host-meta answer the family's plain-text 404
   { method: "GET", path: /^\/\.well-known\//, ok: (r) => r.contentType.startsWith("text/plain") || r.contentType.includes("xml") || typeof r.json?.error === "string" },
   // admin: credentials edit {errors: {field: msg}}, user creation conflicts [..], report updates [..], invites [{error}]
