@@ -54,6 +54,7 @@ import { scheduledStatusRoutes } from "./reference/scheduled-statuses.routes.ts"
 import { pushRoutes } from "./reference/push.routes.ts";
 import { statusActionRoutes } from "./reference/status-actions.routes.ts";
 import { relationshipRoutes } from "./reference/relationships.routes.ts";
+import { severedRelationshipRoutes } from "./reference/severed-relationships.routes.ts";
 import { statusRoutes } from "./reference/statuses.routes.ts";
 import { ownAppRoutes } from "./own/apps.routes.ts";
 import { appSettingsRoutes } from "./own/app-settings.routes.ts";
@@ -96,6 +97,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...registrationRoutes,
   // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
   ...relationshipRoutes,
+  ...severedRelationshipRoutes,
   ...listFilterRoutes,
   ...filterRoutes,
   ...accountRoutes,
