@@ -25,7 +25,8 @@ export function renderWarning(w: AccountWarning, targetAccount: unknown) {
     id: w.id,
     action: w.action,
     text: w.text,
-    status_ids: w.statusIds.length ? w.statusIds : null,
+    // the reference documents null for none; masto (and clients) type it as a list
+    status_ids: w.statusIds,
     target_account: targetAccount ?? null,
     // appeals are not taken (docs/compatibility.md)
     appeal: null,
