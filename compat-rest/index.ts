@@ -70,6 +70,7 @@ import { referenceAccountRoutes } from "./admin/reference-accounts.routes.ts";
 import { referenceDomainBlockRoutes } from "./admin/reference-domain-blocks.routes.ts";
 import { referenceTrendRoutes } from "./admin/reference-trends.routes.ts";
 import { referenceBlocklistRoutes } from "./admin/reference-blocklists.routes.ts";
+import { referenceWarningPresetRoutes } from "./admin/reference-warning-presets.routes.ts";
 import { referenceMetricRoutes } from "./admin/reference-metrics.routes.ts";
 import type { RouteDef } from "./route.ts";
 
@@ -126,6 +127,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...referenceDomainBlockRoutes,
   ...referenceTrendRoutes,
   ...referenceBlocklistRoutes,
+  ...referenceWarningPresetRoutes,
   ...referenceMetricRoutes,
   ...announcementRoutes,
   ...reactionRoutes,

@@ -106,8 +106,11 @@ export const accountAction = operation({
     const report = input.report_id ? await ctx.db.report.findUnique({ where: { id: input.report_id }, select: { id: true, statusIds: true } }) : null;
     if (input.report_id && !report) throw NotFound("Record not found");
     const nicknames = [account.nickname];
+    // as the reference: a preset's text, then the moderator's own (an unknown preset is ignored)
+    const preset = input.warning_preset_id ? await ctx.db.warningPreset.findUnique({ where: { id: input.warning_preset_id } }) : null;
+    const warningText = [preset?.text, input.text].filter(Boolean).join("\n\n");
     // told first: a disabled or suspended account is no longer notified
-    await warnAccount(ctx, account, { action: input.type, text: input.text ?? "", reportId: report?.id, statusIds: report?.statusIds ?? [], sendEmail: input.send_email_notification === true });
+    await warnAccount(ctx, account, { action: input.type, text: warningText, reportId: report?.id, statusIds: report?.statusIds ?? [], sendEmail: input.send_email_notification === true });
     if (input.type === "disable" || input.type === "suspend") await deactivateUsers(ctx, { nicknames });
     if (input.type === "silence") await tagUsers(ctx, { nicknames, tags: [SILENCE_TAG] });
     if (input.type === "sensitive") await tagUsers(ctx, { nicknames, tags: [SENSITIVE_TAG] });
