@@ -86,6 +86,34 @@ describe("moderation notices through masto", () => {
       expect(mailsTo(server.dataDir, "wes@example.test").map((m) => m.subject)).toEqual([expect.stringContaining("Your account has been suspended")]);
     });
 
+    test("warning presets: CRUD over REST (masto has no client for them) and GraphQL; a preset's text leads the warning", async () => {
+      const auth = { authorization: `Bearer ${adminToken}` };
+      const created = await server.fetch("/api/v1/admin/warning_presets", { json: { title: "Spam", text: "Stop spamming." }, headers: auth });
+      expect(created.status).toBe(200);
+      const preset = (await created.json()) as { id: string };
+      expect(preset).toEqual({ id: expect.any(String), title: "Spam", text: "Stop spamming.", created_at: iso, updated_at: iso });
+      const updated = await server.fetch(`/api/v1/admin/warning_presets/${preset.id}`, { method: "PUT", json: { text: "Stop spamming, please." }, headers: auth });
+      expect(await updated.json()).toMatchObject({ id: preset.id, title: "Spam", text: "Stop spamming, please." });
+      expect(await (await server.fetch("/api/v1/admin/warning_presets", { headers: auth })).json()).toEqual([expect.objectContaining({ id: preset.id })]);
+      expect((await server.fetch("/api/v1/admin/warning_presets", { json: { text: " " }, headers: auth })).status).toBe(422);
+      // moderators and users are refused, as for the reference's "manage settings"
+      const userToken = (await passwordToken(server, "rita", "read write admin")).access_token;
+      expect((await server.fetch("/api/v1/admin/warning_presets", { headers: { authorization: `Bearer ${userToken}` } })).status).toBe(403);
+
+      const zed = await server.createUser("zed");
+      await admin.v1.admin.accounts.$select(zed.id).action.create({ type: "none", warningPresetId: preset.id, text: "Last chance." });
+      expect((await db().accountWarning.findFirstOrThrow({ where: { accountId: zed.id } })).text).toBe("Stop spamming, please.\n\nLast chance.");
+
+      // GraphQL: the same presets, and the warning on the notification
+      const gql = async (query: string, token: string) => (await (await server.fetch("/graphql", { json: { query }, headers: { authorization: `Bearer ${token}` } })).json()) as any;
+      expect((await gql("{ adminWarningPresets { id title text } }", adminToken)).data.adminWarningPresets).toEqual([{ id: preset.id, title: "Spam", text: "Stop spamming, please." }]);
+      const zedToken = (await passwordToken(server, "zed", "read")).access_token;
+      const notes = await gql("{ notifications(first: 5) { edges { node { type moderationWarning { action text targetAccount { id } } } } } }", zedToken);
+      expect(notes.data.notifications.edges.map((e: any) => e.node)).toEqual([{ type: "moderation_warning", moderationWarning: { action: "none", text: "Stop spamming, please.\n\nLast chance.", targetAccount: { id: zed.id } } }]);
+      expect((await server.fetch(`/api/v1/admin/warning_presets/${preset.id}`, { method: "DELETE", headers: auth })).status).toBe(200);
+      expect(await db().warningPreset.count()).toBe(0);
+    });
+
     test("a remote account's warning is recorded, nobody is notified", async () => {
       const far = await remote("far", "elsewhere.example");
       await admin.v1.admin.accounts.$select(far.id).action.create({ type: "silence", sendEmailNotification: true });
@@ -136,6 +164,9 @@ describe("moderation notices through masto", () => {
       expect(followers.split("\n").slice(1, -1).sort()).toEqual(["x@bad.example", "y@sub.bad.example"]);
       // another account's event is not found
       expect((await server.fetch(`/api/v1/severed_relationships/${bobShare.id}/followers`, auth)).status).toBe(404);
+      // GraphQL: the same event
+      const gql = (await (await server.fetch("/graphql", { json: { query: "{ severedRelationships(first: 5) { edges { node { id type targetName followersCount followingCount } } } }" }, ...auth })).json()) as any;
+      expect(gql.data.severedRelationships.edges.map((e: any) => e.node)).toEqual([{ id: listed[0]!.id, type: "domain_block", targetName: "*.bad.example", followersCount: 2, followingCount: 1 }]);
     });
 
     test("a user's domain block cuts only that user's follows, as a user_domain_block event", async () => {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { NotFound, Unprocessable } from "../errors.ts";
 import { text } from "../input-limits.ts";
 import { operation } from "../operation.ts";
 
@@ -31,7 +31,7 @@ export const createWarningPreset = operation({
   input: z.object({ title: text().optional().nullable(), text: text() }),
   authorize: requireAdmin,
   async run(ctx, input) {
-    if (!input.text.trim()) throw Invalid("Validation failed: Text can't be blank", { text: "can't be blank" });
+    if (!input.text.trim()) throw Unprocessable("Validation failed: Text can't be blank", { text: "can't be blank" });
     const now = ctx.clock();
     return ctx.db.warningPreset.create({ data: { id: newId(now.getTime()), title: input.title ?? "", text: input.text, createdAt: now, updatedAt: now } });
   },
@@ -43,7 +43,7 @@ export const updateWarningPreset = operation({
   authorize: requireAdmin,
   async run(ctx, input) {
     await findWarningPreset(ctx, input.id);
-    if (input.text != null && !input.text.trim()) throw Invalid("Validation failed: Text can't be blank", { text: "can't be blank" });
+    if (input.text != null && !input.text.trim()) throw Unprocessable("Validation failed: Text can't be blank", { text: "can't be blank" });
     return ctx.db.warningPreset.update({
       where: { id: input.id },
       data: { ...(input.title != null && { title: input.title }), ...(input.text != null && { text: input.text }), updatedAt: ctx.clock() },
