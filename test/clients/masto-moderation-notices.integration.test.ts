@@ -1,6 +1,6 @@
 // What the instance tells an account about moderation, through `masto`: moderation warnings (the admin
 // account action records a warning, notifies the account and, when asked, e-mails it) and severed
-// relationships (an admin domain suspension or a user's domain block cuts follows, records them,
+// relationships (an admin domain suspension, a user's domain block or a remote account's suspension cuts follows, records them,
 // notifies each local account and serves the lost lists as CSV). Shapes as masto's typings declare them.
 import { createRestAPIClient, type mastodon } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -120,6 +120,19 @@ describe("moderation notices through masto", () => {
       expect(await db().accountWarning.count({ where: { accountId: far.id, action: "silence" } })).toBe(1);
       expect(await db().notification.count({ where: { accountId: far.id } })).toBe(0);
     });
+
+    test("suspending a remote account cuts its follows with local accounts, as an account_suspension event", async () => {
+      const eve = await server.createUser("eve");
+      const eveClient = await signIn("eve");
+      const gone = await remote("gone", "elsewhere.example");
+      await follow(eve.id, gone.id);
+      await follow(gone.id, eve.id);
+      await admin.v1.admin.accounts.$select(gone.id).action.create({ type: "suspend" });
+      expect(await db().follow.count({ where: { OR: [{ followerId: gone.id }, { followingId: gone.id }] } })).toBe(0);
+      const [n] = (await eveClient.v1.notifications.list({ types: ["severed_relationships"] })) as mastodon.v1.SeveredRelationshipsNotification[];
+      expectSeveranceEvent(n!.event);
+      expect(n!.event).toMatchObject({ type: "account_suspension", targetName: "gone@elsewhere.example", followersCount: 1, followingCount: 1 });
+    });
   });
 
   describe("severed relationships", () => {
@@ -136,7 +149,7 @@ describe("moderation notices through masto", () => {
 
       // a silence cuts nothing; turning it into a suspension does
       const block = await admin.v1.admin.domainBlocks.create({ domain: "*.bad.example", severity: "silence" });
-      expect(await db().relationshipSeveranceEvent.count()).toBe(0);
+      expect(await db().relationshipSeveranceEvent.count({ where: { type: "domain_block" } })).toBe(0);
       await admin.v1.admin.domainBlocks.$select(block.id).update({ severity: "suspend" });
 
       expect(await db().follow.count({ where: { OR: [{ followerId: { in: [x.id, y.id] } }, { followingId: { in: [x.id, y.id] } }] } })).toBe(0);

@@ -13,6 +13,7 @@ import { bool } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput } from "../pagination.ts";
+import { severSuspendedAccount } from "../relationships/severances.ts";
 import { warnAccount } from "./account-warnings.ts";
 import { updateReportStates } from "./reports.ops.ts";
 import { deactivateUsers, tagUsers } from "./users.ops.ts";
@@ -112,6 +113,8 @@ export const accountAction = operation({
     // told first: a disabled or suspended account is no longer notified
     await warnAccount(ctx, account, { action: input.type, text: warningText, reportId: report?.id, statusIds: report?.statusIds ?? [], sendEmail: input.send_email_notification === true });
     if (input.type === "disable" || input.type === "suspend") await deactivateUsers(ctx, { nicknames });
+    // as in the reference, a remote account's suspension cuts its follows with local accounts (recorded for them)
+    if (input.type === "suspend") await severSuspendedAccount(ctx, account);
     if (input.type === "silence") await tagUsers(ctx, { nicknames, tags: [SILENCE_TAG] });
     if (input.type === "sensitive") await tagUsers(ctx, { nicknames, tags: [SENSITIVE_TAG] });
     if (input.type === "none" || input.text) await logAction(ctx, { action: "warn", subjects: [account], text: input.text ?? "" });

@@ -27,8 +27,18 @@ function onDomain(domain: string): Prisma.AccountWhereInput {
  * Cuts the follows (both ways, accepted or pending) between the local accounts (or only `localAccountId`,
  * for a user's own domain block) and the accounts of `domain`. Returns the event's id, null when nothing was cut.
  */
-export async function severDomain(ctx: Ctx, input: { type: SeveranceType; domain: string; localAccountId?: string }): Promise<string | null> {
-  const remote = onDomain(input.domain);
+export function severDomain(ctx: Ctx, input: { type: "domain_block" | "user_domain_block"; domain: string; localAccountId?: string }): Promise<string | null> {
+  return sever(ctx, { type: input.type, targetName: input.domain, remote: onDomain(input.domain), localAccountId: input.localAccountId });
+}
+
+/** A moderator suspended a remote account: its follows with local accounts are cut (`account_suspension`). */
+export function severSuspendedAccount(ctx: Ctx, account: { id: string; nickname: string; local: boolean }): Promise<string | null> {
+  if (account.local) return Promise.resolve(null);
+  return sever(ctx, { type: "account_suspension", targetName: account.nickname, remote: { id: account.id, local: false } });
+}
+
+async function sever(ctx: Ctx, input: { type: SeveranceType; targetName: string; remote: Prisma.AccountWhereInput; localAccountId?: string }): Promise<string | null> {
+  const remote = input.remote;
   const local: Prisma.AccountWhereInput = input.localAccountId ? { id: input.localAccountId } : { local: true };
   const follows = await ctx.db.follow.findMany({
     where: { OR: [{ follower: local, following: remote }, { follower: remote, following: local }] },
@@ -51,7 +61,7 @@ export async function severDomain(ctx: Ctx, input: { type: SeveranceType; domain
     relationships.push({ id: newId(now.getTime()), accountEventId: share.id, direction: following ? "following" : "followers", acct, showReblogs: f.showReblogs, notify: f.notify });
   }
   await ctx.db.$transaction([
-    ctx.db.relationshipSeveranceEvent.create({ data: { id: eventId, type: input.type, targetName: input.domain, createdAt: now } }),
+    ctx.db.relationshipSeveranceEvent.create({ data: { id: eventId, type: input.type, targetName: input.targetName, createdAt: now } }),
     ctx.db.accountRelationshipSeveranceEvent.createMany({
       data: [...shares].map(([accountId, s]) => ({ id: s.id, eventId, accountId, followersCount: s.followers, followingCount: s.following, createdAt: now })),
     }),
