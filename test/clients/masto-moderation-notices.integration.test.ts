@@ -114,6 +114,16 @@ describe("moderation notices through masto", () => {
       expect(await db().warningPreset.count()).toBe(0);
     });
 
+    test("a page of warnings renders in the same number of queries for 1 or 4", async () => {
+      const kim = await server.createUser("kim");
+      const kimClient = await signIn("kim");
+      for (let i = 0; i < 4; i++) await admin.v1.admin.accounts.$select(kim.id).action.create({ type: "none", text: `warning ${i}` });
+      const one = await server.countQueries(async () => await kimClient.v1.notifications.list({ limit: 1 }));
+      const four = await server.countQueries(async () => await kimClient.v1.notifications.list({ limit: 4 }));
+      expect(four.result.map((n) => (n as mastodon.v1.ModerationWarningNotification).moderationWarning.text)).toEqual(["warning 3", "warning 2", "warning 1", "warning 0"]);
+      expect(four.queries).toBe(one.queries);
+    });
+
     test("a remote account's warning is recorded, nobody is notified", async () => {
       const far = await remote("far", "elsewhere.example");
       await admin.v1.admin.accounts.$select(far.id).action.create({ type: "silence", sendEmailNotification: true });
