@@ -55,6 +55,7 @@ import { scheduledStatusRoutes } from "./reference/scheduled-statuses.routes.ts"
 import { pushRoutes } from "./reference/push.routes.ts";
 import { statusActionRoutes } from "./reference/status-actions.routes.ts";
 import { relationshipRoutes } from "./reference/relationships.routes.ts";
+import { severedRelationshipRoutes } from "./reference/severed-relationships.routes.ts";
 import { statusRoutes } from "./reference/statuses.routes.ts";
 import { ownAppRoutes } from "./own/apps.routes.ts";
 import { appSettingsRoutes } from "./own/app-settings.routes.ts";
@@ -73,6 +74,7 @@ import { referenceAccountRoutes } from "./admin/reference-accounts.routes.ts";
 import { referenceDomainBlockRoutes } from "./admin/reference-domain-blocks.routes.ts";
 import { referenceTrendRoutes } from "./admin/reference-trends.routes.ts";
 import { referenceBlocklistRoutes } from "./admin/reference-blocklists.routes.ts";
+import { referenceWarningPresetRoutes } from "./admin/reference-warning-presets.routes.ts";
 import { referenceMetricRoutes } from "./admin/reference-metrics.routes.ts";
 import type { RouteDef } from "./route.ts";
 
@@ -103,6 +105,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...registrationRoutes,
   // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
   ...relationshipRoutes,
+  ...severedRelationshipRoutes,
   ...listFilterRoutes,
   ...filterRoutes,
   ...accountRoutes,
@@ -131,6 +134,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...referenceDomainBlockRoutes,
   ...referenceTrendRoutes,
   ...referenceBlocklistRoutes,
+  ...referenceWarningPresetRoutes,
   ...referenceMetricRoutes,
   ...announcementRoutes,
   ...reactionRoutes,

@@ -18,13 +18,14 @@ export async function renderNotificationGroups(ctx: Ctx, groups: NotificationGro
       if (samples.get(g.key)!.includes(n.fromAccountId)) accounts.set(n.fromAccountId, n.fromAccount);
       if (n.status) statuses.set(n.status.id, n.status);
     }
-  const reportGroups = groups.filter((g) => g.notifications[0].report);
+  // reports, warnings and severance events render as in the v1 notification
+  const reportGroups = groups.filter((g) => g.notifications[0].report || g.notifications[0].accountWarningId || g.notifications[0].severanceEventId);
   const [renderedAccounts, renderedStatuses, reports] = await Promise.all([
     renderAccounts(ctx, [...accounts.values()]),
     renderStatuses(ctx, [...statuses.values()]),
     reportGroups.length ? renderNotifications(ctx, reportGroups.map((g) => g.notifications[0])) : Promise.resolve([]),
   ]);
-  const reportOf = new Map(reportGroups.map((g, i) => [g.key, (reports[i] as { report?: unknown }).report]));
+  const reportOf = new Map(reportGroups.map((g, i) => [g.key, reports[i] as { report?: unknown; moderation_warning?: unknown; event?: unknown }]));
   const full = new Set(expand === "partial_avatars" ? groups.map((g) => samples.get(g.key)![0]) : renderedAccounts.map((a) => a.id));
   const notificationGroups = groups.map((g) => {
     const newest = g.notifications[0];
@@ -40,7 +41,10 @@ export async function renderNotificationGroups(ctx: Ctx, groups: NotificationGro
       sample_account_ids: samples.get(g.key),
     };
     if (newest.statusId) out.status_id = newest.statusId;
-    if (reportOf.has(g.key)) out.report = reportOf.get(g.key);
+    const attached = reportOf.get(g.key);
+    if (attached?.report) out.report = attached.report;
+    if (attached?.moderation_warning) out.moderation_warning = attached.moderation_warning;
+    if (attached?.event) out.event = attached.event;
     if (g.type === "emoji_reaction") out.emoji = newest.emoji;
     return out;
   });

@@ -9,6 +9,7 @@ import { activeRelation } from "../../src/domain/relationships/relationships.rea
 import { renderAccounts } from "./account.ts";
 import { chatMentionMessages } from "./chat.ts";
 import { renderLoadedStatuses } from "./status.ts";
+import { loadSeveranceEvents, loadWarnings, renderSeveranceEvent, renderWarning } from "./moderation-notices.ts";
 
 export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   if (rows.length === 0) return [];
@@ -16,7 +17,7 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   const statuses = [...new Map(rows.filter((r) => r.status).map((r) => [r.status!.id, r.status!])).values()];
   const viewerId = ctx.viewer.account?.id;
   const fromIds = [...new Set(rows.map((r) => r.fromAccountId))];
-  const [moved, data, chatMessages, mutes] = await Promise.all([
+  const [moved, data, chatMessages, mutes, warnings, events] = await Promise.all([
     movedIds.length ? ctx.db.account.findMany({ where: { id: { in: movedIds } } }) : Promise.resolve([]),
     statuses.length ? loadStatusData(ctx, statuses) : Promise.resolve(null),
     chatMentionMessages(ctx, rows.flatMap((r) => (r.type === "chat_mention" && r.chatMessageRefId ? [r.chatMessageRefId] : []))),
@@ -24,11 +25,13 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
     viewerId
       ? ctx.db.userRelationship.findMany({ where: { AND: [activeRelation(ctx.clock()), { sourceId: viewerId, targetId: { in: fromIds }, type: "mute" }] }, select: { targetId: true } })
       : Promise.resolve([]),
+    loadWarnings(ctx, rows.flatMap((r) => (r.accountWarningId ? [r.accountWarningId] : []))),
+    loadSeveranceEvents(ctx, rows.flatMap((r) => (r.severanceEventId ? [r.severanceEventId] : []))),
   ]);
   const muted = new Set(mutes.map((m) => m.targetId));
   // the notifications' accounts and the statuses' authors render in one batch
   const accounts = new Map<string, Account>();
-  for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved, ...(data?.accounts.values() ?? [])])
+  for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved, ...[...warnings.values()].map((w) => w.account), ...(data?.accounts.values() ?? [])])
     accounts.set(a.id, a);
   const renderedAccounts = await renderAccounts(ctx, [...accounts.values()]);
   const accountById = new Map(renderedAccounts.map((a) => [a.id, a]));
@@ -46,6 +49,10 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
     if (n.type === "emoji_reaction") out.emoji = n.emoji;
     if (n.type === "chat_mention") out.chat_message = (n.chatMessageRefId && chatMessages.get(n.chatMessageRefId)) ?? null;
     if (n.type === "move" && n.fromAccount.movedToId) out.target = accountById.get(n.fromAccount.movedToId) ?? null;
+    const warning = n.accountWarningId ? warnings.get(n.accountWarningId) : undefined;
+    if (warning) out.moderation_warning = renderWarning(warning, accountById.get(warning.accountId));
+    const event = n.severanceEventId ? events.get(n.severanceEventId) : undefined;
+    if (event) out.event = renderSeveranceEvent(event);
     if (n.report) {
       const r = n.report;
       const handled = r.state !== "open";

@@ -1,6 +1,6 @@
 // Per-request batch loaders: rendering a list costs a constant number of queries.
 import DataLoader from "dataloader";
-import type { Account, Status } from "../generated/prisma/client.ts";
+import type { Account, AccountRelationshipSeveranceEvent, AccountWarning, RelationshipSeveranceEvent, Status } from "../generated/prisma/client.ts";
 import { loadAccountCounts, type AccountCounts } from "./accounts/account-counts.ts";
 import type { Ctx } from "./context.ts";
 import { loadRelationships, type RelationshipState } from "./relationships/relationships.read.ts";
@@ -29,6 +29,12 @@ export function createLoaders(ctx: Ctx) {
   );
   return {
     account,
+    /** moderation_warning notifications' warnings */
+    accountWarning: new DataLoader<string, AccountWarning | null>(async (ids) => byId(ids, await ctx.db.accountWarning.findMany({ where: { id: { in: [...ids] } } }))),
+    /** severed_relationships notifications' events (the account's share, with the event) */
+    severanceEvent: new DataLoader<string, (AccountRelationshipSeveranceEvent & { event: RelationshipSeveranceEvent }) | null>(async (ids) =>
+      byId(ids, await ctx.db.accountRelationshipSeveranceEvent.findMany({ where: { id: { in: [...ids] } }, include: { event: true } })),
+    ),
     accountCounts: new DataLoader<string, AccountCounts>(async (ids) => {
       const counts = await loadAccountCounts(ctx, ids);
       return ids.map((id) => counts.get(id)!);

@@ -182,9 +182,10 @@ builder.mutationFields((t) => ({
   adminAccountAction: t.field({
     ...privileged("users_manage_activation_state", "admin:write:accounts"),
     type: AdminUser,
-    description: "The reference API's moderation action: none (warn), disable, suspend, silence or sensitive",
-    args: { id: t.arg.id({ required: true }), type: t.arg({ type: AccountActionType, required: true }), text: t.arg.string(), reportId: t.arg.id() },
-    resolve: (_r, a, ctx) => accountAction(ctx, { id: String(a.id), type: a.type, text: a.text, report_id: a.reportId == null ? undefined : String(a.reportId) }),
+    description: "The reference API's moderation action: none (warn), disable, suspend, silence or sensitive; recorded as the account's warning and notified (e-mailed with sendEmailNotification)",
+    args: { id: t.arg.id({ required: true }), type: t.arg({ type: AccountActionType, required: true }), text: t.arg.string(), reportId: t.arg.id(), sendEmailNotification: t.arg.boolean() },
+    resolve: (_r, a, ctx) =>
+      accountAction(ctx, { id: String(a.id), type: a.type, text: a.text, report_id: a.reportId == null ? undefined : String(a.reportId), send_email_notification: a.sendEmailNotification ?? undefined }),
   }),
   adminAssignReport: t.field({
     ...reports.write,

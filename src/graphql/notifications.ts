@@ -9,6 +9,8 @@ import {
   wireType,
   type NotificationRow,
 } from "../domain/notifications/notifications.ops.ts";
+import type { AccountRelationshipSeveranceEvent, AccountWarning, RelationshipSeveranceEvent } from "../generated/prisma/client.ts";
+import { listSeverances, severedRelationshipsCsv } from "../domain/relationships/severances.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt, relayConnection, StatusType } from "./paging.ts";
 import "./accounts.ts";
@@ -29,6 +31,31 @@ const NotificationReport = builder.objectRef<ReportRow>("NotificationReport").im
   }),
 });
 
+const NotificationWarning = builder.objectRef<AccountWarning>("AccountWarning").implement({
+  description: "A moderator's action as the account is told of it (`moderation_warning` notifications)",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    action: t.exposeString("action", { description: "none, disable, sensitive, silence or suspend" }),
+    text: t.exposeString("text"),
+    statusIds: t.exposeIDList("statusIds"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    targetAccount: t.field({ type: AccountType, nullable: true, resolve: (w, _a, ctx) => ctx.loaders.account.load(w.accountId) }),
+  }),
+});
+
+const SeveranceEvent = builder.objectRef<AccountRelationshipSeveranceEvent & { event: RelationshipSeveranceEvent }>("RelationshipSeveranceEvent").implement({
+  description: "Follows a moderation or block event cut (`severed_relationships` notifications): the viewer's share",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    type: t.string({ description: "domain_block, user_domain_block or account_suspension", resolve: (e) => e.event.type }),
+    purged: t.boolean({ resolve: (e) => e.event.purged }),
+    targetName: t.string({ resolve: (e) => e.event.targetName }),
+    followersCount: t.exposeInt("followersCount"),
+    followingCount: t.exposeInt("followingCount"),
+    createdAt: t.field({ type: "DateTime", resolve: (e) => e.event.createdAt }),
+  }),
+});
+
 export const Notification = builder.objectRef<NotificationRow>("Notification").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -45,6 +72,8 @@ export const Notification = builder.objectRef<NotificationRow>("Notification").i
     }),
     emoji: t.string({ nullable: true, description: "the reaction (emoji_reaction notifications)", resolve: (n) => (n.type === "emoji_reaction" ? n.emoji : null) }),
     report: t.field({ type: NotificationReport, nullable: true, resolve: (n) => n.report }),
+    moderationWarning: t.field({ type: NotificationWarning, nullable: true, resolve: (n, _a, ctx) => (n.accountWarningId ? ctx.loaders.accountWarning.load(n.accountWarningId) : null) }),
+    event: t.field({ type: SeveranceEvent, nullable: true, resolve: (n, _a, ctx) => (n.severanceEventId ? ctx.loaders.severanceEvent.load(n.severanceEventId) : null) }),
   }),
 });
 
@@ -109,5 +138,25 @@ builder.mutationFields((t) => ({
       await clearNotifications(ctx, {});
       return true;
     },
+  }),
+}));
+
+const SeveranceConnection = builder.connectionObject({ type: SeveranceEvent, name: "RelationshipSeveranceEventConnection" });
+
+builder.queryFields((t) => ({
+  severedRelationships: t.connection(
+    {
+      ...allowed("read:follows"),
+      type: SeveranceEvent,
+      description: "The viewer's severed-relationship events, newest first",
+      resolve: (_r, a, ctx) => relayConnection(a, (p) => listSeverances(ctx, p), { cursorOf: (e) => e.id, floor: "0" }),
+    },
+    SeveranceConnection,
+  ),
+  severedRelationshipsCsv: t.string({
+    ...allowed("read:follows"),
+    description: "The followers or follows one event cut, as the REST route's CSV",
+    args: { id: t.arg.id({ required: true }), direction: t.arg.string({ required: true, description: "followers or following" }) },
+    resolve: (_r, a, ctx) => severedRelationshipsCsv(ctx, { id: String(a.id), direction: a.direction as "followers" | "following" }),
   }),
 }));

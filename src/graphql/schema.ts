@@ -7,6 +7,7 @@ import "./admin-instance.ts";
 import "./admin-misc.ts";
 import "./admin-moderation.ts";
 import "./admin-reference.ts";
+import "./admin-warning-presets.ts";
 import "./admin-reports.ts";
 import "./admin-users.ts";
 import "./backups-imports.ts";

@@ -56,3 +56,22 @@ export function passwordResetMail(settings: LinkSettings, account: Recipient, to
     html: html(subject, [...lines], { href: link, label: "Reset my password" }).replace("</body>", `<p>${esc(ignore)}</p>\n</body>`),
   };
 }
+
+/** What the reference server calls the actions in its warning e-mails. */
+const WARNING_TITLES: Record<string, string> = {
+  none: "You have received a warning",
+  disable: "Your account has been disabled",
+  sensitive: "Your media will be marked as sensitive",
+  silence: "Your account has been limited",
+  suspend: "Your account has been suspended",
+};
+
+/** A moderator's warning (the reference API's account action with `send_email_notification`). */
+export function warningMail(settings: LinkSettings, account: Recipient, warning: { action: string; text: string; statusIds: string[] }): Mail {
+  const subject = `${WARNING_TITLES[warning.action] ?? WARNING_TITLES.none} (${settings.instanceName})`;
+  const lines = [`@${account.nickname}, the moderators of ${settings.instanceName} have taken an action on your account: ${warning.action === "none" ? "a warning" : warning.action}.`];
+  if (warning.text) lines.push(`Their message: ${warning.text}`);
+  if (warning.statusIds.length) lines.push(`Posts concerned: ${warning.statusIds.map((id) => `${settings.baseUrl}/notice/${id}`).join(" ")}`);
+  const link = `${settings.baseUrl}/`;
+  return { to: account.email, subject, text: `${lines.join("\n\n")}\n`, html: html(subject, lines, { href: link, label: settings.instanceName }) };
+}

@@ -87,6 +87,9 @@ const COUNTERPARTS: Record<string, string> = {
   "GET /api/v1/domain_blocks": "Query.domainBlocks",
   "POST /api/v1/domain_blocks": "Mutation.blockDomain",
   "DELETE /api/v1/domain_blocks": "Mutation.unblockDomain",
+  "GET /api/v1/severed_relationships": "Query.severedRelationships",
+  "GET /api/v1/severed_relationships/:id/followers": "Query.severedRelationshipsCsv",
+  "GET /api/v1/severed_relationships/:id/following": "Query.severedRelationshipsCsv",
   "POST /api/v1/ext/accounts/:id/subscribe": "Mutation.subscribe",
   "POST /api/v1/ext/accounts/:id/unsubscribe": "Mutation.unsubscribe",
   // lists

@@ -1,7 +1,8 @@
 // The reference admin API's domain blocks and domain allows (`/api/v1/admin/domain_blocks`,
 // `/api/v1/admin/domain_allows`): rows of their own tables that the runtime settings merge into the
 // SimplePolicy lists (src/config/domain-rules.ts), applied in every process at once. Admins only, as
-// the family's own way of changing those lists (its configuration) is. Each change is logged.
+// the family's own way of changing those lists (its configuration) is. Each change is logged. A
+// suspension cuts the follows with the domain, recorded as severed relationships (severances.ts).
 import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
@@ -14,6 +15,7 @@ import { text } from "../input-limits.ts";
 import { bool } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
+import { severDomain } from "../relationships/severances.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 
 export const DOMAIN_BLOCK_SEVERITIES = ["silence", "suspend", "noop"] as const;
@@ -104,6 +106,7 @@ export const createDomainBlock = operation({
       return row;
     });
     await applyEverywhere(ctx);
+    if (block.severity === "suspend") await severDomain(ctx, { type: "domain_block", domain });
     return block;
   },
 });
@@ -113,13 +116,14 @@ export const updateDomainBlock = operation({
   input: z.object({ id: z.string(), ...fields }),
   authorize: requireAdmin,
   async run(ctx, input) {
-    await findBlock(ctx, input.id);
+    const before = await findBlock(ctx, input.id);
     const block = await ctx.db.$transaction(async (tx) => {
       const row = await tx.instanceDomainBlock.update({ where: { id: input.id }, data: blockData(input) });
       await logAction(ctx, { action: "blocklist_update", list: "domain block", target: row.domain, detail: detail(row) }, tx);
       return row;
     });
     await applyEverywhere(ctx);
+    if (block.severity === "suspend" && before.severity !== "suspend") await severDomain(ctx, { type: "domain_block", domain: block.domain });
     return block;
   },
 });

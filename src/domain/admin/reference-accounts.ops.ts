@@ -1,7 +1,8 @@
 // Accounts through the reference admin API (`/api/v1/admin/accounts`, `/api/v2/admin/accounts`): its
 // filters and keyset pages, and its moderation action mapped onto the family's operations — suspend and
 // disable are the family's deactivation, silence and sensitive its moderation tags
-// (`mrf_tag:force-unlisted`, `mrf_tag:media-force-nsfw`), a warning a moderation-log entry.
+// (`mrf_tag:force-unlisted`, `mrf_tag:media-force-nsfw`), a warning a moderation-log entry; every action
+// is also recorded as the account's warning and told to it (account-warnings.ts).
 import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { likeLiteral } from "../../db/like.ts";
@@ -12,6 +13,8 @@ import { bool } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput } from "../pagination.ts";
+import { severSuspendedAccount } from "../relationships/severances.ts";
+import { warnAccount } from "./account-warnings.ts";
 import { updateReportStates } from "./reports.ops.ts";
 import { deactivateUsers, tagUsers } from "./users.ops.ts";
 import { getUser } from "./users.read.ts";
@@ -95,15 +98,23 @@ export const accountAction = operation({
     report_id: z.string().optional().nullable(),
     warning_preset_id: z.string().optional().nullable(),
     text: text().optional().nullable(),
-    /** accepted; no e-mail is sent (the warning is in the moderation log) */
+    /** the warning goes by e-mail too (the in-app `moderation_warning` notification is always sent) */
     send_email_notification: flag,
   }),
   authorize: (ctx) => requirePrivilege(ctx, "users_manage_activation_state"),
   async run(ctx, input) {
     const account = await getUser(ctx, input.id);
-    if (input.report_id && !(await ctx.db.report.findUnique({ where: { id: input.report_id }, select: { id: true } }))) throw NotFound("Record not found");
+    const report = input.report_id ? await ctx.db.report.findUnique({ where: { id: input.report_id }, select: { id: true, statusIds: true } }) : null;
+    if (input.report_id && !report) throw NotFound("Record not found");
     const nicknames = [account.nickname];
+    // as the reference: a preset's text, then the moderator's own (an unknown preset is ignored)
+    const preset = input.warning_preset_id ? await ctx.db.warningPreset.findUnique({ where: { id: input.warning_preset_id } }) : null;
+    const warningText = [preset?.text, input.text].filter(Boolean).join("\n\n");
+    // told first: a disabled or suspended account is no longer notified
+    await warnAccount(ctx, account, { action: input.type, text: warningText, reportId: report?.id, statusIds: report?.statusIds ?? [], sendEmail: input.send_email_notification === true });
     if (input.type === "disable" || input.type === "suspend") await deactivateUsers(ctx, { nicknames });
+    // as in the reference, a remote account's suspension cuts its follows with local accounts (recorded for them)
+    if (input.type === "suspend") await severSuspendedAccount(ctx, account);
     if (input.type === "silence") await tagUsers(ctx, { nicknames, tags: [SILENCE_TAG] });
     if (input.type === "sensitive") await tagUsers(ctx, { nicknames, tags: [SENSITIVE_TAG] });
     if (input.type === "none" || input.text) await logAction(ctx, { action: "warn", subjects: [account], text: input.text ?? "" });

@@ -13,7 +13,7 @@ import { activeRelation } from "../relationships/relationships.read.ts";
 import { visibleWhere } from "../statuses/visibility.ts";
 import type { NotificationType } from "./notify.ts";
 
-export const REFERENCE_TYPES = ["mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "move"] as const;
+export const REFERENCE_TYPES = ["mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "move", "moderation_warning", "severed_relationships"] as const;
 export const FAMILY_TYPES = ["emoji_reaction", "chat_mention", "report"] as const;
 /** shown only when asked for by `types` / `include_types` */
 export const OPT_IN_TYPES: readonly NotificationType[] = ["chat_mention", "report"];

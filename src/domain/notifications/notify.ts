@@ -10,7 +10,7 @@ import { canSee } from "../statuses/visibility.ts";
 import { applyPolicies, recordRequests } from "./policy.ts";
 import { sqlFor } from "../../db/sql.ts";
 
-export type NotificationType = "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update" | "move" | "emoji_reaction" | "chat_mention" | "report";
+export type NotificationType = "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update" | "move" | "emoji_reaction" | "chat_mention" | "report" | "moderation_warning" | "severed_relationships";
 
 export interface NotificationInput {
   accountId: string;
@@ -21,7 +21,14 @@ export interface NotificationInput {
   emoji?: string;
   /** chat_mention: the recipient's reference to the message */
   chatMessageRefId?: string;
+  /** moderation_warning: the warning */
+  accountWarningId?: string;
+  /** severed_relationships: the recipient's share of the event */
+  severanceEventId?: string;
 }
+
+/** Told by the instance itself: as in the reference, their "from" account is the recipient's own. */
+const FROM_THE_INSTANCE: readonly NotificationType[] = ["moderation_warning", "severed_relationships"];
 
 function blocksStrangers(settings: unknown): boolean {
   return !!settings && typeof settings === "object" && (settings as Record<string, unknown>).block_from_strangers === true;
@@ -33,7 +40,7 @@ function blocksStrangers(settings: unknown): boolean {
  * notification; a plain mute of the actor stores it already seen (listings hide it unless `with_muted`).
  */
 export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<number> {
-  const wanted = items.filter((n) => n.accountId !== n.fromAccountId || n.type === "poll");
+  const wanted = items.filter((n) => n.accountId !== n.fromAccountId || n.type === "poll" || FROM_THE_INSTANCE.includes(n.type));
   if (wanted.length === 0) return 0;
   const recipients = [...new Set(wanted.map((n) => n.accountId))];
   const actors = [...new Set(wanted.map((n) => n.fromAccountId))];
@@ -90,7 +97,7 @@ export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<numb
     const context = n.statusId ? contextOf.get(n.statusId) : undefined;
     if (context && mutedThreads.has(key(n.accountId, context))) return true;
     // strangers: polls and one's own actions excepted
-    return guarded.includes(n.accountId) && n.type !== "poll" && n.accountId !== n.fromAccountId && !followsRecipient.has(key(n.fromAccountId, n.accountId));
+    return guarded.includes(n.accountId) && n.type !== "poll" && !FROM_THE_INSTANCE.includes(n.type) && n.accountId !== n.fromAccountId && !followsRecipient.has(key(n.fromAccountId, n.accountId));
   };
   // the recipients' notification policies drop some and hold others back (policy.ts)
   const decided = await applyPolicies(ctx, wanted.filter((n) => !suppressed(n)));

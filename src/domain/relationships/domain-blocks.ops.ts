@@ -6,6 +6,7 @@ import { Invalid } from "../errors.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { signedIn } from "./relationships.policy.ts";
+import { severDomain } from "./severances.ts";
 
 /** "Example.COM " → "example.com"; a pasted URL keeps only its host. */
 export function normalizeDomain(raw: string): string {
@@ -36,6 +37,8 @@ export const blockDomain = operation({
     const me = requireAccount(ctx);
     const domain = domainOf(input);
     await ctx.db.domainBlock.upsert({ where: { accountId_domain: { accountId: me.id, domain } }, create: { id: newId(), accountId: me.id, domain }, update: {} });
+    // as in the reference: the follows with the domain go both ways, recorded as severed relationships
+    await severDomain(ctx, { type: "user_domain_block", domain, localAccountId: me.id });
   },
 });
 

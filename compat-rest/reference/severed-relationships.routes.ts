@@ -1,0 +1,40 @@
+// Severed relationships: the viewer's severance events (as the `event` of a `severed_relationships`
+// notification) and the lost followers and follows as the reference server's CSV exports.
+import { z } from "zod";
+import { pageInput } from "../../src/domain/pagination.ts";
+import { listSeverances, severedRelationshipsCsv } from "../../src/domain/relationships/severances.ts";
+import { setLinkHeader } from "../pagination.ts";
+import { route } from "../route.ts";
+import { renderSeveranceEvent } from "../views/moderation-notices.ts";
+
+const tags = ["Severed relationships"];
+
+export const severedRelationshipRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/severed_relationships",
+    summary: "The viewer's severed-relationship events, newest first (id = the one its notification names)",
+    tags,
+    auth: { scopes: ["read:follows"] },
+    query: pageInput,
+    async handler(ctx, { query, req, res }) {
+      const page = await listSeverances(ctx, query);
+      setLinkHeader(req, res, ctx.settings.baseUrl, page);
+      return page.items.map(renderSeveranceEvent);
+    },
+  }),
+  ...(["followers", "following"] as const).map((direction) =>
+    route({
+      method: "GET",
+      path: `/api/v1/severed_relationships/:id/${direction}`,
+      summary: `The ${direction === "followers" ? "followers lost" : "follows lost"} in one event, as CSV (the reference's export format)`,
+      tags,
+      auth: { scopes: ["read:follows"] },
+      params: z.object({ id: z.string() }),
+      async handler(ctx, { params, res }) {
+        const csv = await severedRelationshipsCsv(ctx, { id: params.id, direction });
+        res.attachment(`${direction}_lost_${params.id}.csv`).type("text/csv").send(csv);
+      },
+    }),
+  ),
+];
