@@ -23,7 +23,8 @@ describe("moderation notices through masto", () => {
   const db = () => server.services.db;
 
   beforeAll(async () => {
-    server = await startTestServer("pglite");
+    // configurable from the database: one test narrows the moderators' privileges
+    server = await startTestServer("pglite", { CONFIGURABLE_FROM_DATABASE: "true" });
     await server.createUser("root", { admin: true });
     adminToken = (await passwordToken(server, "root", "read write admin")).access_token;
     admin = createRestAPIClient({ url: server.url, accessToken: adminToken });
@@ -36,6 +37,30 @@ describe("moderation notices through masto", () => {
   const follow = (followerId: string, followingId: string) => db().follow.create({ data: { id: newId(), followerId, followingId, state: "accept" } });
 
   describe("moderation warnings", () => {
+    test("an action the moderator may not take is refused before any warning is recorded", async () => {
+      // a moderator who may deactivate accounts but not tag them: silencing is a tag
+      await db().configEntry.upsert({
+        where: { group_key: { group: "instance", key: "moderator_privileges" } },
+        create: { group: "instance", key: "moderator_privileges", value: ["users_read", "users_manage_activation_state"] },
+        update: { value: ["users_read", "users_manage_activation_state"] },
+      });
+      await server.services.config.reload();
+      try {
+        await server.createUser("mona", { moderator: true });
+        const mona = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, "mona", "read write admin")).access_token });
+        const target = await server.createUser("sid");
+        await expect(mona.v1.admin.accounts.$select(target.id).action.create({ type: "silence", text: "quiet" })).rejects.toMatchObject({ statusCode: 403 });
+        expect(await db().accountWarning.count({ where: { accountId: target.id } })).toBe(0);
+        expect(await db().notification.count({ where: { accountId: target.id } })).toBe(0);
+        // what the moderator may do is recorded
+        await mona.v1.admin.accounts.$select(target.id).action.create({ type: "disable", text: "bye" });
+        expect(await db().accountWarning.count({ where: { accountId: target.id, action: "disable" } })).toBe(1);
+      } finally {
+        await db().configEntry.delete({ where: { group_key: { group: "instance", key: "moderator_privileges" } } });
+        await server.services.config.reload();
+      }
+    });
+
     test("a warning is recorded, notified (v1 and v2) and e-mailed when asked", async () => {
       const vic = await server.createUser("vic");
       const vicClient = await signIn("vic");

@@ -110,6 +110,10 @@ export const accountAction = operation({
     // as the reference: a preset's text, then the moderator's own (an unknown preset is ignored)
     const preset = input.warning_preset_id ? await ctx.db.warningPreset.findUnique({ where: { id: input.warning_preset_id } }) : null;
     const warningText = [preset?.text, input.text].filter(Boolean).join("\n\n");
+    // every privilege the family's operations below check is checked before anything is recorded, so a
+    // refused action leaves no warning behind
+    if (input.type === "silence" || input.type === "sensitive") requirePrivilege(ctx, "users_manage_tags");
+    if (input.report_id) requirePrivilege(ctx, "reports_manage_reports");
     // told first: a disabled or suspended account is no longer notified
     await warnAccount(ctx, account, { action: input.type, text: warningText, reportId: report?.id, statusIds: report?.statusIds ?? [], sendEmail: input.send_email_notification === true });
     if (input.type === "disable" || input.type === "suspend") await deactivateUsers(ctx, { nicknames });
