@@ -157,7 +157,11 @@ describe("inbound activities from a Fedify peer", () => {
     const announce = { id: `${peer.baseUrl}/announces/${uid()}`, type: "Announce", actor: actorId("alice"), object: posted.uri, to: [PUBLIC], cc: [`${actorId("alice")}/followers`], published: new Date().toISOString() };
     await peer.send("alice", inbox("bob"), { "@context": ctx, ...announce });
     await eventually(async () => (await (await a.api(`/api/v1/statuses/${posted.id}`, { token: bob.token })).json()).reblogs_count === 1, { what: "reblog" });
-    const types = (await (await a.api("/api/v1/notifications", { token: bob.token })).json()).filter((x: any) => x.status?.id === posted.id).map((x: any) => x.type.replace(/^\w+:/, ""));
+    // notifications are written just after the counters the waits above watch: wait for all four
+    const types = await eventually(async () => {
+      const list = (await (await a.api("/api/v1/notifications", { token: bob.token })).json()).filter((x: any) => x.status?.id === posted.id);
+      return list.length >= 4 ? list.map((x: any) => x.type.replace(/^\w+:/, "")) : null;
+    }, { what: "four notifications" });
     expect(types.sort()).toEqual(["emoji_reaction", "emoji_reaction", "favourite", "reblog"]);
 
     for (const object of [like, react, custom, announce]) await peer.send("alice", inbox("bob"), { "@context": ctx, id: `${object.id}/undo`, type: "Undo", actor: actorId("alice"), object });
