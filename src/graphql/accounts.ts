@@ -6,10 +6,10 @@ import { blockAccount, muteAccount, unblockAccount, unmuteAccount } from "../dom
 import { followAccount, unfollowAccount } from "../domain/relationships/follows.ops.ts";
 import type { RelationshipState } from "../domain/relationships/relationships.read.ts";
 import { requireAccount } from "../domain/auth/policy.ts";
-import type { Ctx } from "../domain/context.ts";
 import { Invalid } from "../domain/errors.ts";
 import { avatarUrl, headerUrl } from "../media/defaults.ts";
 import { builder } from "./builder.ts";
+import { optional } from "./optional-scopes.ts";
 
 export const Relationship = builder.objectRef<RelationshipState>("Relationship").implement({
   description: "The viewer's relationship to an account",
@@ -100,7 +100,6 @@ const ProfileInput = builder.inputType("ProfileInput", {
 });
 
 /** anyone; a signed-in viewer needs one of the scopes REST asks for */
-const optional = (...scopes: string[]) => ({ authScopes: (_p: unknown, _a: unknown, ctx: Ctx) => (ctx.viewer.account ? { scopes } : true) });
 
 /** signed in, and (for tokens) holding one of the scopes REST asks for */
 const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });

@@ -3,7 +3,7 @@
 import { createBackup, listBackups } from "../domain/backups/backups.ops.ts";
 import { IMPORT_KINDS, startImport } from "../domain/relationships/imports.ops.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./relationships.ts";
+import { optional } from "./optional-scopes.ts";
 
 const BackupRef = builder.prismaObject("Backup", {
   fields: (t) => ({

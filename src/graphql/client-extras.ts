@@ -14,7 +14,7 @@ import { builder } from "./builder.ts";
 import { Conversation } from "./conversations.ts";
 import { Notification } from "./notifications.ts";
 import { AccountType, relayConnection, StatusType } from "./paging.ts";
-import { optional } from "./relationships.ts";
+import { optional } from "./optional-scopes.ts";
 import { StatusConnection } from "./timelines.ts";
 
 const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });

@@ -13,7 +13,7 @@ import { dismissSuggestion, listSuggestions } from "../domain/statuses/collectio
 import { translateStatus } from "../domain/statuses/edit.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
-import { optional } from "./relationships.ts";
+import { optional } from "./optional-scopes.ts";
 
 const FiledReportRef = builder.objectRef<FiledReport>("FiledReport").implement({
   description: "A report the viewer filed (moderators see it as an admin Report)",

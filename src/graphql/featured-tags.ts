@@ -2,7 +2,7 @@
 // the REST routes call. Each list costs two queries whatever its length (featuredTagsOf).
 import { accountFeaturedTags, featuredTagSuggestions, featureTag, listFeaturedTags, unfeatureTag, type FeaturedTagView } from "../domain/tags/featured-tags.ops.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./relationships.ts";
+import { optional } from "./optional-scopes.ts";
 import { Hashtag } from "./search.ts";
 
 const FeaturedTag = builder.objectRef<FeaturedTagView>("FeaturedTag").implement({

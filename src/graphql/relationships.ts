@@ -20,6 +20,7 @@ import { getRelationships, type RelationshipState } from "../domain/relationship
 import type { Ctx } from "../domain/context.ts";
 import { Relationship } from "./accounts.ts";
 import { builder } from "./builder.ts";
+import { optional } from "./optional-scopes.ts";
 import { AccountType, relayConnection, type RelayArgs } from "./paging.ts";
 
 export const AccountConnection = builder.connectionObject({ type: AccountType, name: "AccountConnection" });
@@ -33,7 +34,6 @@ export const accountPage = (args: RelayArgs, fetch: (p: PageInput) => Promise<Pa
 
 const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
 /** anyone; a signed-in viewer needs one of the scopes REST asks for */
-export const optional = (...scopes: string[]) => ({ authScopes: (_p: unknown, _a: unknown, ctx: Ctx) => (ctx.viewer.account ? { scopes } : true) });
 
 const FOLLOWS = ["follow", "write:follows"];
 const BLOCKS = ["follow", "write:blocks"];

@@ -3,7 +3,7 @@ import type { Tag } from "../generated/prisma/client.ts";
 import { search } from "../domain/search/search.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
-import { optional } from "./relationships.ts";
+import { optional } from "./optional-scopes.ts";
 
 const SearchType = builder.enumType("SearchType", { values: ["accounts", "statuses", "hashtags"] as const });
 

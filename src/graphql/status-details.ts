@@ -13,7 +13,8 @@ import { statusHistory, statusSource, type StatusVersion } from "../domain/statu
 import { listQuotes } from "../domain/statuses/quotes.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt, relayConnection, StatusType, type RelayArgs } from "./paging.ts";
-import { AccountConnection, accountPage, optional } from "./relationships.ts";
+import { optional } from "./optional-scopes.ts";
+import { AccountConnection, accountPage } from "./relationships.ts";
 import { MediaAttachment, Poll } from "./statuses.ts";
 import { StatusConnection } from "./timelines.ts";
 

@@ -21,6 +21,7 @@ import { postStatus, deleteStatus } from "../domain/statuses/statuses.ops.ts";
 import { showStatus, showStatuses } from "../domain/statuses/statuses.read.ts";
 import type { PollData } from "../domain/statuses/status-data.ts";
 import { builder } from "./builder.ts";
+import { optional } from "./optional-scopes.ts";
 import { proxiedUrl } from "../domain/media/proxy-url.ts";
 
 const StatusVisibility = builder.enumType("StatusVisibility", { values: ["public", "unlisted", "private", "direct", "local", "list"] as const });
@@ -61,7 +62,7 @@ export const ReactionGroup = builder.objectRef<{ name: string; count: number; me
 });
 
 /** anyone; a signed-in viewer needs the scope REST asks for */
-const optionalRead = { authScopes: (_p: unknown, _a: unknown, ctx: Ctx) => (ctx.viewer.account ? { scopes: ["read:statuses"] } : true) };
+const optionalRead = optional("read:statuses");
 
 const data = (s: Status, ctx: Ctx) => ctx.loaders.statusData.load(s);
 

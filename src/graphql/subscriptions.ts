@@ -9,6 +9,7 @@ import { createLoaders } from "../domain/loaders.ts";
 import type { FollowSide } from "../realtime/bus.ts";
 import { authorizeStream, parseStream, streamHub, type Delivery, type StreamParams } from "../realtime/streams.ts";
 import { builder } from "./builder.ts";
+import { optional } from "./optional-scopes.ts";
 import { AnnouncementRef } from "./admin-misc.ts";
 import { Chat } from "./chats.ts";
 import { Conversation } from "./conversations.ts";
@@ -49,7 +50,7 @@ function fresh(ctx: Ctx): Ctx {
 
 const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
 /** anyone; a signed-in viewer needs the scope REST asks for */
-const optionalRead = { authScopes: (_p: unknown, _a: unknown, ctx: Ctx) => (ctx.viewer.account ? { scopes: ["read:statuses"] } : true) };
+const optionalRead = optional("read:statuses");
 
 const FollowSideRef = builder.objectRef<FollowSide>("FollowRelationshipSide").implement({
   fields: (t) => ({

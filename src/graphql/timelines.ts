@@ -1,12 +1,12 @@
 // Timelines as Relay connections of `Status`. Each field calls the operation its REST route calls, so
 // visibility, mutes, blocks and filters are the domain's; statuses render through the request's
 // batched status data, so a page costs the same number of queries whatever its length.
-import type { Ctx } from "../domain/context.ts";
 import { listTimeline } from "../domain/lists/lists.ops.ts";
 import type { Page, PageInput } from "../domain/pagination.ts";
 import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../domain/timelines/timelines.ops.ts";
 import type { Status } from "../generated/prisma/client.ts";
 import { builder } from "./builder.ts";
+import { optional } from "./optional-scopes.ts";
 import { opt, relayConnection, StatusType, type RelayArgs } from "./paging.ts";
 import "./statuses.ts";
 
@@ -17,7 +17,7 @@ const ReplyVisibility = builder.enumType("ReplyVisibility", { values: ["followin
 /** signed in with one of these scopes */
 const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
 /** anyone; a signed-in viewer needs the scope REST asks for */
-const optionalRead = { authScopes: (_p: unknown, _a: unknown, ctx: Ctx) => (ctx.viewer.account ? { scopes: ["read:statuses"] } : true) };
+const optionalRead = optional("read:statuses");
 
 const page = (args: RelayArgs, fetch: (p: PageInput) => Promise<Page<Status>>, pageable = true) =>
   relayConnection(args, fetch, { cursorOf: (s) => s.id, floor: "0", pageable });

@@ -12,7 +12,7 @@ import {
 } from "../domain/trends/trends.ops.ts";
 import { privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./relationships.ts";
+import { optional } from "./optional-scopes.ts";
 import { opt, StatusType } from "./paging.ts";
 import "./statuses.ts";
 
