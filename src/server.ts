@@ -22,7 +22,7 @@ import { packsDir } from "./domain/emoji/pack-store.ts";
 import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
 import { DomainError } from "./domain/errors.ts";
 import { federationMiddleware } from "./federation/mount.ts";
-import { createFederationPort } from "./federation/resolve.ts";
+import { lazyFederationPort } from "./federation/lazy.ts";
 import { applyRateDecision, RateLimiter } from "./http/rate-limit.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { answerClientErrors, boundaryErrorHandler, boundedTextBody, declaredBodyLimit, parseQueryString, requestBoundary } from "./http/boundary.ts";
@@ -176,7 +176,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const config = await loadRuntimeConfig(database.prisma, settings);
   loadEmojiRegistry(settings);
   const services: Services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus: createBus(settings.redisUrl ? { url: settings.redisUrl, prefix: channelPrefix(settings) } : undefined), clock: () => new Date() };
-  services.federation = createFederationPort(services); // remote resolution for domain operations and jobs
+  services.federation = lazyFederationPort(services); // remote resolution for domain operations and jobs
   await loadMediaProxyKey(services); // proxy URLs are signed while rendering, synchronously
   registerJobs(jobs, services, allJobs);
   const stopFollowingConfig = followConfigChanges(services.bus, config);

@@ -23,11 +23,9 @@ import type { Services } from "../domain/context.ts";
 import { escapeHtml } from "../domain/escape.ts";
 import { storedEmojis } from "../domain/emoji/emojify.ts";
 import { accountKeyPairs, cryptoKeyPairs } from "./keys.ts";
-import { INSTANCE_ACTOR, isServiceActor, RELAY_ACTOR, serviceActorKeys } from "./service-actors.ts";
+import { INSTANCE_ACTOR, isServiceActor, RELAY_ACTOR, SERVICE_ACTOR_PATHS, serviceActorKeys } from "./service-actors.ts";
 
 export const ACTOR_PATH = "/users/{identifier}";
-/** The family's ids of its instance actor and relay actor; ours are the same (see registerActors). */
-export const SERVICE_ACTOR_PATHS = { [INSTANCE_ACTOR]: "/internal/fetch", [RELAY_ACTOR]: "/relay" } as const;
 
 const ACTOR_CLASSES = { Person, Service, Application, Group, Organization } as const;
 

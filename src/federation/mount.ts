@@ -5,7 +5,6 @@
 import type express from "express";
 import type { Services } from "../domain/context.ts";
 import { withGuard } from "../net/outbound.ts";
-import { federationFor } from "./federation.ts";
 import { refusedInboxPost } from "./inbox/domain-block.ts";
 
 const AP_TYPES = ["application/activity+json", "application/ld+json"];
@@ -44,6 +43,9 @@ export function federationMiddleware(services: Services): express.RequestHandler
       if (refused) return void res.status(403).json({ error: refused });
       const request = new Request(url, { method: req.method, headers, body: body ? new Uint8Array(body) : undefined });
       let passed = false;
+      // Fedify (with its vocabulary, JSON-LD and Temporal polyfill, ~50 MB resident) is loaded by the
+      // first ActivityPub request or federation job, not at start: see federation/lazy.ts
+      const { federationFor } = await import("./federation.ts");
       const response = await withGuard(services, () =>
         federationFor(services).fetch(request, {
           contextData: services,

@@ -8,6 +8,8 @@ import { generatePemKeyPairs, type PemKeyPairs } from "./keys.ts";
 /** Identifiers in the actor path (/users/{identifier}); a dot is never in a local nickname, so no account can take them. */
 export const INSTANCE_ACTOR = "internal.fetch";
 export const RELAY_ACTOR = "internal.relay";
+/** The family's ids of its instance actor and relay actor; ours are the same (see registerActors in actors.ts). */
+export const SERVICE_ACTOR_PATHS = { [INSTANCE_ACTOR]: "/internal/fetch", [RELAY_ACTOR]: "/relay" } as const;
 export const SERVICE_ACTORS = [INSTANCE_ACTOR, RELAY_ACTOR] as const;
 export type ServiceActor = (typeof SERVICE_ACTORS)[number];
 

@@ -5,7 +5,7 @@ import { route, type RouteDef } from "../../compat-rest/route.ts";
 import { instanceInfo, instanceUsage } from "../domain/instance/instance.ops.ts";
 import { DomainError, NotFound } from "../domain/errors.ts";
 import { buildNodeinfo, nodeinfoContentType, nodeinfoLinks, parseNodeinfoVersion } from "./nodeinfo.ts";
-import { SERVICE_ACTOR_PATHS } from "./actors.ts";
+import { SERVICE_ACTOR_PATHS } from "./service-actors.ts";
 import { accountJrd, hostMetaJrd, hostMetaXrd, jrdToXrd, parseResource, requireFederating, serviceActorJrd, webfingerAccount, type Jrd } from "./webfinger.ts";
 
 const XRD = "application/xrd+xml";

@@ -6,10 +6,8 @@ import { relationshipJobs } from "../domain/relationships/relationships.jobs.ts"
 import { pollJobs } from "../domain/polls/polls.jobs.ts";
 import { pushJobs } from "../domain/push/push.jobs.ts";
 import { statusJobs } from "../domain/statuses/statuses.jobs.ts";
-import { federationJobs } from "../federation/federation.jobs.ts";
-import { outboxJobs } from "../federation/outbox/outbox.jobs.ts";
-import { resolveJobs } from "../federation/resolve.jobs.ts";
+import { federationAdapterJobs } from "../federation/lazy.ts";
 import { taskJobs } from "../domain/tasks/tasks.jobs.ts";
 import type { JobDefinition } from "./registry.ts";
 
-export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationJobs, ...outboxJobs, ...resolveJobs, ...taskJobs];
+export const allJobs: readonly JobDefinition[] = [...accountJobs, ...relationshipJobs, ...statusJobs, ...pollJobs, ...backupJobs, ...instanceJobs, ...pushJobs, ...federationAdapterJobs, ...taskJobs];
