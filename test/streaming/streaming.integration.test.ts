@@ -8,7 +8,7 @@ import { createAnnouncement, deleteAnnouncement } from "../../src/domain/announc
 import { systemCtx } from "../../src/domain/context.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
-import { streamHub } from "../../src/realtime/streams.ts";
+import { streamHub } from "../../src/domain/streams/hub.ts";
 import { openStream, type StreamClient } from "./helpers.ts";
 
 describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
