@@ -40,7 +40,7 @@ import { uploadsDir } from "./media/storage.ts";
 import { projectRoot } from "./project-root.ts";
 import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
-import { closeStreamHub } from "./realtime/streams.ts";
+import { closeStreamHub } from "./domain/streams/hub.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
 export interface RunningServer {

@@ -5,7 +5,8 @@
 import WebSocket from "ws";
 import { authenticate } from "../../src/domain/auth/authenticate.ts";
 import { makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
-import { authorizeStream, parseStream, unknownStreamReason, type Delivery, type EventScope, type StreamListener, type StreamRefusal, type StreamSpec } from "../../src/realtime/streams.ts";
+import type { Delivery, EventScope, StreamListener } from "../../src/domain/streams/hub.ts";
+import { authorizeStream, parseStream, unknownStreamReason, type StreamRefusal, type StreamSpec } from "../../src/domain/streams/specs.ts";
 import { errorFrame, renderEnvelope, respondEnvelope } from "./render.ts";
 
 export interface StreamingLimits {

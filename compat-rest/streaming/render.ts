@@ -7,8 +7,8 @@
 // from others). The flags cost four queries per event for all subscribers, and only when they can be
 // set (edits and reblogs: nobody has acted on a status that was just posted).
 import { makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
-import { parentVisible } from "../../src/domain/timelines/inclusion.ts";
-import type { Delivery, EventScope } from "../../src/realtime/streams.ts";
+import { parentVisible } from "../../src/domain/timelines/rules.ts";
+import type { Delivery, EventScope } from "../../src/domain/streams/hub.ts";
 import { renderConversations } from "../reference/conversations.routes.ts";
 import { renderAnnouncement } from "../views/announcement.ts";
 import { renderChat } from "../views/chat.ts";

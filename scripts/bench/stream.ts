@@ -28,7 +28,7 @@ import { createLocalAccount, localApId } from "../../src/domain/accounts/account
 import { issueToken } from "../../src/domain/auth/tokens.ops.ts";
 import { systemCtx } from "../../src/domain/context.ts";
 import type { Bus } from "../../src/realtime/bus.ts";
-import { streamHub } from "../../src/realtime/streams.ts";
+import { streamHub } from "../../src/domain/streams/hub.ts";
 import { startServer } from "../../src/server.ts";
 import { ascending, percentile } from "./stats.ts";
 

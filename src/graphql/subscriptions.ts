@@ -1,5 +1,5 @@
 // Live timelines, notifications and follow-relationship updates over graphql-ws, fed by the stream
-// engine of the streaming API (src/realtime/streams.ts): the same streams, the same authorization and
+// engine of the streaming API (src/domain/streams/): the same streams, the same authorization and
 // the same per-subscriber inclusion rules (visibility, blocks, mutes, domain blocks, filters). Each
 // event resolves with fresh batch loaders of the subscriber, so viewer-dependent fields are current.
 import { Repeater, SlidingBuffer } from "graphql-yoga";
@@ -7,7 +7,8 @@ import type { Ctx } from "../domain/context.ts";
 import { Forbidden, NotFound } from "../domain/errors.ts";
 import { createLoaders } from "../domain/loaders.ts";
 import type { FollowSide } from "../realtime/bus.ts";
-import { authorizeStream, parseStream, streamHub, type Delivery, type StreamParams } from "../realtime/streams.ts";
+import { streamHub, type Delivery } from "../domain/streams/hub.ts";
+import { authorizeStream, parseStream, type StreamParams } from "../domain/streams/specs.ts";
 import { builder } from "./builder.ts";
 import { optional } from "./optional-scopes.ts";
 import { AnnouncementRef } from "./admin-misc.ts";

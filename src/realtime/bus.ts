@@ -48,7 +48,7 @@ export type BusEvents = {
   filters_changed: [payload: { accountId: string }];
 };
 
-/** A deleted status as the streams route its `delete` (inclusion.ts `deletedStatuses` builds it). */
+/** A deleted status as the streams route its `delete` (src/domain/streams/streams.read.ts `deletedStatuses` builds it). */
 export interface DeletedStatus {
   statusId: string;
   accountId: string;

@@ -5,7 +5,7 @@
 import { createRestAPIClient, createStreamingAPIClient, type mastodon } from "masto";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { streamHub } from "../../src/realtime/streams.ts";
+import { streamHub } from "../../src/domain/streams/hub.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 

@@ -7,7 +7,7 @@ import { createStreamingAPIClient } from "masto";
 import generator from "megalodon";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { streamHub } from "../../src/realtime/streams.ts";
+import { streamHub } from "../../src/domain/streams/hub.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 

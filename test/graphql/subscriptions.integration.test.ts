@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { waitForListeners } from "../streaming/helpers.ts";
-import { streamHub } from "../../src/realtime/streams.ts";
+import { streamHub } from "../../src/domain/streams/hub.ts";
 
 describe.each(DB_KINDS)("GraphQL subscriptions (%s)", (kind) => {
   let server: TestServer;

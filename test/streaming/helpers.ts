@@ -3,7 +3,7 @@
 // order they were published, so once a later "sentinel" event has arrived, an earlier one that did
 // not arrive never will.
 import WebSocket from "ws";
-import { streamHub } from "../../src/realtime/streams.ts";
+import { streamHub } from "../../src/domain/streams/hub.ts";
 import type { TestServer } from "../support/server.ts";
 
 export interface StreamMessage {

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createStreamingServer, STREAMING_LIMITS } from "../../compat-rest/streaming/index.ts";
-import { streamHub } from "../../src/realtime/streams.ts";
+import { streamHub } from "../../src/domain/streams/hub.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { openStream, StreamClient } from "./helpers.ts";

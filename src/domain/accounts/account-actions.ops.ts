@@ -8,7 +8,7 @@ import { passwordResetMail } from "../../mail/templates.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { deletedStatusesWhere } from "../timelines/inclusion.ts";
+import { deletedStatusesWhere } from "../streams/streams.read.ts";
 import { Forbidden, Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { federate, hasRemoteFollowers, remoteInboxesAround } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";

@@ -3,7 +3,7 @@
 // a crash, and logs its progress.
 import { z } from "zod";
 import { requirePrivilege } from "../auth/policy.ts";
-import { deletedStatusesWhere } from "../timelines/inclusion.ts";
+import { deletedStatusesWhere } from "../streams/streams.read.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
 import { NotFound } from "../errors.ts";

@@ -2,7 +2,7 @@
 // lists containing an account, and the list timeline. Another account's list is "List not found".
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
-import type { Account, List, Prisma, Status } from "../../generated/prisma/client.ts";
+import type { Account, List, Status } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
@@ -10,6 +10,7 @@ import { NotFound, Unprocessable } from "../errors.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
+import { listWhere, TIMELINE_RULES } from "../timelines/rules.ts";
 import { commonInput, runTimeline } from "../timelines/timelines.ops.ts";
 
 export const LIST_NOT_FOUND = "List not found";
@@ -167,17 +168,11 @@ export const accountLists = operation({
  * owner and statuses that are not replies always show; other replies only when addressed to a
  * member (`list`) or to an account the owner follows (`followed`), never with `none`.
  */
-async function repliesWhere(ctx: Ctx, list: List, members: string[]): Promise<Prisma.StatusWhereInput> {
-  const always: Prisma.StatusWhereInput[] = [{ inReplyToAccountId: null }, { inReplyToAccountId: list.accountId }];
-  // every author here is a member, so "replied to a member" covers self-replies
-  if (list.repliesPolicy === "list") return { OR: [...always, { inReplyToAccountId: { in: members } }] };
-  // Prisma cannot compare two columns: self-replies are matched per member
-  const selfReplies = members.map((id) => ({ accountId: id, inReplyToAccountId: id }));
-  if (list.repliesPolicy === "followed") {
-    const follows = await ctx.db.follow.findMany({ where: { followerId: list.accountId, state: "accept" }, select: { followingId: true } });
-    return { OR: [...always, ...selfReplies, { inReplyToAccountId: { in: follows.map((f) => f.followingId) } }] };
-  }
-  return { OR: [...always, ...selfReplies] };
+/** The accounts the list's owner follows, which its `followed` replies policy needs (listWhere, timelines/rules.ts). */
+async function followedForReplies(ctx: Ctx, list: List): Promise<string[]> {
+  if (list.repliesPolicy !== "followed") return [];
+  const follows = await ctx.db.follow.findMany({ where: { followerId: list.accountId, state: "accept" }, select: { followingId: true } });
+  return follows.map((f) => f.followingId);
 }
 
 /** The list timeline takes the parameters of the home timeline but `reply_visibility` (its replies policy decides). */
@@ -196,7 +191,7 @@ export const listTimeline = operation({
     const list = await ownList(ctx, input.id);
     const members = await listMemberIds(ctx, list.id);
     if (members.length === 0) return { items: [] };
-    return runTimeline(ctx, input, { filterContext: "home", where: [{ accountId: { in: members } }, await repliesWhere(ctx, list, members)] });
+    return runTimeline(ctx, input, { ...TIMELINE_RULES.list, where: listWhere(list, members, await followedForReplies(ctx, list)) });
   },
 });
 

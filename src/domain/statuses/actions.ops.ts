@@ -9,7 +9,7 @@ import type { Ctx } from "../context.ts";
 import { Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { int } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
-import { deletedStatuses } from "../timelines/inclusion.ts";
+import { deletedStatuses } from "../streams/streams.read.ts";
 import { federate, federateFavourite, federatedVisibility, likeUndoIntent } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";

@@ -11,7 +11,7 @@ import { customEmojiIn } from "../emoji/emojify.ts";
 import { listMemberIds } from "../lists/lists.ops.ts";
 import { attachableMedia } from "../media/media.ops.ts";
 import { notify, notifySubscribers } from "../notifications/notify.ts";
-import { deletedStatuses } from "../timelines/inclusion.ts";
+import { deletedStatuses } from "../streams/streams.read.ts";
 import { deletedStatusSnapshot, federate, federatedVisibility, federateStatus } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { filterLocalStatus } from "../federation/policy/index.ts";

@@ -1,5 +1,5 @@
 // Hashtags as the reference API shows them (`/api/v1/tags/:name`) and following them: a followed tag's
-// public statuses join the follower's home timeline and `user` stream (timelines.ops.ts, inclusion.ts).
+// public statuses join the follower's home timeline and `user` stream (timelines/rules.ts).
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Tag } from "../../generated/prisma/client.ts";

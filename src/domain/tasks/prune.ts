@@ -4,7 +4,7 @@
 // favourites, notifications) goes with it; reports keep their snapshots. Batches in id order: the task's
 // cursor is the last id scanned, so an interrupted prune continues there.
 import type { Ctx } from "../context.ts";
-import { deletedStatusesWhere } from "../timelines/inclusion.ts";
+import { deletedStatusesWhere } from "../streams/streams.read.ts";
 
 const BATCH = 500;
 

@@ -1,43 +1,13 @@
-// What a timeline shows, decided for ONE status and many viewers at once: the rules of
-// timelines.ops.ts (runTimeline and each timeline's own conditions) as in-memory predicates, for the
-// streaming API and GraphQL subscriptions. timelines.ops.ts states them as Prisma conditions for
-// pages; the two forms must agree, and test/streaming/ checks every stream against its timeline.
-// Visibility itself is canSee (visibility.ts); keyword filters are filters.ops.ts's.
-import type { Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
+// The database reads of the streams (src/domain/streams/hub.ts), each a constant number of queries
+// whatever the number of subscribers: the facts of one status (or of deleted ones), the relations of
+// many viewers to its accounts, the subscribed lists it belongs to, and the few reads of the
+// account-side events. What they load is what the rules of timelines/rules.ts look at.
+import type { Announcement, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
 import type { DeletedStatus } from "../../realtime/bus.ts";
 import type { Ctx } from "../context.ts";
-import { filterResults, loadActiveFilters, type FilterContext, type FilterRules } from "../filters/filters.read.ts";
+import { loadActiveFilters } from "../filters/filters.read.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
-import { canSee, type ViewerContext } from "../statuses/visibility.ts";
-
-/** Public-ish timelines (public, hashtag, bubble): public statuses, and local-only ones for signed-in viewers. */
-export function openVisibilities(signedIn: boolean): Visibility[] {
-  return signedIn ? ["public", "local"] : ["public"];
-}
-
-/** The columns of a status the rules look at (a deleted status keeps only these). */
-export type StatusCore = Pick<Status, "id" | "accountId" | "visibility" | "recipientIds" | "reblogOfId" | "local" | "context" | "inReplyToAccountId" | "content" | "spoilerText">;
-
-export interface AuthorFacts {
-  id: string;
-  domain: string | null;
-  deactivated: boolean;
-}
-
-/** A reply's parent, for the viewer's `parent_visible`. */
-export type ParentFacts = Pick<Status, "id" | "accountId" | "visibility" | "recipientIds"> & { authorDeactivated: boolean };
-
-export interface StatusFacts<S extends StatusCore = Status> {
-  status: S;
-  author: AuthorFacts;
-  /** lower-case hashtag names */
-  tags: string[];
-  hasMedia: boolean;
-  /** the original of a reblog */
-  reblogOf: { status: Status; author: AuthorFacts; hasMedia: boolean } | null;
-  /** the parent of the status shown (the original's, for a reblog) */
-  parent: ParentFacts | null;
-}
+import { anonymousView, type Audience, type ListFacts, type ParentFacts, type StatusCore, type StatusFacts, type ViewerView } from "../timelines/rules.ts";
 
 const authorSelect = { select: { id: true, domain: true, deactivated: true } } as const;
 const parentSelect = { select: { id: true, accountId: true, visibility: true, recipientIds: true, account: { select: { deactivated: true } } } } as const;
@@ -151,42 +121,8 @@ export function deletedFacts(d: DeletedStatus): StatusFacts<StatusCore> {
 
 // ---- viewers ------------------------------------------------------------------------------
 
-/** One viewer's relations to the accounts of one event (see loadAudience). */
-export interface ViewerView {
-  id: string | null;
-  /** for canSee: accepted follows and blocks (either way) among the event's accounts */
-  visibility: ViewerContext;
-  follows(accountId: string): boolean;
-  /** follows with reblogs shown */
-  followsReblogsOf(accountId: string): boolean;
-  muted(accountId: string): boolean;
-  domainBlocked(domain: string): boolean;
-  threadMuted(context: string): boolean;
-  inExclusiveList(accountId: string): boolean;
-  /** follows a hashtag of the event's status */
-  followsTagOf(tags: readonly string[]): boolean;
-  irreversibleFilters(context: FilterContext): FilterRules[];
-  /** every unexpired filter of the viewer (for the `filtered` results of what it receives) */
-  filters(): FilterRules[];
-}
 
-export const anonymousView: ViewerView = {
-  id: null,
-  visibility: { viewerId: null, following: new Set(), blocked: new Set() },
-  follows: () => false,
-  followsReblogsOf: () => false,
-  muted: () => false,
-  domainBlocked: () => false,
-  threadMuted: () => false,
-  inExclusiveList: () => false,
-  followsTagOf: () => false,
-  irreversibleFilters: () => [],
-  filters: () => [],
-};
-
-export interface Audience {
-  view(viewerId: string | null): ViewerView;
-}
+// ---- viewers ------------------------------------------------------------------------------
 
 const key = (a: string, b: string) => `${a} ${b}`;
 
@@ -282,108 +218,35 @@ export async function loadAudience(ctx: Pick<Ctx, "db" | "clock">, viewerIds: re
 
 // ---- the rules ----------------------------------------------------------------------------
 
-/** A list as its stream needs it: the author is a member; the reply target is one or not. */
-export interface ListFacts {
-  id: string;
-  ownerId: string;
-  repliesPolicy: string;
-  replyTargetIsMember: boolean;
+// ---- the hub's other reads --------------------------------------------------------------------
+
+/** Whether the account owns the list (a `list` stream is its owner's only). */
+export async function ownsList(ctx: Pick<Ctx, "db">, accountId: string, listId: string): Promise<boolean> {
+  return !!(await ctx.db.list.findFirst({ where: { id: listId, accountId }, select: { id: true } }));
 }
 
-export type TimelineKind =
-  | { kind: "home" }
-  | { kind: "public"; local?: boolean; remote?: boolean; instance?: string; onlyMedia?: boolean }
-  | { kind: "tag"; tag: string; local?: boolean }
-  | { kind: "list"; list: ListFacts | undefined }
-  | { kind: "direct" };
-
-/** `delete` routing only asks whether the status was in the timeline for this viewer: no mutes or filters. */
-export interface IncludeOptions {
-  forDelete?: boolean;
+/** The subscribed lists the status's author belongs to, with what their replies policy needs: one query. */
+export async function listsWithAuthor(ctx: Pick<Ctx, "db">, listIds: string[], s: StatusCore): Promise<Map<string, ListFacts>> {
+  if (listIds.length === 0) return new Map();
+  const rows = await ctx.db.list.findMany({
+    where: { id: { in: listIds }, members: { some: { accountId: s.accountId } } },
+    select: { id: true, accountId: true, repliesPolicy: true, members: { where: { accountId: s.inReplyToAccountId ?? "" }, select: { accountId: true } } },
+  });
+  return new Map(rows.map((r) => [r.id, { id: r.id, ownerId: r.accountId, repliesPolicy: r.repliesPolicy, replyTargetIsMember: r.members.length > 0 }]));
 }
 
-/** visibleWhere for one status: an active author, and canSee. */
-function visible(v: ViewerView, s: Pick<Status, "accountId" | "visibility" | "recipientIds">, author: AuthorFacts): boolean {
-  return !author.deactivated && canSee(v.visibility, s);
+/** Whether the account mutes `targetId` now (the notification list leaves such notifications out, without with_muted). */
+export async function mutes(ctx: Pick<Ctx, "db" | "clock">, accountId: string, targetId: string): Promise<boolean> {
+  const muted = await ctx.db.userRelationship.findFirst({
+    where: { AND: [{ sourceId: accountId, targetId, type: "mute" }, activeRelation(ctx.clock())] },
+    select: { id: true },
+  });
+  return !!muted;
 }
 
-/** runTimeline's authorFilters: the viewer's mutes, domain blocks and muted threads. */
-function passesAuthorFilters(v: ViewerView, s: Pick<Status, "context">, author: AuthorFacts): boolean {
-  if (!v.id) return true;
-  if (v.muted(author.id)) return false;
-  if (author.domain && v.domainBlocked(author.domain)) return false;
-  return !v.threadMuted(s.context);
-}
-
-/** runTimeline's irreversible filters: the text of the status shown (a reblog's original). */
-function filteredOut(v: ViewerView, f: StatusFacts<StatusCore>, context: FilterContext): boolean {
-  const filters = v.irreversibleFilters(context);
-  if (filters.length === 0) return false;
-  const shown = f.reblogOf?.status ?? f.status;
-  return filterResults(filters, shown, f.reblogOf ? [f.status.id, shown.id] : [shown.id]).length > 0;
-}
-
-/** What runTimeline applies to every timeline: visibility, author filters, the original of a reblog, keyword filters. */
-function passesRunTimeline(v: ViewerView, f: StatusFacts<StatusCore>, build: { filterContext: FilterContext; reblogs: boolean }, opts: IncludeOptions): boolean {
-  const s = f.status;
-  if (!visible(v, s, f.author)) return false;
-  if (s.reblogOfId && !build.reblogs) return false;
-  if (opts.forDelete) return true;
-  if (!passesAuthorFilters(v, s, f.author)) return false;
-  if (s.reblogOfId) {
-    const inner = f.reblogOf;
-    if (!inner || !visible(v, inner.status, inner.author) || !passesAuthorFilters(v, inner.status, inner.author)) return false;
-  }
-  return !filteredOut(v, f, build.filterContext);
-}
-
-/** homeTimeline's own conditions: the viewer's, addressed to them, by someone they follow, or a public status with a hashtag they follow. */
-function inHome(v: ViewerView, s: StatusCore, tags: readonly string[]): boolean {
-  const me = v.id;
-  if (!me) return false;
-  const byTag = s.visibility === "public" && !s.reblogOfId && v.followsTagOf(tags);
-  const mine = s.accountId === me || s.recipientIds.includes(me) || (s.reblogOfId ? v.followsReblogsOf(s.accountId) : v.follows(s.accountId)) || byTag;
-  return mine && !v.inExclusiveList(s.accountId);
-}
-
-/** The list's replies policy (lists.ops.ts repliesWhere). */
-function listReplyShown(v: ViewerView, s: StatusCore, list: ListFacts): boolean {
-  const target = s.inReplyToAccountId;
-  if (!target || target === list.ownerId || target === s.accountId) return true;
-  if (list.repliesPolicy === "list") return list.replyTargetIsMember;
-  if (list.repliesPolicy === "followed") return v.follows(target);
-  return false;
-}
-
-/** Whether the timeline `tl`, read by the viewer `v`, lists the status `f`. */
-export function timelineIncludes(v: ViewerView, f: StatusFacts<StatusCore>, tl: TimelineKind, opts: IncludeOptions = {}): boolean {
-  const s = f.status;
-  switch (tl.kind) {
-    case "home":
-      return inHome(v, s, f.tags) && passesRunTimeline(v, f, { filterContext: "home", reblogs: true }, opts);
-    case "public": {
-      if (!openVisibilities(!!v.id).includes(s.visibility)) return false;
-      if (tl.local && !s.local) return false;
-      if (tl.remote && s.local) return false;
-      if (tl.instance !== undefined && f.author.domain !== tl.instance) return false;
-      if (tl.onlyMedia && !f.hasMedia) return false;
-      return passesRunTimeline(v, f, { filterContext: "public", reblogs: false }, opts);
-    }
-    case "tag":
-      if (!openVisibilities(!!v.id).includes(s.visibility) || !f.tags.includes(tl.tag)) return false;
-      if (tl.local && !s.local) return false;
-      return passesRunTimeline(v, f, { filterContext: "public", reblogs: false }, opts);
-    case "list":
-      if (!tl.list || !v.id || tl.list.ownerId !== v.id || !listReplyShown(v, s, tl.list)) return false;
-      return passesRunTimeline(v, f, { filterContext: "home", reblogs: true }, opts);
-    case "direct":
-      // the family's direct stream: direct statuses the viewer wrote or is addressed by (no keyword filters there)
-      if (!v.id || s.visibility !== "direct" || (s.accountId !== v.id && !s.recipientIds.includes(v.id))) return false;
-      return visible(v, s, f.author) && (opts.forDelete || passesAuthorFilters(v, s, f.author));
-  }
-}
-
-/** Whether the viewer may see a reply's parent (the `parent_visible` of the status shown). */
-export function parentVisible(v: ViewerView, parent: ParentFacts | null): boolean {
-  return !!parent && !parent.authorDeactivated && canSee(v.visibility, parent);
+/** The announcement if it exists and is active now, else null (the streams withdraw it). */
+export async function activeAnnouncement(ctx: Pick<Ctx, "db" | "clock">, id: string): Promise<Announcement | null> {
+  const row = await ctx.db.announcement.findUnique({ where: { id } });
+  const now = ctx.clock();
+  return row && (!row.startsAt || row.startsAt <= now) && (!row.endsAt || row.endsAt > now) ? row : null;
 }

@@ -1,138 +1,22 @@
 // The stream engine behind the streaming API (compat-rest/streaming) and GraphQL subscriptions
-// (src/graphql/subscriptions.ts): which streams exist and who may read them, and for each bus event
-// which subscriptions receive it. One hub per process listens to the bus; for each event it loads what
-// the event needs ONCE (a constant number of queries whatever the number of subscribers) and decides
-// per subscriber in memory with the timelines' rules (src/domain/timelines/inclusion.ts). Listeners
-// render; the hub never writes (with REDIS_URL every process hears every event).
-import type { Announcement } from "../generated/prisma/client.ts";
-import { hasScope } from "../domain/auth/scopes.ts";
-import { showChat } from "../domain/chats/chats.ops.ts";
-import type { ChatView } from "../domain/chats/chats.read.ts";
-import { makeCtx, type Ctx, type Services, type Viewer } from "../domain/context.ts";
-import { showConversation, type ConversationView } from "../domain/conversations/conversations.ops.ts";
-import { DomainError } from "../domain/errors.ts";
-import { getNotification, type NotificationRow } from "../domain/notifications/notifications.ops.ts";
-import { activeRelation } from "../domain/relationships/relationships.read.ts";
-import {
-  deletedFacts,
-  loadAudience,
-  loadStatusFacts,
-  timelineIncludes,
-  type ListFacts,
-  type StatusCore,
-  type StatusFacts,
-  type TimelineKind,
-  type ViewerView,
-} from "../domain/timelines/inclusion.ts";
-import type { Bus, BusEvents } from "./bus.ts";
+// (src/graphql/subscriptions.ts): for each bus event, which subscriptions receive it. One hub per
+// process listens to the bus (src/realtime/); for each event it loads what the event needs ONCE
+// (streams.read.ts: a constant number of queries whatever the number of subscribers) and decides per
+// subscriber in memory with the timelines' rules (src/domain/timelines/rules.ts, the same rules as the
+// timeline pages). The streams themselves and who may read them are specs.ts. Listeners render; the
+// hub never writes (with REDIS_URL every process hears every event).
+import type { Announcement } from "../../generated/prisma/client.ts";
+import type { Bus, BusEvents } from "../../realtime/bus.ts";
+import { showChat } from "../chats/chats.ops.ts";
+import type { ChatView } from "../chats/chats.read.ts";
+import { makeCtx, type Ctx, type Services, type Viewer } from "../context.ts";
+import { showConversation, type ConversationView } from "../conversations/conversations.ops.ts";
+import { DomainError } from "../errors.ts";
+import { getNotification, type NotificationRow } from "../notifications/notifications.ops.ts";
+import { timelineIncludes, type StatusCore, type StatusFacts, type ViewerView } from "../timelines/rules.ts";
+import { mayList, PUBLIC_KINDS, STATUS_STREAMS, timelineOf, type StreamKind, type StreamSpec } from "./specs.ts";
+import { activeAnnouncement, deletedFacts, listsWithAuthor, loadAudience, loadStatusFacts, mutes } from "./streams.read.ts";
 
-export type StreamKind =
-  | "user"
-  | "user:notification"
-  | "public"
-  | "public:local"
-  | "public:media"
-  | "public:local:media"
-  | "public:remote"
-  | "public:remote:media"
-  | "hashtag"
-  | "hashtag:local"
-  | "list"
-  | "direct"
-  | "chat";
-
-const PUBLIC_KINDS: readonly StreamKind[] = ["public", "public:local", "public:media", "public:local:media", "public:remote", "public:remote:media", "hashtag", "hashtag:local"];
-/** what a token must hold (any one) for the streams of a signed-in account, as the family asks */
-const SCOPES: Partial<Record<StreamKind, string[]>> = {
-  user: ["read:statuses"],
-  "user:notification": ["read:notifications"],
-  direct: ["read:statuses"],
-  chat: ["read:statuses"],
-  list: ["read:lists"],
-};
-
-export interface StreamSpec {
-  kind: StreamKind;
-  /** the stream as events carry it: `["hashtag", "cats"]`, `["list", "<id>"]`, `["user"]` */
-  wire: string[];
-  /** identity of the subscription within a connection */
-  key: string;
-  tag?: string;
-  listId?: string;
-  instance?: string;
-}
-
-export interface StreamParams {
-  stream?: unknown;
-  tag?: unknown;
-  list?: unknown;
-  instance?: unknown;
-}
-
-const text = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "");
-const tagName = (t: string) => t.replace(/^#/, "").toLowerCase();
-
-/** The stream a client names (`stream` with `tag`, `list` or `instance`), or null for an unknown one. */
-export function parseStream(ns: string, p: StreamParams): StreamSpec | null {
-  const name = text(p.stream);
-  const spec = (kind: StreamKind, extra: Partial<StreamSpec> = {}, arg?: string): StreamSpec => ({
-    kind,
-    wire: arg === undefined ? [name] : [name, arg],
-    key: arg === undefined ? name : `${name}\u0000${kind === "list" ? arg : arg.toLowerCase()}`,
-    ...extra,
-  });
-  switch (name) {
-    case "user":
-    case "user:notification":
-    case "public":
-    case "public:local":
-    case "public:media":
-    case "public:local:media":
-    case "direct":
-      return spec(name);
-    case `user:${ns}_chat`:
-      return spec("chat");
-    case "hashtag":
-    case "hashtag:local": {
-      const tag = text(p.tag);
-      return tagName(tag) ? spec(name, { tag: tagName(tag) }, tag) : null;
-    }
-    case "public:remote":
-    case "public:remote:media": {
-      const instance = text(p.instance);
-      return instance ? spec(name, { instance: instance.toLowerCase() }, instance) : null;
-    }
-    case "list": {
-      const list = text(p.list);
-      return list ? spec("list", { listId: list }, list) : null;
-    }
-    default:
-      return null;
-  }
-}
-
-/**
- * Why `parseStream` found no stream, in the reference server's words (its streaming server answers a
- * bad stream with `{"error": <this>, "status": 400}`).
- */
-export function unknownStreamReason(p: StreamParams): string {
-  const name = text(p.stream);
-  if ((name === "hashtag" || name === "hashtag:local") && !text(p.tag)) return "Missing tag name parameter";
-  if (name === "list" && !text(p.list)) return "Missing list name parameter";
-  if ((name === "public:remote" || name === "public:remote:media") && !text(p.instance)) return "Missing instance parameter";
-  return "Unknown stream type";
-}
-
-export type StreamRefusal = "unauthorized" | "bad_topic";
-
-/** Whether the viewer may read the stream: public ones are open, the others need the account, the scope and (lists) ownership. */
-export async function authorizeStream(ctx: Ctx, spec: StreamSpec): Promise<StreamRefusal | null> {
-  if (PUBLIC_KINDS.includes(spec.kind)) return null;
-  const me = ctx.viewer.account;
-  if (!me || !hasScope(ctx.viewer.scopes, SCOPES[spec.kind] ?? [])) return "unauthorized";
-  if (spec.kind === "list" && !(await ctx.db.list.findFirst({ where: { id: spec.listId, accountId: me.id }, select: { id: true } }))) return "bad_topic";
-  return null;
-}
 
 // ---- deliveries ---------------------------------------------------------------------------
 
@@ -168,39 +52,6 @@ export interface StreamListener {
   readonly streams: Iterable<StreamSpec>;
   /** called in event order; the hub awaits it before the next event */
   deliver(d: Delivery, scope: EventScope): void | Promise<void>;
-}
-
-const STATUS_STREAMS: readonly StreamKind[] = [...PUBLIC_KINDS, "user", "list", "direct"];
-
-function timelineOf(spec: StreamSpec, lists: Map<string, ListFacts>): TimelineKind {
-  switch (spec.kind) {
-    case "user":
-      return { kind: "home" };
-    case "list":
-      return { kind: "list", list: lists.get(spec.listId!) };
-    case "direct":
-      return { kind: "direct" };
-    case "hashtag":
-    case "hashtag:local":
-      return { kind: "tag", tag: spec.tag!, local: spec.kind === "hashtag:local" };
-    default:
-      return {
-        kind: "public",
-        local: spec.kind.startsWith("public:local"),
-        remote: spec.kind.startsWith("public:remote"),
-        instance: spec.instance,
-        onlyMedia: spec.kind.endsWith(":media"),
-      };
-  }
-}
-
-/** A cheap look at the status alone: could this stream list it for anybody? */
-function mayList(spec: StreamSpec, f: StatusFacts<StatusCore>): boolean {
-  const s = f.status;
-  if (spec.kind === "user" || spec.kind === "list") return true;
-  if (spec.kind === "direct") return s.visibility === "direct";
-  if (!PUBLIC_KINDS.includes(spec.kind) || s.reblogOfId || (s.visibility !== "public" && s.visibility !== "local")) return false;
-  return spec.tag === undefined || f.tags.includes(spec.tag);
 }
 
 const TOPICS = ["status_created", "status_updated", "status_deleted", "notification", "conversation", "filters_changed", "announcement", "follow_relationships_update", "chat_update"] as const;
@@ -369,22 +220,12 @@ export class StreamHub {
     const listIds = [...new Set(candidates.flatMap(([, spec]) => (spec.kind === "list" ? [spec.listId!] : [])))];
     const [audience, lists] = await Promise.all([
       loadAudience(this.services, candidates.flatMap(([l]) => (l.viewer.account ? [l.viewer.account.id] : [])), f),
-      this.listsWithAuthor(listIds, f.status),
+      listsWithAuthor(this.services, listIds, f.status),
     ]);
     return candidates.flatMap(([l, spec]) => {
       const view = audience.view(l.viewer.account?.id ?? null);
       return timelineIncludes(view, f, timelineOf(spec, lists), { forDelete }) ? [{ l, spec, view }] : [];
     });
-  }
-
-  /** The subscribed lists the author belongs to, with what their replies policy needs: one query. */
-  private async listsWithAuthor(listIds: string[], s: StatusCore): Promise<Map<string, ListFacts>> {
-    if (listIds.length === 0) return new Map();
-    const rows = await this.services.db.list.findMany({
-      where: { id: { in: listIds }, members: { some: { accountId: s.accountId } } },
-      select: { id: true, accountId: true, repliesPolicy: true, members: { where: { accountId: s.inReplyToAccountId ?? "" }, select: { accountId: true } } },
-    });
-    return new Map(rows.map((r) => [r.id, { id: r.id, ownerId: r.accountId, repliesPolicy: r.repliesPolicy, replyTargetIsMember: r.members.length > 0 }]));
   }
 
   private async onStatus(event: "update" | "status.update", { statusId }: { statusId: string }) {
@@ -435,10 +276,7 @@ export class StreamHub {
     return this.onAccountEvent(accountId, ["user", "user:notification"], async (ctx) => {
       const notification = await getNotification(ctx, { id: notificationId });
       // as the notification list (without with_muted): nothing from muted accounts
-      const muted = await ctx.db.userRelationship.findFirst({
-        where: { AND: [{ sourceId: accountId, targetId: notification.fromAccountId, type: "mute" }, activeRelation(ctx.clock())] },
-        select: { id: true },
-      });
+      const muted = await mutes(ctx, accountId, notification.fromAccountId);
       return muted ? null : { event: "notification", notification };
     });
   }
@@ -466,11 +304,9 @@ export class StreamHub {
   private async onAnnouncement({ id, change }: BusEvents["announcement"][0]) {
     const targets = this.subscriptions((l, spec) => !!l.viewer.account && spec.kind === "user");
     if (targets.length === 0) return;
-    const row = change === "deleted" ? null : await this.services.db.announcement.findUnique({ where: { id } });
-    const now = this.services.clock();
-    const active = !!row && (!row.startsAt || row.startsAt <= now) && (!row.endsAt || row.endsAt > now);
+    const active = change === "deleted" ? null : await activeAnnouncement(this.services, id);
     await this.send(
-      targets.map(([l, spec]) => [l, active ? { event: "announcement", stream: spec, announcement: row! } : { event: "announcement.delete", stream: spec, announcementId: id }]),
+      targets.map(([l, spec]) => [l, active ? { event: "announcement", stream: spec, announcement: active } : { event: "announcement.delete", stream: spec, announcementId: id }]),
       new EventScope(this.services),
     );
   }
