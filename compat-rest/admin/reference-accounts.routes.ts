@@ -6,6 +6,7 @@ import { assignReport, listReferenceReports, setReportResolved, showReferenceRep
 import { activateUsers, approveUsers, deleteUsers, rejectUsers, untagUsers } from "../../src/domain/admin/users.ops.ts";
 import { getUser, showUser } from "../../src/domain/admin/users.read.ts";
 import type { Ctx } from "../../src/domain/context.ts";
+import { loadFound } from "../../src/domain/loaders.ts";
 import type { Privilege } from "../../src/config/runtime.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
@@ -23,7 +24,8 @@ const writeReports = { scopes: ["admin:write:reports"], privilege: "reports_mana
 /** The reported statuses as staff see them now (deleted ones are left out). */
 async function reportedStatuses(ctx: Ctx, ids: string[]) {
   if (ids.length === 0) return [];
-  return renderStatuses(ctx, await ctx.db.status.findMany({ where: { id: { in: ids } }, orderBy: { id: "desc" } }));
+  const found = await loadFound(ctx.loaders.status, ids);
+  return renderStatuses(ctx, found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)));
 }
 
 const renderReport = async (ctx: Ctx, row: Parameters<typeof renderReferenceReports>[1][number]) => (await renderReferenceReports(ctx, [row], reportedStatuses))[0];

@@ -2,6 +2,7 @@
 // A conversation's id is the Conversation id, the `<ns>.direct_conversation_id` of its statuses.
 import { z } from "zod";
 import type { Ctx } from "../../src/domain/context.ts";
+import { loadFound } from "../../src/domain/loaders.ts";
 import {
   conversationStatuses,
   deleteConversation,
@@ -28,7 +29,7 @@ export async function renderConversations(ctx: Ctx, views: ConversationView[]) {
   const viewerId = ctx.viewer.account?.id;
   const ids = [...new Set(views.flatMap((v) => v.participation.recipientIds))];
   const [accounts, statuses] = await Promise.all([
-    ctx.db.account.findMany({ where: { id: { in: ids } } }),
+    loadFound(ctx.loaders.account, ids),
     renderStatuses(ctx, views.flatMap((v) => (v.lastStatus ? [v.lastStatus] : []))),
   ]);
   const rendered = new Map((await renderAccounts(ctx, accounts)).map((a) => [a.id, a]));

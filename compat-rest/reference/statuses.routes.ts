@@ -1,6 +1,7 @@
 // Reference API: posting, reading and deleting statuses (actions on statuses are declared beside).
 import { z } from "zod";
 import { postInput, postStatus, deleteStatus } from "../../src/domain/statuses/statuses.ops.ts";
+import { scheduledWithMedia } from "../../src/domain/statuses/scheduled.ops.ts";
 import { showStatus, showStatuses } from "../../src/domain/statuses/statuses.read.ts";
 import { route } from "../route.ts";
 import { renderScheduledStatus } from "../views/scheduled-status.ts";
@@ -20,8 +21,8 @@ export const statusRoutes = [
     async handler(ctx, { body, req }) {
       const result = await postStatus(ctx, { ...body, idempotency_key: req.get("idempotency-key") || undefined });
       if (result.kind === "scheduled") {
-        const media = await ctx.db.mediaAttachment.findMany({ where: { id: { in: result.scheduled.mediaIds } } });
-        return renderScheduledStatus(ctx, result.scheduled, media);
+        const [{ scheduled, media }] = await scheduledWithMedia(ctx, [result.scheduled]);
+        return renderScheduledStatus(ctx, scheduled, media);
       }
       return renderStatus(ctx, result.status);
     },

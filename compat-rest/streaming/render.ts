@@ -4,9 +4,10 @@
 // subscriber gets that rendering with its own flags patched in (favourited, reblogged, bookmarked, poll
 // votes, reactions' `me`, parent_visible), and subscribers with equal flags share one serialised
 // envelope. The status's authors get a rendering of their own (their account shows them what it hides
-// from others). The flags cost four queries per event for all subscribers, and only when they can be
-// set (edits and reblogs: nobody has acted on a status that was just posted).
-import { makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
+// from others). The flags (src/domain/statuses/viewer-flags.ts, as the status view defines them) cost
+// one statement per event for all subscribers, and only when they can be set (edits and reblogs: nobody
+// has acted on a status that was just posted).
+import { makeCtx, type Viewer } from "../../src/domain/context.ts";
 import { parentVisible } from "../../src/domain/timelines/rules.ts";
 import type { Delivery, EventScope } from "../../src/domain/streams/hub.ts";
 import { renderConversations } from "../reference/conversations.routes.ts";
@@ -15,6 +16,7 @@ import { renderChat } from "../views/chat.ts";
 import { renderNotification } from "../views/notification.ts";
 import { renderStatuses } from "../views/status.ts";
 import { filterResults } from "../../src/domain/filters/filters.read.ts";
+import { loadViewerFlags, type ViewerFlags } from "../../src/domain/statuses/viewer-flags.ts";
 import { renderFilterResult } from "../views/filter.ts";
 
 type StatusDelivery = Extract<Delivery, { event: "update" | "status.update" }>;
@@ -84,18 +86,11 @@ async function statusPayload(d: StatusDelivery, viewer: Viewer, scope: EventScop
   }
   const base = await scope.memo("base", () => render());
   if (!me) return { key: "anonymous", payload: scope.memo("anonymous", () => JSON.stringify(base)) };
-  const flags = d.event === "status.update" || f.reblogOf ? await scope.memo("flags", () => loadFlags(services, scope.recipients, base)) : undefined;
+  const flags =
+    d.event === "status.update" || f.reblogOf ? await scope.memo("flags", () => loadViewerFlags(services, scope.recipients, withInner(base).map((s) => s.id as string))) : undefined;
   const patch = patchFor(me, base, flags?.get(me), parentVisible(d.view, f.parent), filteredOf(d));
   const k = `patch ${JSON.stringify(patch)}`;
   return { key: k, payload: scope.memo(k, () => JSON.stringify(applyPatch(base, patch, services.settings.namespace))) };
-}
-
-interface Flags {
-  favourited: Set<string>;
-  reblogged: Set<string>;
-  bookmarked: Set<string>;
-  /** poll id → choices */
-  votes: Map<string, number[]>;
 }
 
 /** One subscriber's view of the status: what it did to it (and to the original), and whether it sees the parent. */
@@ -103,6 +98,7 @@ interface Patch {
   favourited: string[];
   reblogged: string[];
   bookmarked: string[];
+  /** status id → the subscriber's choices in its poll */
   votes: Record<string, number[]>;
   /** status id → emoji the subscriber reacted with */
   reacted: Record<string, string[]>;
@@ -113,31 +109,6 @@ interface Patch {
 
 const withInner = (s: Json): Json[] => (s.reblog ? [s, s.reblog] : [s]);
 
-/** What every receiving account did to the status and its original: four queries whatever their number. */
-async function loadFlags(services: Services, viewerIds: string[], base: Json): Promise<Map<string, Flags>> {
-  const out = new Map<string, Flags>();
-  if (viewerIds.length === 0) return out;
-  const statusIds = withInner(base).map((s) => s.id as string);
-  const pollIds = withInner(base).flatMap((s) => (s.poll ? [s.poll.id as string] : []));
-  const accounts = { in: viewerIds };
-  const [favs, bookmarks, reblogs, votes] = await Promise.all([
-    services.db.favourite.findMany({ where: { accountId: accounts, statusId: { in: statusIds } }, select: { accountId: true, statusId: true } }),
-    services.db.bookmark.findMany({ where: { accountId: accounts, statusId: { in: statusIds } }, select: { accountId: true, statusId: true } }),
-    services.db.status.findMany({ where: { accountId: accounts, reblogOfId: { in: statusIds } }, select: { accountId: true, reblogOfId: true } }),
-    pollIds.length ? services.db.pollVote.findMany({ where: { accountId: accounts, pollId: { in: pollIds } }, select: { accountId: true, pollId: true, choice: true }, orderBy: { choice: "asc" } }) : Promise.resolve([]),
-  ]);
-  const of = (id: string) => {
-    let f = out.get(id);
-    if (!f) out.set(id, (f = { favourited: new Set(), reblogged: new Set(), bookmarked: new Set(), votes: new Map() }));
-    return f;
-  };
-  for (const r of favs) of(r.accountId).favourited.add(r.statusId);
-  for (const r of bookmarks) of(r.accountId).bookmarked.add(r.statusId);
-  for (const r of reblogs) of(r.accountId).reblogged.add(r.reblogOfId!);
-  for (const r of votes) of(r.accountId).votes.set(r.pollId, [...(of(r.accountId).votes.get(r.pollId) ?? []), r.choice]);
-  return out;
-}
-
 /** The subscriber's filters that match the status, from the filters its audience loaded (no query). */
 function filteredOf(d: StatusDelivery): Json[] {
   const f = d.facts;
@@ -145,7 +116,7 @@ function filteredOf(d: StatusDelivery): Json[] {
   return filterResults(d.view.filters(), shown, f.reblogOf ? [f.status.id, shown.id] : [shown.id]).map(renderFilterResult);
 }
 
-function patchFor(me: string, base: Json, flags: Flags | undefined, seesParent: boolean, filtered: Json[]): Patch {
+function patchFor(me: string, base: Json, flags: ViewerFlags | undefined, seesParent: boolean, filtered: Json[]): Patch {
   const statuses = withInner(base);
   const ids = statuses.map((s) => s.id as string);
   const reacted: Record<string, string[]> = {};
@@ -166,7 +137,7 @@ function patchFor(me: string, base: Json, flags: Flags | undefined, seesParent: 
 
 function applyPatch(s: Json, p: Patch, ns: string): Json {
   const reactions = (s.emoji_reactions as Json[]).map((r) => ({ ...r, me: (p.reacted[s.id] ?? []).includes(r.name) }));
-  const votes = s.poll ? (p.votes[s.poll.id] ?? []) : [];
+  const votes = s.poll ? (p.votes[s.id] ?? []) : [];
   return {
     ...s,
     reblog: s.reblog ? applyPatch(s.reblog, p, ns) : null,

@@ -2,7 +2,8 @@
 // `renderAccounts` loads what every account needs in a fixed number of queries, then renders.
 import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
-import { loadAccountCounts, visibleCounts, type AccountCounts } from "../../src/domain/accounts/account-counts.ts";
+import { loadAccountCounts, loadOwnerCounts, visibleCounts, type AccountCounts } from "../../src/domain/accounts/account-counts.ts";
+import { loadFound } from "../../src/domain/loaders.ts";
 import { loadRelationships, type RelationshipState } from "../../src/domain/relationships/relationships.read.ts";
 import { renderRelationship } from "./relationship.ts";
 import { renderEmojis } from "./emoji.ts";
@@ -23,14 +24,12 @@ type Rendered = ReturnType<typeof renderOne>;
 export async function renderAccounts(ctx: Ctx, accounts: Account[], opts: AccountRenderOptions = {}): Promise<Rendered[]> {
   if (accounts.length === 0) return [];
   const viewer = ctx.viewer.account;
-  const [counts, relationships, movedTo, followRequests, unreadNotifications] = await Promise.all([
+  const [counts, relationships, movedTo, ownerCounts] = await Promise.all([
     loadAccountCounts(ctx, accounts.map((a) => a.id)),
     viewer && opts.withRelationships ? loadRelationships(ctx, viewer.id, accounts) : Promise.resolve(new Map<string, RelationshipState>()),
     loadMovedTo(ctx, accounts),
-    viewer && opts.asOwner ? ctx.db.follow.count({ where: { followingId: viewer.id, state: "pending" } }) : Promise.resolve(0),
-    viewer && opts.asOwner ? ctx.db.notification.count({ where: { accountId: viewer.id, seen: false, filtered: false } }) : Promise.resolve(0),
+    viewer && opts.asOwner ? loadOwnerCounts(ctx, viewer.id) : Promise.resolve(undefined),
   ]);
-  const ownerCounts = { followRequests, unreadNotifications };
   return accounts.map((a) => renderOne(ctx, a, counts.get(a.id)!, relationships.get(a.id), movedTo, opts, ownerCounts));
 }
 
@@ -40,7 +39,7 @@ export async function renderAccount(ctx: Ctx, account: Account, opts: AccountRen
 
 async function loadMovedTo(ctx: Ctx, accounts: Account[]) {
   const ids = accounts.map((a) => a.movedToId).filter((id): id is string => !!id);
-  const rows = ids.length ? await ctx.db.account.findMany({ where: { id: { in: ids } } }) : [];
+  const rows = await loadFound(ctx.loaders.account, [...new Set(ids)]);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -3,6 +3,7 @@
 // statuses that were deleted shown from the snapshot taken when the report was filed.
 import type { Account, Status } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
+import { loadFound } from "../../src/domain/loaders.ts";
 import type { ReportGroup, ReportRow } from "../../src/domain/admin/reports.ops.ts";
 import { renderAccounts } from "./account.ts";
 import { renderAdminUser } from "./admin-user.ts";
@@ -33,7 +34,7 @@ export async function renderAdminStatuses(ctx: Ctx, statuses: Status[], accounts
   const rendered: Json[] = await renderStatuses(ctx, statuses);
   const ids = new Set(rendered.flatMap((s) => [s.account?.id, s.reblog?.account?.id]).filter((id): id is string => !!id && !accounts.has(id)));
   if (ids.size) {
-    const rows = await ctx.db.account.findMany({ where: { id: { in: [...ids] } } });
+    const rows = await loadFound(ctx.loaders.account, [...ids]);
     for (const [id, a] of await renderPeople(ctx, rows)) accounts.set(id, a);
   }
   const withAdmin = (s: Json): Json => ({ ...s, account: accounts.get(s.account?.id) ?? s.account });
@@ -43,7 +44,7 @@ export async function renderAdminStatuses(ctx: Ctx, statuses: Status[], accounts
 /** Every status a list of reports names, live when it still exists, else its snapshot. */
 async function reportedStatuses(ctx: Ctx, reports: ReportRow[], accounts: Map<string, Json>, renderPeople: AccountsRenderer = renderAdminAccounts): Promise<Map<string, Json>> {
   const ids = [...new Set(reports.flatMap((r) => r.statusIds))];
-  const live = ids.length ? await ctx.db.status.findMany({ where: { id: { in: ids } } }) : [];
+  const live = await loadFound(ctx.loaders.status, ids);
   const out = new Map((await renderAdminStatuses(ctx, live, accounts, renderPeople)).map((s) => [s.id as string, s]));
   for (const r of reports) {
     for (const snap of (r.statusSnapshots as Json[]) ?? []) {

@@ -2,7 +2,7 @@
 // `idempotency_key` shows only within the first minutes, as the family's cache keeps it. Accounts of
 // a whole list render in one batch.
 import type { Ctx } from "../../src/domain/context.ts";
-import { messageInclude, withinIdempotencyWindow, type ChatView, type MessageRef } from "../../src/domain/chats/chats.read.ts";
+import { messageRefs, withinIdempotencyWindow, type ChatView, type MessageRef } from "../../src/domain/chats/chats.read.ts";
 import type { Account } from "../../src/generated/prisma/client.ts";
 import { renderAccounts } from "./account.ts";
 import { renderEmojis } from "./emoji.ts";
@@ -77,6 +77,6 @@ export async function renderAdminChats(ctx: Ctx, views: ChatView[]) {
 /** The `chat_message` of `chat_mention` notifications, by the recipient's message reference id. One query. */
 export async function chatMentionMessages(ctx: Ctx, refIds: string[]): Promise<Map<string, ReturnType<typeof renderChatMessage>>> {
   if (refIds.length === 0) return new Map();
-  const refs = await ctx.db.chatMessageRef.findMany({ where: { id: { in: refIds } }, include: messageInclude });
+  const refs = await messageRefs(ctx, refIds);
   return new Map(refs.map((r) => [r.id, renderChatMessage(ctx, r)]));
 }

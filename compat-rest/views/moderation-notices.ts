@@ -1,23 +1,8 @@
 // What the instance tells an account about moderation: the reference API's AccountWarning (in
 // `moderation_warning` notifications) and RelationshipSeveranceEvent (in `severed_relationships` ones
-// and at /api/v1/severed_relationships). Loaded per page in one statement each, only when present.
-import type { Ctx } from "../../src/domain/context.ts";
-import type { Account, AccountRelationshipSeveranceEvent, AccountWarning, RelationshipSeveranceEvent } from "../../src/generated/prisma/client.ts";
-
-type Warning = AccountWarning & { account: Account };
-export type SeveranceShare = AccountRelationshipSeveranceEvent & { event: RelationshipSeveranceEvent };
-
-export async function loadWarnings(ctx: Ctx, ids: string[]): Promise<Map<string, Warning>> {
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.db.accountWarning.findMany({ where: { id: { in: [...new Set(ids)] } }, include: { account: true } });
-  return new Map(rows.map((w) => [w.id, w]));
-}
-
-export async function loadSeveranceEvents(ctx: Ctx, ids: string[]): Promise<Map<string, SeveranceShare>> {
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.db.accountRelationshipSeveranceEvent.findMany({ where: { id: { in: [...new Set(ids)] } }, include: { event: true } });
-  return new Map(rows.map((e) => [e.id, e]));
-}
+// and at /api/v1/severed_relationships). src/domain/notifications/moderation-notices.read.ts loads them.
+import type { SeveranceShare } from "../../src/domain/notifications/moderation-notices.read.ts";
+import type { AccountWarning } from "../../src/generated/prisma/client.ts";
 
 /** `target_account` is the warned account itself (the notification's reader), rendered by the caller's batch. */
 export function renderWarning(w: AccountWarning, targetAccount: unknown) {

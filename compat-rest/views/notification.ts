@@ -5,11 +5,13 @@ import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadStatusData } from "../../src/domain/statuses/status-data.ts";
 import { wireType, type NotificationRow } from "../../src/domain/notifications/notifications.ops.ts";
-import { activeRelation } from "../../src/domain/relationships/relationships.read.ts";
+import { mutedAmong } from "../../src/domain/relationships/relationships.read.ts";
+import { loadFound } from "../../src/domain/loaders.ts";
+import { loadSeveranceEvents, loadWarnings } from "../../src/domain/notifications/moderation-notices.read.ts";
 import { renderAccounts } from "./account.ts";
 import { chatMentionMessages } from "./chat.ts";
 import { renderLoadedStatuses } from "./status.ts";
-import { loadSeveranceEvents, loadWarnings, renderSeveranceEvent, renderWarning } from "./moderation-notices.ts";
+import { renderSeveranceEvent, renderWarning } from "./moderation-notices.ts";
 
 export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   if (rows.length === 0) return [];
@@ -17,18 +19,15 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   const statuses = [...new Map(rows.filter((r) => r.status).map((r) => [r.status!.id, r.status!])).values()];
   const viewerId = ctx.viewer.account?.id;
   const fromIds = [...new Set(rows.map((r) => r.fromAccountId))];
-  const [moved, data, chatMessages, mutes, warnings, events] = await Promise.all([
-    movedIds.length ? ctx.db.account.findMany({ where: { id: { in: movedIds } } }) : Promise.resolve([]),
+  const [moved, data, chatMessages, muted, warnings, events] = await Promise.all([
+    loadFound(ctx.loaders.account, movedIds),
     statuses.length ? loadStatusData(ctx, statuses) : Promise.resolve(null),
     chatMentionMessages(ctx, rows.flatMap((r) => (r.type === "chat_mention" && r.chatMessageRefId ? [r.chatMessageRefId] : []))),
     // the family's `is_muted`: whether the reader mutes the notification's account (shown with with_muted)
-    viewerId
-      ? ctx.db.userRelationship.findMany({ where: { AND: [activeRelation(ctx.clock()), { sourceId: viewerId, targetId: { in: fromIds }, type: "mute" }] }, select: { targetId: true } })
-      : Promise.resolve([]),
+    viewerId ? mutedAmong(ctx, viewerId, fromIds) : Promise.resolve(new Set<string>()),
     loadWarnings(ctx, rows.flatMap((r) => (r.accountWarningId ? [r.accountWarningId] : []))),
     loadSeveranceEvents(ctx, rows.flatMap((r) => (r.severanceEventId ? [r.severanceEventId] : []))),
   ]);
-  const muted = new Set(mutes.map((m) => m.targetId));
   // the notifications' accounts and the statuses' authors render in one batch
   const accounts = new Map<string, Account>();
   for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved, ...[...warnings.values()].map((w) => w.account), ...(data?.accounts.values() ?? [])])

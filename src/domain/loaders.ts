@@ -13,6 +13,17 @@ function byId<T extends { id: K }, K>(keys: readonly K[], rows: T[]): (T | null)
   return keys.map((k) => map.get(k) ?? null);
 }
 
+/**
+ * The rows found for `keys` (unknown ones left out), in the keys' order. Unlike DataLoader's
+ * `loadMany`, a failed batch throws instead of answering Error values.
+ */
+export async function loadFound<K, V>(loader: DataLoader<K, V | null, unknown>, keys: readonly K[]): Promise<V[]> {
+  if (keys.length === 0) return [];
+  const rows = await loader.loadMany(keys);
+  for (const r of rows) if (r instanceof Error) throw r;
+  return rows.filter((r): r is V => r !== null);
+}
+
 export function createLoaders(ctx: Ctx) {
   const account = new DataLoader<string, Account | null>(async (ids) => byId(ids, await ctx.db.account.findMany({ where: { id: { in: [...ids] } } })));
   /** everything a status renders with (counts, viewer flags, media, poll, …), batched per request */
@@ -48,5 +59,7 @@ export function createLoaders(ctx: Ctx) {
       return ids.map((id) => relationships.get(id) ?? null);
     }),
     statusData,
+    /** statuses by id, as stored (no visibility check: callers that show them to a reader check it, or are staff) */
+    status: new DataLoader<string, Status | null>(async (ids) => byId(ids, await ctx.db.status.findMany({ where: { id: { in: [...ids] } } }))),
   };
 }

@@ -1,6 +1,5 @@
 // Admin reports over GraphQL: the operations of the admin REST routes, guarded like them (the route's
 // OAuth scope and its privilege; the admin token passes), and a live `reportFiled` subscription.
-import DataLoader from "dataloader";
 import {
   addReportNote,
   deleteReportNote,
@@ -13,9 +12,9 @@ import {
   type ReportGroup,
   type ReportRow,
 } from "../domain/admin/reports.ops.ts";
-import type { Ctx } from "../domain/context.ts";
+import { loadFound } from "../domain/loaders.ts";
 import { Invalid, NotFound } from "../domain/errors.ts";
-import type { Account, ReportNote, Status } from "../generated/prisma/client.ts";
+import type { Account, ReportNote } from "../generated/prisma/client.ts";
 import { guardSubscription, privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
@@ -24,21 +23,6 @@ import "./accounts.ts";
 import "./statuses.ts";
 
 const ReportStateEnum = builder.enumType("ReportState", { values: REPORT_STATES });
-
-/** Live reported statuses, batched per request. */
-const statusLoaders = new WeakMap<Ctx, DataLoader<string, Status | null>>();
-function statusLoader(ctx: Ctx) {
-  let loader = statusLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const rows = await ctx.db.status.findMany({ where: { id: { in: [...ids] } } });
-      const byId = new Map(rows.map((s) => [s.id, s]));
-      return ids.map((id) => byId.get(id) ?? null);
-    });
-    statusLoaders.set(ctx, loader);
-  }
-  return loader;
-}
 
 interface Snapshot {
   id: string;
@@ -85,13 +69,13 @@ export const ReportRef = builder.objectRef<ReportRow>("Report").implement({
     statuses: t.field({
       type: [StatusType],
       description: "the reported statuses that still exist",
-      resolve: async (r, _a, ctx) => (await statusLoader(ctx).loadMany(r.statusIds)).filter((s): s is Status => !!s && !(s instanceof Error)),
+      resolve: async (r, _a, ctx) => loadFound(ctx.loaders.status, r.statusIds),
     }),
     removedStatuses: t.field({
       type: [StatusSnapshot],
       description: "the reported statuses deleted since, as they were when reported",
       resolve: async (r, _a, ctx) => {
-        const live = new Set((await statusLoader(ctx).loadMany(r.statusIds)).flatMap((s) => (s && !(s instanceof Error) ? [s.id] : [])));
+        const live = new Set((await loadFound(ctx.loaders.status, r.statusIds)).map((s) => s.id));
         return ((r.statusSnapshots as unknown as Snapshot[]) ?? []).filter((s) => s?.id && !live.has(s.id));
       },
     }),
@@ -104,7 +88,7 @@ const ReportGroupRef = builder.objectRef<ReportGroup>("ReportGroup").implement({
   fields: (t) => ({
     statusId: t.exposeID("statusId"),
     date: t.expose("date", { type: "DateTime", description: "the newest report's date" }),
-    status: t.field({ type: StatusType, nullable: true, description: "null once deleted", resolve: (g, _a, ctx) => statusLoader(ctx).load(g.statusId) }),
+    status: t.field({ type: StatusType, nullable: true, description: "null once deleted", resolve: (g, _a, ctx) => ctx.loaders.status.load(g.statusId) }),
     actors: t.field({ type: [AccountType], description: "the reporters, once each", resolve: (g) => g.actors }),
     reports: t.field({ type: [ReportRef], resolve: (g) => g.reports }),
   }),

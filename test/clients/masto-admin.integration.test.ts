@@ -329,6 +329,25 @@ describe("the reference admin API through masto", () => {
     await expect(user.v1.admin.reports.list()).rejects.toMatchObject({ statusCode: 403 });
   });
 
+  test("a page of reports costs the same statements whatever its length: their statuses render in one batch", async () => {
+    const yul = await server.createUser("yul");
+    const yulClient = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, "yul", "read write")).access_token });
+    for (let i = 0; i < 3; i++) {
+      const post = await yulClient.v1.statuses.create({ status: `report me ${i}` });
+      await user.v1.reports.create({ accountId: yul.id, statusIds: [post.id], comment: `r${i}` });
+    }
+    const page = (limit: number) =>
+      server.countQueries(async () => {
+        const res = await server.fetch(`/api/v1/admin/reports?target_account_id=${yul.id}&limit=${limit}`, { headers: { authorization: `Bearer ${adminToken}` } });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { statuses: { id: string }[] }[];
+      });
+    const one = await page(1);
+    const three = await page(3);
+    expect(three.result.map((r) => r.statuses.length)).toEqual([1, 1, 1]);
+    expect(three.queries).toBe(one.queries);
+  });
+
   describe("sign-up and sign-in blocklists", () => {
     let appToken: string;
     const from = (ip: string) => ({ "x-forwarded-for": ip });

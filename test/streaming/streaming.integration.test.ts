@@ -356,4 +356,21 @@ describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
     const many = await cost(["s1", "s2", "s3", "s4", "s5", "s6"], "counted t12b");
     expect(many).toBe(few);
   });
+
+  test("a reblog shows each subscriber its own bookmark and poll votes on the original (the status view's flags)", async () => {
+    for (const who of ["bob", "dave"]) await ok(as(who, `/api/v1/accounts/${id.carol}/follow`, { json: {} }));
+    const s = await post("alice", "vote on me t13", { poll: { options: ["yes", "no", "maybe"], expires_in: 3600, multiple: true } });
+    await ok(as("bob", `/api/v1/polls/${s.poll.id}/votes`, { json: { choices: ["2", "0"] } }));
+    await ok(as("bob", `/api/v1/statuses/${s.id}/bookmark`, { json: {} }));
+    const bobUser = await stream("stream=user", "bob");
+    const daveUser = await stream("stream=user", "dave");
+
+    const reblog = await ok(as("carol", `/api/v1/statuses/${s.id}/reblog`, { json: {} }));
+    const forBob = await bobUser.next((m) => m.event === "update" && m.payload.id === reblog.id);
+    const forDave = await daveUser.next((m) => m.event === "update" && m.payload.id === reblog.id);
+    expect(forBob.payload.reblog).toMatchObject({ id: s.id, bookmarked: true, favourited: false, reblogged: false, poll: { voted: true, own_votes: [0, 2] } });
+    expect(forDave.payload.reblog).toMatchObject({ id: s.id, bookmarked: false, poll: { voted: false, own_votes: [] } });
+    // what the REST view says to each of them, for the same status
+    expect((await ok(as("bob", `/api/v1/statuses/${s.id}`))).poll.own_votes).toEqual(forBob.payload.reblog.poll.own_votes);
+  });
 });

@@ -21,6 +21,15 @@ export async function loadAccountCounts(ctx: Pick<Ctx, "db">, ids: readonly stri
   return result;
 }
 
+/** What only the account itself is shown of its own: pending follow requests and unread notifications. Two counts, in parallel. */
+export async function loadOwnerCounts(ctx: Pick<Ctx, "db">, accountId: string): Promise<{ followRequests: number; unreadNotifications: number }> {
+  const [followRequests, unreadNotifications] = await Promise.all([
+    ctx.db.follow.count({ where: { followingId: accountId, state: "pending" } }),
+    ctx.db.notification.count({ where: { accountId, seen: false, filtered: false } }),
+  ]);
+  return { followRequests, unreadNotifications };
+}
+
 /** What others may see: hide_followers_count / hide_follows_count show 0 to everyone but the owner. */
 export function visibleCounts(account: Pick<Account, "id" | "hideFollowersCount" | "hideFollowsCount">, counts: AccountCounts, viewerId: string | undefined): AccountCounts {
   if (viewerId === account.id) return counts;

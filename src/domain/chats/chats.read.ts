@@ -57,6 +57,12 @@ export async function ownChat(ctx: Ctx, accountId: string, chatId: string): Prom
 }
 
 /** A message ref of `chatId`, or null. */
+/** Message references by id, with their messages (the `chat_message` of `chat_mention` notifications). One query. */
+export async function messageRefs(ctx: Ctx, refIds: string[]): Promise<MessageRef[]> {
+  if (refIds.length === 0) return [];
+  return ctx.db.chatMessageRef.findMany({ where: { id: { in: [...new Set(refIds)] } }, include: messageInclude });
+}
+
 export function refInChat(ctx: Ctx, chatId: string, refId: string): Promise<MessageRef | null> {
   return ctx.db.chatMessageRef.findFirst({ where: { id: refId, chatId }, include: messageInclude });
 }

@@ -71,6 +71,16 @@ export async function loadRelationships(ctx: Ctx, viewerId: string, targets: Pic
   return result;
 }
 
+/** Which of `targetIds` the viewer mutes now (the family's `is_muted` of notifications). One query. */
+export async function mutedAmong(ctx: Ctx, viewerId: string, targetIds: string[]): Promise<Set<string>> {
+  if (targetIds.length === 0) return new Set();
+  const rows = await ctx.db.userRelationship.findMany({
+    where: { AND: [activeRelation(ctx.clock()), { sourceId: viewerId, targetId: { in: targetIds }, type: "mute" }] },
+    select: { targetId: true },
+  });
+  return new Set(rows.map((r) => r.targetId));
+}
+
 /** The viewer's relationship to one account (the answer of every relationship action). */
 export async function relationshipWith(ctx: Ctx, viewerId: string, target: Pick<Account, "id" | "domain">): Promise<RelationshipState> {
   return (await loadRelationships(ctx, viewerId, [target])).get(target.id)!;

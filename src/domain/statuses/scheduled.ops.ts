@@ -20,7 +20,7 @@ export interface ScheduledWithMedia {
 }
 
 /** The media of each scheduled status, in its `mediaIds` order, in one query. */
-async function withMedia(ctx: Ctx, rows: ScheduledStatus[]): Promise<ScheduledWithMedia[]> {
+export async function scheduledWithMedia(ctx: Ctx, rows: ScheduledStatus[]): Promise<ScheduledWithMedia[]> {
   const ids = [...new Set(rows.flatMap((r) => r.mediaIds))];
   const media = ids.length ? await ctx.db.mediaAttachment.findMany({ where: { id: { in: ids } } }) : [];
   const byId = new Map(media.map((m) => [m.id, m]));
@@ -48,7 +48,7 @@ export const listScheduledStatuses = operation({
       take: page.take,
     });
     const result = page.finish(rows, (r) => r.id);
-    return { ...result, items: await withMedia(ctx, result.items) };
+    return { ...result, items: await scheduledWithMedia(ctx, result.items) };
   },
 });
 
@@ -57,7 +57,7 @@ export const showScheduledStatus = operation({
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<ScheduledWithMedia> {
-    return (await withMedia(ctx, [await ownScheduled(ctx, input.id)]))[0];
+    return (await scheduledWithMedia(ctx, [await ownScheduled(ctx, input.id)]))[0];
   },
 });
 
@@ -72,7 +72,7 @@ export const rescheduleStatus = operation({
     const updated = await ctx.db.scheduledStatus.update({ where: { id: row.id }, data: { scheduledAt: at } });
     // the job already queued carries the old time and will do nothing
     await ctx.jobs.enqueue(PUBLISH_SCHEDULED_JOB, { id: updated.id, scheduledAt: at.toISOString() }, { runAt: at });
-    return (await withMedia(ctx, [updated]))[0];
+    return (await scheduledWithMedia(ctx, [updated]))[0];
   },
 });
 

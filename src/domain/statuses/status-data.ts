@@ -6,6 +6,7 @@ import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, t
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import type { Ctx } from "../context.ts";
 import { decodeFilters, filtersJson, type FilterRules } from "../filters/filters.read.ts";
+import { viewerFlagSql } from "./viewer-flags.ts";
 import { canSee, type ViewerContext } from "./visibility.ts";
 
 export interface ReactionGroup {
@@ -115,6 +116,7 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
   const me = ctx.viewer.account?.id;
   // what concerns the viewer is null for an anonymous one
   const viewer = (condition: Prisma.Sql) => (me ? condition : Prisma.sql`NULL`);
+  const reader = Prisma.sql`${me ?? null}`;
   const now = Prisma.sql`(${ctx.clock().toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
   const all = [...list.map((s) => s.id), ...inner];
   // what the rows at hand name, as they are (a preview is not stored); the originals' come from the database
@@ -142,9 +144,9 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
         'favourites', (SELECT count(*)::int FROM favourites f WHERE f.status_id = s.id),
         'reblogs', (SELECT count(*)::int FROM statuses r WHERE r.reblog_of_id = s.id),
         'replies', (SELECT count(*)::int FROM statuses r WHERE r.in_reply_to_id = s.id),
-        'favourited', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM favourites f WHERE f.account_id = ${me} AND f.status_id = s.id)`)},
-        'reblogged', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM statuses r WHERE r.account_id = ${me} AND r.reblog_of_id = s.id)`)},
-        'bookmarked', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM bookmarks b WHERE b.account_id = ${me} AND b.status_id = s.id)`)},
+        'favourited', ${viewer(viewerFlagSql.favourited(reader, Prisma.sql`s.id`))},
+        'reblogged', ${viewer(viewerFlagSql.reblogged(reader, Prisma.sql`s.id`))},
+        'bookmarked', ${viewer(viewerFlagSql.bookmarked(reader, Prisma.sql`s.id`))},
         'bookmarkFolder', ${viewer(Prisma.sql`(SELECT b.folder_id FROM bookmarks b WHERE b.account_id = ${me} AND b.status_id = s.id)`)},
         'mentions', (SELECT json_agg(m.account_id ORDER BY m.ctid) FROM mentions m WHERE m.status_id = s.id),
         'tags', (SELECT json_agg(t.name ORDER BY st.ctid) FROM status_tags st JOIN tags t ON t.id = st.tag_id WHERE st.status_id = s.id),
@@ -153,7 +155,7 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
             'row', ${modelJson(db, "Poll", "pl")},
             'votes', (SELECT json_agg(json_build_array(v.choice, v.n)) FROM (SELECT choice, count(*)::int AS n FROM poll_votes WHERE poll_id = pl.id GROUP BY choice) v),
             'voters', (SELECT count(DISTINCT account_id)::int FROM poll_votes WHERE poll_id = pl.id),
-            'own', ${viewer(Prisma.sql`(SELECT json_agg(choice ORDER BY choice) FROM poll_votes WHERE poll_id = pl.id AND account_id = ${me})`)})
+            'own', ${viewer(viewerFlagSql.ownVotes(reader, Prisma.sql`pl.id`))})
           FROM polls pl WHERE pl.status_id = s.id),
         'reactions', (SELECT json_agg(json_build_object('emoji', r.emoji, 'url', r.emoji_url, 'accountId', r.account_id) ORDER BY r.id)
           FROM reactions r WHERE r.status_id = s.id)
