@@ -18,6 +18,9 @@ import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { NotificationRequestSchema } from "../views/schemas/notification.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const READ = { scopes: ["read:notifications"] };
 const WRITE = { scopes: ["write:notifications"] };
@@ -120,6 +123,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v1/notifications/requests",
+    view: listOf(NotificationRequestSchema),
     summary: "Requests of filtered notifications, one per sender, newest first (keyset pages, limit 40 ≤ 80)",
     tags,
     auth: READ,
@@ -141,6 +145,7 @@ export const notificationRequestRoutes = [
   route({
     method: "POST",
     path: "/api/v1/notifications/requests/accept",
+    view: EmptySchema,
     summary: "Accept several requests (id[])",
     tags,
     auth: WRITE,
@@ -150,6 +155,7 @@ export const notificationRequestRoutes = [
   route({
     method: "POST",
     path: "/api/v1/notifications/requests/dismiss",
+    view: EmptySchema,
     summary: "Dismiss several requests (id[])",
     tags,
     auth: WRITE,
@@ -159,6 +165,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v1/notifications/requests/:id",
+    view: NotificationRequestSchema,
     summary: "One request",
     tags,
     auth: READ,
@@ -168,6 +175,7 @@ export const notificationRequestRoutes = [
   route({
     method: "POST",
     path: "/api/v1/notifications/requests/:id/accept",
+    view: EmptySchema,
     summary: "Accept a request: its notifications are shown and the sender is let through from now on",
     tags,
     auth: WRITE,
@@ -177,6 +185,7 @@ export const notificationRequestRoutes = [
   route({
     method: "POST",
     path: "/api/v1/notifications/requests/:id/dismiss",
+    view: EmptySchema,
     summary: "Dismiss a request: it and its notifications are deleted",
     tags,
     auth: WRITE,

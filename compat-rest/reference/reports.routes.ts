@@ -6,11 +6,13 @@ import { route } from "../route.ts";
 import { renderOwnReports } from "../views/admin-report.ts";
 import { renderReport } from "../views/report.ts";
 import { renderStatuses } from "../views/status.ts";
+import { ReportSchema } from "../views/schemas/notification.ts";
 
 export const reportRoutes = [
   route({
     method: "POST",
     path: "/api/v1/reports",
+    view: ReportSchema,
     summary: "Report an account (and some of its statuses) to the moderators",
     tags: ["Reports"],
     auth: { scopes: ["write:reports"] },

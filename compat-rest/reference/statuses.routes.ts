@@ -3,6 +3,7 @@ import { z } from "zod";
 import { postInput, postStatus, deleteStatus } from "../../src/domain/statuses/statuses.ops.ts";
 import { showStatus, showStatuses } from "../../src/domain/statuses/statuses.read.ts";
 import { route } from "../route.ts";
+import { StatusListSchema, StatusSchema } from "../views/schemas/status.ts";
 import { renderScheduledStatus } from "../views/scheduled-status.ts";
 import { renderStatus, renderStatuses } from "../views/status.ts";
 
@@ -29,6 +30,7 @@ export const statusRoutes = [
   route({
     method: "GET",
     path: "/api/v1/statuses",
+    view: StatusListSchema,
     summary: "Several statuses by id (ids[]=, at most 100); invisible or unknown ones are left out",
     tags: ["Statuses"],
     auth: { scopes: ["read:statuses"], optional: true },
@@ -41,6 +43,7 @@ export const statusRoutes = [
     method: "GET",
     path: "/api/v1/statuses/:id",
     summary: "A status",
+    view: StatusSchema,
     tags: ["Statuses"],
     auth: { scopes: ["read:statuses"], optional: true },
     params: idParam,
@@ -51,6 +54,7 @@ export const statusRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/statuses/:id",
+    view: StatusSchema,
     summary: "Delete a status; answers it with its source text, for redrafting",
     tags: ["Statuses"],
     auth: { scopes: ["write:statuses"] },
