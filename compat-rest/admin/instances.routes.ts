@@ -6,6 +6,7 @@ import { adminInstanceStatuses } from "../../src/domain/admin/statuses.ops.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
+import { AdminStatusActivitiesSchema } from "../views/schemas/admin.ts";
 
 const tags = ["Admin: instances"];
 const instance = z.object({ instance: z.string() });
@@ -61,6 +62,7 @@ export const adminInstanceRoutes = [
   route({
     method: "GET",
     path: admin("/instances/:instance/statuses"),
+    view: AdminStatusActivitiesSchema,
     summary: "Statuses of an instance's accounts, newest first (this server's host: local statuses)",
     tags,
     auth: { scopes: ["admin:read:statuses"], privilege: "messages_read" },

@@ -7,6 +7,7 @@ import { renderOwnReports } from "../views/admin-report.ts";
 import { renderReport } from "../views/report.ts";
 import { renderStatuses } from "../views/status.ts";
 import { ReportSchema } from "../views/schemas/notification.ts";
+import { OwnReportSchema, OwnReportsSchema } from "../views/schemas/admin.ts";
 
 export const reportRoutes = [
   route({
@@ -26,6 +27,7 @@ export const reportRoutes = [
   route({
     method: "GET",
     path: "/api/v0/$ns/reports",
+    view: OwnReportsSchema,
     summary: "The viewer's own reports, newest first (`state`, `page`, `size` — 20 by default)",
     tags: ["Reports"],
     auth: { scopes: ["read:reports"] },
@@ -39,6 +41,7 @@ export const reportRoutes = [
   route({
     method: "GET",
     path: "/api/v0/$ns/reports/:id",
+    view: OwnReportSchema,
     summary: "One of the viewer's own reports",
     tags: ["Reports"],
     auth: { scopes: ["read:reports"] },

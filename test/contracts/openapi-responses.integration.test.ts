@@ -59,6 +59,15 @@ describe("responses match the OpenAPI document", () => {
     await call("alice", "/api/v1/markers", { json: { home: { last_read_id: ids.status } } });
     await call("alice", "/api/v1/featured_tags", { json: { name: "tagged" } });
     await call("alice", "/api/v1/tags/tagged/follow", { method: "POST" });
+    // the family's own: a reaction, a chat with a message, a bookmark folder, a scrobble, a chat
+    await call("bob", `/api/v1/ext/statuses/${ids.status}/reactions/${encodeURIComponent("👍")}`, { method: "PUT" });
+    ids.chat = (await call("alice", `/api/v1/ext/chats/by-account-id/${ids.bob}`, { method: "POST" })).id;
+    await call("alice", `/api/v1/ext/chats/${ids.chat}/messages`, { json: { content: "hi bob" } });
+    await call("alice", "/api/v1/ext/bookmark_folders", { json: { name: "mine" } });
+    await call("alice", "/api/v1/ext/scrobble", { json: { title: "a song", artist: "someone" } });
+    // the admin's: an announcement, a rule
+    await call("root", "/api/v1/ext/admin/announcements", { json: { content: "welcome @alice #tagged" } });
+    await call("root", "/api/v1/ext/admin/rules", { json: { text: "be kind" } });
     doc = await (await server.fetch("/api/openapi")).json();
     check = responseValidator(doc);
   }, 120_000);
@@ -119,6 +128,34 @@ describe("responses match the OpenAPI document", () => {
     ["alice", () => "/api/v1/trends/tags"],
     ["alice", () => "/api/v2/suggestions"],
     ["alice", () => "/api/v1/directory"],
+    ["alice", () => `/api/v1/ext/statuses/${ids.status}/reactions`],
+    ["alice", () => `/api/v1/statuses/${ids.status}/quotes`],
+    ["alice", () => "/api/v1/ext/chats"],
+    ["alice", () => `/api/v1/ext/chats/${ids.chat}`],
+    ["alice", () => `/api/v1/ext/chats/${ids.chat}/messages`],
+    ["bob", () => "/api/v2/ext/chats"],
+    ["alice", () => "/api/v1/ext/bookmark_folders"],
+    ["alice", () => `/api/v1/ext/accounts/${ids.alice}/scrobbles`],
+    ["alice", () => "/api/ext/accounts/mfa"],
+    ["alice", () => "/api/v0/ext/reports"],
+    ["alice", () => "/api/oauth_tokens"],
+    ["alice", () => "/api/v1/ext/apps"],
+    ["root", () => "/api/v1/ext/admin/users"],
+    ["root", () => "/api/v1/ext/admin/users/alice"],
+    ["root", () => "/api/v1/ext/admin/users/alice/credentials"],
+    ["root", () => "/api/v1/ext/admin/users/alice/statuses"],
+    ["root", () => "/api/v1/ext/admin/users/alice/chats"],
+    ["root", () => "/api/v1/ext/admin/reports"],
+    ["root", () => "/api/v1/ext/admin/grouped_reports"],
+    ["root", () => "/api/v1/ext/admin/statuses?godmode=true"],
+    ["root", () => `/api/v1/ext/admin/statuses/${ids.status}`],
+    ["root", () => `/api/v1/ext/admin/chats/${ids.chat}`],
+    ["root", () => `/api/v1/ext/admin/chats/${ids.chat}/messages`],
+    ["root", () => "/api/v1/ext/admin/announcements"],
+    ["root", () => "/api/v1/ext/admin/rules"],
+    ["root", () => "/api/v1/ext/admin/moderation_log"],
+    ["root", () => "/api/v1/ext/admin/stats"],
+    ["root", () => "/api/v1/ext/admin/instances/localhost/statuses"],
   ];
 
   test.each(reads.map(([who, path], i) => [i, who, path] as const))("#%i as %s", async (_i, who, path) => {
