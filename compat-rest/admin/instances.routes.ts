@@ -6,7 +6,7 @@ import { adminInstanceStatuses } from "../../src/domain/admin/statuses.ops.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
-import { AdminStatusActivitiesSchema } from "../views/schemas/admin.ts";
+import { AdminInstanceSchema, AdminInstancesSchema, AdminStatusActivitiesSchema } from "../views/schemas/admin.ts";
 
 const tags = ["Admin: instances"];
 const instance = z.object({ instance: z.string() });
@@ -34,6 +34,7 @@ export const adminInstanceRoutes = [
   route({
     method: "GET",
     path: admin("/instances"),
+    view: AdminInstancesSchema,
     summary: "Remote instances with their delivery health (unreachable first)",
     tags,
     auth: { scopes: ["admin:read"], privilege: "statistics_read" },
@@ -50,6 +51,7 @@ export const adminInstanceRoutes = [
   route({
     method: "GET",
     path: admin("/instances/:instance"),
+    view: AdminInstanceSchema,
     summary: "One remote instance's delivery health",
     tags,
     auth: { scopes: ["admin:read"], privilege: "statistics_read" },

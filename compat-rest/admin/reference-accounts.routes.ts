@@ -11,6 +11,9 @@ import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAdminAccount, renderAdminAccounts, renderReferenceReports } from "../views/reference-admin.ts";
 import { renderStatuses } from "../views/status.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { ReferenceAdminAccountSchema, ReferenceAdminReportSchema } from "../views/schemas/reference-admin.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): accounts"];
@@ -32,6 +35,7 @@ export const referenceAccountRoutes = [
   route({
     method: "GET",
     path: ["/api/v1/admin/accounts", "/api/v2/admin/accounts"],
+    view: listOf(ReferenceAdminAccountSchema),
     summary: "Accounts, newest first: v1 flags (local, remote, active, pending, disabled, silenced, suspended, sensitized, staff) or v2 origin/status/permissions; by_domain, username, display_name, email",
     tags,
     auth: readAccounts,
@@ -45,6 +49,7 @@ export const referenceAccountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/accounts/:id",
+    view: ReferenceAdminAccountSchema,
     summary: "One account as staff see it",
     tags,
     auth: readAccounts,
@@ -54,6 +59,7 @@ export const referenceAccountRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/accounts/:id/approve",
+    view: ReferenceAdminAccountSchema,
     summary: "Approve a pending sign-up (the family's approve)",
     tags,
     auth: writeAccounts("users_manage_invites"),
@@ -66,6 +72,7 @@ export const referenceAccountRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/accounts/:id/reject",
+    view: ReferenceAdminAccountSchema,
     summary: "Reject a pending sign-up: the account is deleted; 403 when it is not pending",
     tags,
     auth: writeAccounts("users_manage_invites"),
@@ -78,6 +85,7 @@ export const referenceAccountRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/accounts/:id/action",
+    view: EmptySchema,
     summary: "Act on an account: type none (warn), disable or suspend (the family's deactivation), silence or sensitive (its moderation tags); report_id resolves that report; text is logged",
     tags,
     auth: writeAccounts("users_manage_activation_state"),
@@ -89,6 +97,7 @@ export const referenceAccountRoutes = [
     route({
       method: "POST",
       path: `/api/v1/admin/accounts/:id/${action}`,
+      view: ReferenceAdminAccountSchema,
       summary: `${action === "enable" ? "Re-enable" : "Unsuspend"} an account (the family's activation)`,
       tags,
       auth: writeAccounts("users_manage_activation_state"),
@@ -106,6 +115,7 @@ export const referenceAccountRoutes = [
     route({
       method: "POST",
       path: `/api/v1/admin/accounts/:id/${action}`,
+      view: ReferenceAdminAccountSchema,
       summary: `Lift ${action === "unsilence" ? "a silence" : "forced sensitivity"} (removes the family's \`${tag}\` tag)`,
       tags,
       auth: writeAccounts("users_manage_tags"),
@@ -119,6 +129,7 @@ export const referenceAccountRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/admin/accounts/:id",
+    view: ReferenceAdminAccountSchema,
     summary: "Delete an account's data (the family's user deletion)",
     tags,
     auth: writeAccounts("users_delete"),
@@ -133,6 +144,7 @@ export const referenceAccountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/reports",
+    view: listOf(ReferenceAdminReportSchema),
     summary: "Reports, newest first: open ones, or resolved=true for handled ones; account_id (reporter), target_account_id",
     tags: reportTags,
     auth: readReports,
@@ -146,6 +158,7 @@ export const referenceAccountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/reports/:id",
+    view: ReferenceAdminReportSchema,
     summary: "One report",
     tags: reportTags,
     auth: readReports,
@@ -155,6 +168,7 @@ export const referenceAccountRoutes = [
   route({
     method: "PUT",
     path: "/api/v1/admin/reports/:id",
+    view: ReferenceAdminReportSchema,
     summary: "Change a report's category (spam, legal, violation, other) and the rules it names",
     tags: reportTags,
     auth: writeReports,
@@ -166,6 +180,7 @@ export const referenceAccountRoutes = [
     route({
       method: "POST",
       path: `/api/v1/admin/reports/:id/${action}`,
+      view: ReferenceAdminReportSchema,
       summary: action === "assign_to_self" ? "Take a report" : "Leave a report to nobody",
       tags: reportTags,
       auth: writeReports,
@@ -177,6 +192,7 @@ export const referenceAccountRoutes = [
     route({
       method: "POST",
       path: `/api/v1/admin/reports/:id/${action}`,
+      view: ReferenceAdminReportSchema,
       summary: action === "resolve" ? "Resolve a report (the family's state `resolved`)" : "Reopen a report (state `open`)",
       tags: reportTags,
       auth: writeReports,

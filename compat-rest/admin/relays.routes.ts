@@ -3,6 +3,7 @@ import { followRelay, listRelays, RelayFailure, unfollowRelay } from "../../src/
 import type { Relay } from "../../src/generated/prisma/client.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
+import { RelaySchema } from "../views/schemas/admin.ts";
 
 const tags = ["Admin: relays"];
 const renderRelay = (r: Relay) => ({ actor: r.actor, followed_back: r.followedBack });
@@ -23,6 +24,7 @@ export const adminRelayRoutes = [
   route({
     method: "POST",
     path: admin("/relay"),
+    view: RelaySchema,
     summary: "Follow a relay",
     tags,
     auth: { scopes: ["admin:write:follows"], role: "admin" },

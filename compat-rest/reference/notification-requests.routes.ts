@@ -19,7 +19,7 @@ import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
-import { NotificationRequestSchema } from "../views/schemas/notification.ts";
+import { MergedSchema, NotificationPolicyV2Schema, NotificationRequestSchema } from "../views/schemas/notification.ts";
 import { listOf } from "../views/schemas/view.ts";
 
 const READ = { scopes: ["read:notifications"] };
@@ -76,6 +76,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v2/notifications/policy",
+    view: NotificationPolicyV2Schema,
     summary: "The viewer's notification policy: accept, filter or drop for each kind of sender, and what is held back",
     tags,
     auth: READ,
@@ -137,6 +138,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v1/notifications/requests/merged",
+    view: MergedSchema,
     summary: "Whether accepted requests' notifications are merged: always true (accepting merges at once)",
     tags,
     auth: READ,

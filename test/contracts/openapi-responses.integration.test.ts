@@ -68,6 +68,10 @@ describe("responses match the OpenAPI document", () => {
     // the admin's: an announcement, a rule
     await call("root", "/api/v1/ext/admin/announcements", { json: { content: "welcome @alice #tagged" } });
     await call("root", "/api/v1/ext/admin/rules", { json: { text: "be kind" } });
+    await call("root", "/api/v1/admin/domain_blocks", { json: { domain: "bad.example", severity: "suspend", public_comment: "spam" } });
+    await call("root", "/api/v1/admin/ip_blocks", { json: { ip: "192.0.2.0/24", severity: "no_access" } });
+    await call("root", "/api/v1/admin/email_domain_blocks", { json: { domain: "spam.example" } });
+    await call("root", "/api/v1/admin/warning_presets", { json: { title: "spam", text: "no spam" } });
     doc = await (await server.fetch("/api/openapi")).json();
     check = responseValidator(doc);
   }, 120_000);
@@ -156,6 +160,16 @@ describe("responses match the OpenAPI document", () => {
     ["root", () => "/api/v1/ext/admin/moderation_log"],
     ["root", () => "/api/v1/ext/admin/stats"],
     ["root", () => "/api/v1/ext/admin/instances/localhost/statuses"],
+    ["root", () => "/api/v1/admin/accounts"],
+    ["root", () => "/api/v2/admin/accounts"],
+    ["root", () => `/api/v1/admin/accounts/${ids.bob}`],
+    ["root", () => "/api/v1/admin/reports"],
+    ["root", () => "/api/v1/admin/domain_blocks"],
+    ["root", () => "/api/v1/admin/ip_blocks"],
+    ["root", () => "/api/v1/admin/email_domain_blocks"],
+    ["root", () => "/api/v1/admin/warning_presets"],
+    ["root", () => "/api/v1/admin/trends/tags"],
+    ["root", () => "/api/v1/admin/trends/statuses"],
   ];
 
   test.each(reads.map(([who, path], i) => [i, who, path] as const))("#%i as %s", async (_i, who, path) => {

@@ -121,3 +121,52 @@ export const StatusVisibilityStatsSchema = shape(() =>
   z.object({ status_visibility: z.object({ public: z.number().int(), unlisted: z.number().int(), private: z.number().int(), direct: z.number().int() }) }),
 );
 export const NicknamesSchema = shape(() => z.array(z.string()));
+
+export const InviteSchema = view("Invite", () =>
+  z.object({
+    id: z.number().int(),
+    token: z.string(),
+    used: z.boolean(),
+    /** a date (YYYY-MM-DD) */
+    expires_at: z.string().nullable(),
+    uses: z.number().int(),
+    max_use: z.number().int().nullable(),
+    invite_type: z.string(),
+  }),
+);
+
+export const InvitesSchema = shape((w) => z.object({ invites: z.array(InviteSchema(w)) }));
+
+export const AdminAppSchema = view("AdminOAuthApp", () =>
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    client_id: z.string(),
+    client_secret: z.string(),
+    redirect_uri: z.string(),
+    website: z.string().nullable(),
+    trusted: z.boolean(),
+  }),
+);
+
+export const AdminAppsSchema = shape((w) => z.object({ apps: z.array(AdminAppSchema(w)), count: z.number().int(), page_size: z.number().int() }));
+
+export const AdminInstanceSchema = view("AdminInstance", () =>
+  z.object({
+    domain: z.string(),
+    software_name: z.string().nullable(),
+    software_version: z.string().nullable(),
+    last_success_at: timestamp().nullable(),
+    last_failure_at: timestamp().nullable(),
+    unreachable_since: timestamp().nullable(),
+    failure_count: z.number().int(),
+    reachable: z.boolean(),
+    delivery_suspended: z.boolean(),
+    users_count: z.number().int(),
+    statuses_count: z.number().int(),
+  }),
+);
+
+export const AdminInstancesSchema = shape((w) => z.object({ total: z.number().int(), instances: z.array(AdminInstanceSchema(w)) }));
+
+export const RelaySchema = view("Relay", () => z.object({ actor: z.string(), followed_back: z.boolean() }));

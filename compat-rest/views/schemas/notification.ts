@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { AccountSchema, EmojiSchema } from "./account.ts";
 import { MediaAttachmentSchema, StatusSchema } from "./status.ts";
-import { extensions, timestamp, view } from "./view.ts";
+import { extensions, shape, timestamp, view } from "./view.ts";
 
 export const ReportSchema = view("Report", (w) =>
   z.object({
@@ -160,3 +160,28 @@ export const NotificationRequestSchema = view("NotificationRequest", (w) =>
     last_status: StatusSchema(w).nullable(),
   }),
 );
+
+const policySummary = z.object({ pending_requests_count: z.number().int(), pending_notifications_count: z.number().int() });
+
+export const NotificationPolicyV2Schema = view("NotificationPolicy", () =>
+  z.object({
+    for_not_following: z.string(),
+    for_not_followers: z.string(),
+    for_new_accounts: z.string(),
+    for_private_mentions: z.string(),
+    for_limited_accounts: z.string(),
+    summary: policySummary,
+  }),
+);
+
+export const NotificationPolicyV1Schema = view("NotificationPolicyV1", () =>
+  z.object({
+    filter_not_following: z.boolean(),
+    filter_not_followers: z.boolean(),
+    filter_new_accounts: z.boolean(),
+    filter_private_mentions: z.boolean(),
+    summary: policySummary,
+  }),
+);
+
+export const MergedSchema = shape(() => z.object({ merged: z.boolean() }));
