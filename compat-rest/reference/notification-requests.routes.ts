@@ -19,7 +19,7 @@ import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
-import { MergedSchema, NotificationPolicyV2Schema, NotificationRequestSchema } from "../views/schemas/notification.ts";
+import { MergedSchema, NotificationPolicyV1Schema, NotificationPolicyV2Schema, NotificationRequestSchema } from "../views/schemas/notification.ts";
 import { listOf } from "../views/schemas/view.ts";
 
 const READ = { scopes: ["read:notifications"] };
@@ -87,6 +87,7 @@ export const notificationRequestRoutes = [
     route({
       method,
       path: "/api/v2/notifications/policy",
+      view: NotificationPolicyV2Schema,
       summary: "Change the notification policy",
       tags,
       auth: WRITE,
@@ -97,6 +98,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v1/notifications/policy",
+    view: NotificationPolicyV1Schema,
     summary: "The notification policy in the older boolean shape",
     tags,
     auth: READ,
@@ -106,6 +108,7 @@ export const notificationRequestRoutes = [
   route({
     method,
     path: "/api/v1/notifications/policy",
+    view: NotificationPolicyV1Schema,
     summary: "Change the notification policy in the older boolean shape (true: filter, false: accept)",
     tags,
     auth: WRITE,

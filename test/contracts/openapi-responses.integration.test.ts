@@ -68,6 +68,8 @@ describe("responses match the OpenAPI document", () => {
     // the admin's: an announcement, a rule
     await call("root", "/api/v1/ext/admin/announcements", { json: { content: "welcome @alice #tagged" } });
     await call("root", "/api/v1/ext/admin/rules", { json: { text: "be kind" } });
+    await call("root", "/api/v1/ext/admin/users/invite_token", { json: { max_use: 3 } });
+    await call("root", "/api/v1/ext/admin/oauth_app", { json: { name: "an app", redirect_uris: "urn:ietf:wg:oauth:2.0:oob" } });
     await call("root", "/api/v1/admin/domain_blocks", { json: { domain: "bad.example", severity: "suspend", public_comment: "spam" } });
     await call("root", "/api/v1/admin/ip_blocks", { json: { ip: "192.0.2.0/24", severity: "no_access" } });
     await call("root", "/api/v1/admin/email_domain_blocks", { json: { domain: "spam.example" } });
@@ -160,6 +162,12 @@ describe("responses match the OpenAPI document", () => {
     ["root", () => "/api/v1/ext/admin/moderation_log"],
     ["root", () => "/api/v1/ext/admin/stats"],
     ["root", () => "/api/v1/ext/admin/instances/localhost/statuses"],
+    ["alice", () => "/api/v1/notifications/policy"],
+    ["alice", () => "/api/v2/notifications/policy"],
+    ["alice", () => "/api/v1/notifications/requests"],
+    ["root", () => "/api/v1/ext/admin/users/invites"],
+    ["root", () => "/api/v1/ext/admin/oauth_app"],
+    ["root", () => "/api/v1/ext/admin/instances"],
     ["root", () => "/api/v1/admin/accounts"],
     ["root", () => "/api/v2/admin/accounts"],
     ["root", () => `/api/v1/admin/accounts/${ids.bob}`],

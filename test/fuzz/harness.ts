@@ -395,6 +395,8 @@ export interface FuzzResult {
   byVariant: Record<string, number>;
   failures: Failure[];
   operations: number;
+  /** 2xx JSON answers checked against their operation's success schema */
+  validated: number;
   ms: number;
 }
 
@@ -430,7 +432,7 @@ export async function runFuzz(server: TestServer, opts: { seed: number; requests
   pools.ids.add(other.id);
   let generation = 0;
   const fingerprint = await fingerprintQuery(server);
-  const result: FuzzResult = { sent: 0, byStatus: {}, byVariant: {}, failures: [], operations: ops.length, ms: 0 };
+  const result: FuzzResult = { sent: 0, byStatus: {}, byVariant: {}, failures: [], operations: ops.length, validated: 0, ms: 0 };
   // seed content to act on
   for (const p of personas) await ensureToken(server, p, generation);
   for (const p of personas.filter((p) => p.token)) {
@@ -485,6 +487,7 @@ export async function runFuzz(server: TestServer, opts: { seed: number; requests
           pools.harvest(body);
           // the answer matches the success schema its operation declares in the OpenAPI document
           const checked = responses.forOperation(op.method, op.path, res.status, body);
+          if (checked.operation) result.validated++;
           if (checked.errors.length) fail(`response does not match the OpenAPI schema of ${checked.operation}: ${checked.errors.join("; ")}`);
         }
       }
