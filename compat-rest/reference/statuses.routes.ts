@@ -6,6 +6,7 @@ import { route } from "../route.ts";
 import { StatusListSchema, StatusSchema } from "../views/schemas/status.ts";
 import { renderScheduledStatus } from "../views/scheduled-status.ts";
 import { renderStatus, renderStatuses } from "../views/status.ts";
+import { PostedSchema } from "../views/schemas/misc.ts";
 
 const idParam = z.object({ id: z.string() });
 
@@ -13,6 +14,7 @@ export const statusRoutes = [
   route({
     method: "POST",
     path: "/api/v1/statuses",
+    view: PostedSchema,
     rateLimit: "statuses_actions",
     summary: "Post a status (or preview it, or schedule it); Idempotency-Key header honoured",
     tags: ["Statuses"],

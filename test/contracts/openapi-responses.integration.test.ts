@@ -15,12 +15,17 @@ describe("responses match the OpenAPI document", () => {
   let check: ReturnType<typeof responseValidator>;
   const ids: Record<string, string> = {};
   const tokens: Record<string, string> = {};
+  /** every answer of the set-up (posting, following, creating lists, filters, reports…), checked below */
+  const answers: { method: string; path: string; status: number; body: unknown }[] = [];
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   async function call(who: string, path: string, init: Parameters<TestServer["fetch"]>[1] = {}) {
     const res = await server.fetch(path, { ...init, headers: { ...as(who), ...(init.headers as Record<string, string>) } });
     const text = await res.text();
-    if (res.status >= 300) throw new Error(`${init.method ?? (init.json ? "POST" : "GET")} ${path} → ${res.status} ${text}`);
-    return JSON.parse(text);
+    const method = init.method ?? (init.json || init.body ? "POST" : "GET");
+    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+    const body = JSON.parse(text);
+    answers.push({ method, path: path.split("?")[0], status: res.status, body });
+    return body;
   }
 
   beforeAll(async () => {
@@ -188,6 +193,17 @@ describe("responses match the OpenAPI document", () => {
     const checked = check.forPath("GET", url.split("?")[0], res.status, body);
     expect(checked.operation, `${url} declares no success schema`).toBeDefined();
     expect(checked.errors, `${checked.operation}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
+  });
+
+  test("the answers to the set-up's writes match too", async () => {
+    // an app and a token, as a client gets them
+    const app = await call("alice", "/api/v1/apps", { json: { client_name: "checker", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read" } });
+    const token = await server.fetch("/oauth/token", { form: { grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: "alice", password: "secret-password", scope: "read" } });
+    answers.push({ method: "POST", path: "/oauth/token", status: token.status, body: await token.json() });
+    const checked = answers.map((a) => ({ ...a, ...check.forPath(a.method, a.path, a.status, a.body) }));
+    expect(checked.filter((c) => c.errors.length).map((c) => `${c.method} ${c.path} (${c.operation}): ${c.errors.join("; ")}`)).toEqual([]);
+    // every one of them declares a schema
+    expect(checked.filter((c) => !c.operation).map((c) => `${c.method} ${c.path}`)).toEqual([]);
   });
 
   test("a schema that says otherwise than the view fails the check", async () => {

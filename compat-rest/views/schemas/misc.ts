@@ -6,6 +6,9 @@ import { AccountSchema, EmojiSchema } from "./account.ts";
 import { MediaAttachmentSchema, StatusSchema, StatusTagSchema } from "./status.ts";
 import { extensions, shape, timestamp, view } from "./view.ts";
 
+/** What posting answers: the Status, or the ScheduledStatus when `scheduled_at` was given. */
+export const PostedSchema = shape((w) => z.union([StatusSchema(w), ScheduledStatusSchema(w)]));
+
 /** `{}`: what most actions answer. */
 export const EmptySchema = shape(() => z.object({}));
 
@@ -67,7 +70,7 @@ export const TokenSchema = view("Token", () =>
     scope: z.string(),
     created_at: z.number().int(),
     expires_in: z.number().int(),
-    id: z.union([z.string(), z.number()]),
+    id: z.number().int(),
     me: z.string().optional(),
   }),
 );
