@@ -7,6 +7,7 @@ import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
 import { AdminInstanceSchema, AdminInstancesSchema, AdminStatusActivitiesSchema } from "../views/schemas/admin.ts";
+import { StringSchema } from "../views/schemas/misc.ts";
 
 const tags = ["Admin: instances"];
 const instance = z.object({ instance: z.string() });
@@ -79,6 +80,7 @@ export const adminInstanceRoutes = [
   route({
     method: "DELETE",
     path: admin("/instances/:instance"),
+    view: StringSchema,
     summary: "Remove every account of a remote instance and their content (a background job)",
     tags,
     auth: { scopes: ["admin:write:accounts", "admin:write:statuses"], privilege: "instances_delete" },

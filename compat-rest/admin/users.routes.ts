@@ -31,8 +31,9 @@ import { route } from "../route.ts";
 import { renderAdminUser, renderAdminUsers, renderCreated, renderCredentials } from "../views/admin-user.ts";
 import { renderStatuses } from "../views/status.ts";
 import { admin } from "./paths.ts";
-import { AdminActivitiesSchema, AdminCredentialsSchema, AdminUserSchema, AdminUsersPageSchema, AdminUsersSchema, NicknamesSchema } from "../views/schemas/admin.ts";
+import { AdminActivitiesSchema, AdminCredentialsSchema, AdminUserSchema, AdminUsersPageSchema, AdminUsersSchema, DeletedUsersSchema, NicknamesSchema } from "../views/schemas/admin.ts";
 import { SuccessSchema } from "../views/schemas/own.ts";
+import { OkSchema } from "../views/schemas/misc.ts";
 
 const tags = ["Admin: users"];
 const readAccounts = ["admin:read:accounts"];
@@ -91,6 +92,7 @@ export const adminUserRoutes = [
   route({
     method: "DELETE",
     path: admin("/users"),
+    view: DeletedUsersSchema,
     summary: "Delete users (nicknames: array → the nicknames; deprecated nickname → that nickname): deactivated at once, their data removed by a background job",
     tags,
     auth: { scopes: writeAccounts, privilege: "users_delete" },
@@ -104,6 +106,7 @@ export const adminUserRoutes = [
   route({
     method: "POST",
     path: admin("/users/follow"),
+    view: OkSchema,
     summary: "Make `follower` follow `followed` (nicknames), under the ordinary follow rules",
     tags,
     auth: { scopes: ["admin:write:follows"], role: "admin" },
@@ -116,6 +119,7 @@ export const adminUserRoutes = [
   route({
     method: "POST",
     path: admin("/users/unfollow"),
+    view: OkSchema,
     summary: "Make `follower` unfollow `followed` (nicknames)",
     tags,
     auth: { scopes: ["admin:write:follows"], role: "admin" },

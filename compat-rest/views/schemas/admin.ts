@@ -170,3 +170,9 @@ export const AdminInstanceSchema = view("AdminInstance", () =>
 export const AdminInstancesSchema = shape((w) => z.object({ total: z.number().int(), instances: z.array(AdminInstanceSchema(w)) }));
 
 export const RelaySchema = view("Relay", () => z.object({ actor: z.string(), followed_back: z.boolean() }));
+
+/** The relays: the spec's array, or `{relays}` in the pleroma profile. */
+export const RelaysSchema = shape((w) => z.union([z.array(RelaySchema(w)), z.object({ relays: z.array(RelaySchema(w)) })]));
+
+/** Deleting users answers their nicknames (one nickname for `nickname`). */
+export const DeletedUsersSchema = shape(() => z.union([z.array(z.string()), z.string()]));

@@ -151,3 +151,15 @@ export const DomainListSchema = shape(() => z.array(z.string()));
 
 /** `[]`: what the stubs of features not kept answer */
 export const EmptyArraySchema = shape(() => z.array(z.unknown()).max(0));
+
+/** The family's bare `"ok"` answer. */
+export const OkSchema = shape(() => z.literal("ok"));
+
+/** A bare string (a nickname, a host, a relay's URL). */
+export const StringSchema = shape(() => z.string());
+
+/** Settings stored for a client as it sent them (free-form JSON objects). */
+export const FreeObjectSchema = shape(() => z.record(z.string(), z.unknown()));
+
+/** The custom emoji map of the family: `{shortcode: {image_url, tags}}`. */
+export const EmojiMapSchema = shape(() => z.record(z.string(), z.object({ image_url: z.string(), tags: z.array(z.string()) })));
