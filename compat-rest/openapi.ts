@@ -6,6 +6,7 @@ import { SOFTWARE_VERSION } from "../src/domain/instance/instance.ops.ts";
 import { withLengthLimits } from "../src/domain/input-limits.ts";
 import { HTTP_LIMITS } from "../src/http/boundary.ts";
 import { resolveRoute, type RouteDef } from "./route.ts";
+import type { Words } from "./views/schemas/view.ts";
 
 const FORM_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
 
@@ -24,11 +25,13 @@ function bodySchema(def: ReturnType<typeof resolveRoute>) {
 
 export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Settings, "namespace" | "family" | "baseUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const words: Words = { namespace: settings.namespace, family: settings.family };
   for (const declared of routes) {
     const resolved = resolveRoute(declared, settings.namespace, settings.family);
     // the length caps the mounted route applies (compat-rest/mount.ts) are part of the contract
     const limited = <S extends z.ZodType | undefined>(s: S) => (s ? withLengthLimits(s) : s) as S;
     const def = { ...resolved, params: limited(resolved.params), query: limited(resolved.query), body: limited(resolved.body) };
+    const success = def.view ? def.view(words) : def.response?.schema;
     for (const path of def.paths) {
       const oaPath = path.replace(/:([A-Za-z_]+)/g, "{$1}");
       const operation: Record<string, unknown> = {
@@ -39,7 +42,7 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
         responses: {
           [String(def.status ?? 200)]: {
             description: def.response?.description ?? "Success",
-            ...(def.response?.schema ? { content: { "application/json": { schema: def.response.schema } } } : {}),
+            ...(success ? { content: { "application/json": { schema: success } } } : {}),
           },
           ...(def.rateLimit ? { "429": { description: `Rate limited (runtime setting rate_limit.${def.rateLimit}); Retry-After says when to retry`, content: { "application/json": { schema: errorSchema } } } } : {}),
           default: { description: "Error", content: { "application/json": { schema: errorSchema } } },

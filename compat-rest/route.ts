@@ -8,6 +8,7 @@ import type { DomainError } from "../src/domain/errors.ts";
 import type { Privilege } from "../src/config/runtime.ts";
 import type { RateLimitName } from "../src/http/rate-limit.ts";
 import type { Settings } from "../src/config/env.ts";
+import type { ViewSchema } from "./views/schemas/view.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -64,6 +65,8 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   rateLimit?: RateLimitName;
   /** success status (default 200) */
   status?: number;
+  /** what a success sends (a schema of `views/schemas/`, a function of the namespace words): the OpenAPI document's success response */
+  view?: ViewSchema;
   /** OpenAPI response descriptions (success schema optional) */
   response?: { description: string; schema?: z.ZodType };
   /** maps a domain error to this endpoint's wire shape (which may depend on the settings' profile); undefined falls back to `{error}` */

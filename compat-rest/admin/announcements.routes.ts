@@ -10,6 +10,8 @@ import {
 import { route } from "../route.ts";
 import { renderAnnouncement, renderAnnouncements } from "../views/announcement.ts";
 import { admin } from "./paths.ts";
+import { AdminAnnouncementSchema, EmptySchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const read = { scopes: ["admin:read"], privilege: "announcements_manage_announcements" } as const;
 const write = { scopes: ["admin:write"], privilege: "announcements_manage_announcements" } as const;
@@ -20,6 +22,7 @@ export const adminAnnouncementRoutes = [
   route({
     method: "GET",
     path: admin("/announcements"),
+    view: listOf(AdminAnnouncementSchema),
     summary: "Every announcement, oldest first",
     tags,
     auth: read,
@@ -30,6 +33,7 @@ export const adminAnnouncementRoutes = [
   route({
     method: "GET",
     path: admin("/announcements/:id"),
+    view: AdminAnnouncementSchema,
     summary: "One announcement",
     tags,
     auth: read,
@@ -40,6 +44,7 @@ export const adminAnnouncementRoutes = [
   route({
     method: "POST",
     path: admin("/announcements"),
+    view: AdminAnnouncementSchema,
     summary: "Create an announcement",
     tags,
     auth: write,
@@ -50,6 +55,7 @@ export const adminAnnouncementRoutes = [
   route({
     method: "PATCH",
     path: admin("/announcements/:id"),
+    view: AdminAnnouncementSchema,
     summary: "Change an announcement; missing parameters keep their values",
     tags,
     auth: write,
@@ -61,6 +67,7 @@ export const adminAnnouncementRoutes = [
   route({
     method: "DELETE",
     path: admin("/announcements/:id"),
+    view: EmptySchema,
     summary: "Delete an announcement",
     tags,
     auth: write,

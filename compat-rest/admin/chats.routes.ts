@@ -8,6 +8,8 @@ import { pageInput } from "../../src/domain/pagination.ts";
 import { route } from "../route.ts";
 import { renderAdminChats, renderChatMessage, renderChatMessages } from "../views/chat.ts";
 import { admin } from "./paths.ts";
+import { AdminChatSchema, ChatMessageSchema } from "../views/schemas/notification.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const read = { scopes: ["admin:read:chats"], privilege: "messages_read" } as const;
 const write = { scopes: ["admin:write:chats"], privilege: "messages_delete" } as const;
@@ -19,6 +21,7 @@ export const adminChatRoutes = [
   route({
     method: "GET",
     path: admin("/users/:nickname/chats"),
+    view: listOf(AdminChatSchema),
     summary: "Every chat of a user (by nickname or id), newest update first",
     tags,
     auth: read,
@@ -31,6 +34,7 @@ export const adminChatRoutes = [
   route({
     method: "GET",
     path: admin("/chats/:id"),
+    view: AdminChatSchema,
     summary: "One chat, whoever owns it",
     tags,
     auth: read,
@@ -43,6 +47,7 @@ export const adminChatRoutes = [
   route({
     method: "GET",
     path: admin("/chats/:id/messages"),
+    view: listOf(ChatMessageSchema),
     summary: "Messages of a chat, newest first (max_id / min_id / limit)",
     tags,
     auth: read,
@@ -57,6 +62,7 @@ export const adminChatRoutes = [
   route({
     method: "DELETE",
     path: admin("/chats/:id/messages/:message_id"),
+    view: ChatMessageSchema,
     summary: "Delete a chat message for both sides (moderation log: chat_message_delete)",
     tags,
     auth: write,

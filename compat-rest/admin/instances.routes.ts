@@ -6,6 +6,8 @@ import { adminInstanceStatuses } from "../../src/domain/admin/statuses.ops.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
+import { AdminInstanceSchema, AdminInstancesSchema, AdminStatusActivitiesSchema } from "../views/schemas/admin.ts";
+import { StringSchema } from "../views/schemas/misc.ts";
 
 const tags = ["Admin: instances"];
 const instance = z.object({ instance: z.string() });
@@ -33,6 +35,7 @@ export const adminInstanceRoutes = [
   route({
     method: "GET",
     path: admin("/instances"),
+    view: AdminInstancesSchema,
     summary: "Remote instances with their delivery health (unreachable first)",
     tags,
     auth: { scopes: ["admin:read"], privilege: "statistics_read" },
@@ -49,6 +52,7 @@ export const adminInstanceRoutes = [
   route({
     method: "GET",
     path: admin("/instances/:instance"),
+    view: AdminInstanceSchema,
     summary: "One remote instance's delivery health",
     tags,
     auth: { scopes: ["admin:read"], privilege: "statistics_read" },
@@ -61,6 +65,7 @@ export const adminInstanceRoutes = [
   route({
     method: "GET",
     path: admin("/instances/:instance/statuses"),
+    view: AdminStatusActivitiesSchema,
     summary: "Statuses of an instance's accounts, newest first (this server's host: local statuses)",
     tags,
     auth: { scopes: ["admin:read:statuses"], privilege: "messages_read" },
@@ -75,6 +80,7 @@ export const adminInstanceRoutes = [
   route({
     method: "DELETE",
     path: admin("/instances/:instance"),
+    view: StringSchema,
     summary: "Remove every account of a remote instance and their content (a background job)",
     tags,
     auth: { scopes: ["admin:write:accounts", "admin:write:statuses"], privilege: "instances_delete" },

@@ -4,6 +4,7 @@ import { createInvite, emailInvite, listInvites, revokeInvite } from "../../src/
 import type { Invite } from "../../src/generated/prisma/client.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
+import { InviteSchema, InvitesSchema } from "../views/schemas/admin.ts";
 
 const read = { scopes: ["admin:read:invites"], privilege: "users_manage_invites" } as const;
 const write = { scopes: ["admin:write:invites"], privilege: "users_manage_invites" } as const;
@@ -25,6 +26,7 @@ export const adminInviteRoutes = [
   route({
     method: "POST",
     path: admin("/users/invite_token"),
+    view: InviteSchema,
     summary: "Create a registration invite; its type follows from max_use and expires_at",
     tags,
     auth: write,
@@ -35,6 +37,7 @@ export const adminInviteRoutes = [
   route({
     method: "GET",
     path: admin("/users/invites"),
+    view: InvitesSchema,
     summary: "Every invite, oldest first",
     tags,
     auth: read,
@@ -44,6 +47,7 @@ export const adminInviteRoutes = [
   route({
     method: "POST",
     path: admin("/users/revoke_invite"),
+    view: InviteSchema,
     summary: "Revoke an invite (it is marked used)",
     tags,
     auth: write,

@@ -3,6 +3,7 @@ import type { ModerationLogEntry } from "../../src/generated/prisma/client.ts";
 import { listModerationLog } from "../../src/domain/moderation-log/moderation-log.ops.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
+import { ModerationLogSchema } from "../views/schemas/admin.ts";
 
 export function renderLogEntry(e: ModerationLogEntry) {
   return { id: e.id, data: e.data, time: Math.floor(e.createdAt.getTime() / 1000), message: e.message };
@@ -12,6 +13,7 @@ export const adminModerationLogRoutes = [
   route({
     method: "GET",
     path: admin("/moderation_log"),
+    view: ModerationLogSchema,
     summary: "Moderation log entries, newest first",
     tags: ["Admin: moderation log"],
     auth: { scopes: ["admin:read"], privilege: "moderation_log_read" },

@@ -7,6 +7,7 @@ import { defaultErrorShape } from "../mount.ts";
 import { bool, int } from "../inputs.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
+import { AdminAppSchema, AdminAppsSchema } from "../views/schemas/admin.ts";
 
 const tags = ["Admin: OAuth apps"];
 const auth = { scopes: ["admin:write"], role: "admin" } as const;
@@ -44,6 +45,7 @@ export const adminOAuthAppRoutes = [
   route({
     method: "GET",
     path: admin("/oauth_app"),
+    view: AdminAppsSchema,
     summary: "OAuth apps, oldest first, filtered by exact name, client id or trust",
     tags,
     auth,
@@ -64,6 +66,7 @@ export const adminOAuthAppRoutes = [
   route({
     method: "POST",
     path: admin("/oauth_app"),
+    view: AdminAppSchema,
     summary: "Create an OAuth app (optionally trusted)",
     tags,
     auth,
@@ -75,6 +78,7 @@ export const adminOAuthAppRoutes = [
   route({
     method: "PATCH",
     path: admin("/oauth_app/:id"),
+    view: AdminAppSchema,
     summary: "Change an OAuth app (only what is given)",
     tags,
     auth,

@@ -12,6 +12,9 @@ import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAdminAccount, renderAdminAccounts, renderReferenceReports } from "../views/reference-admin.ts";
 import { renderStatuses } from "../views/status.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { ReferenceAdminAccountSchema, ReferenceAdminReportSchema } from "../views/schemas/reference-admin.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): accounts"];
@@ -34,6 +37,7 @@ export const referenceAccountRoutes = [
   route({
     method: "GET",
     path: ["/api/v1/admin/accounts", "/api/v2/admin/accounts"],
+    view: listOf(ReferenceAdminAccountSchema),
     summary: "Accounts, newest first: v1 flags (local, remote, active, pending, disabled, silenced, suspended, sensitized, staff) or v2 origin/status/permissions; by_domain, username, display_name, email",
     tags,
     auth: readAccounts,
@@ -47,6 +51,7 @@ export const referenceAccountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/accounts/:id",
+    view: ReferenceAdminAccountSchema,
     summary: "One account as staff see it",
     tags,
     auth: readAccounts,
@@ -56,6 +61,7 @@ export const referenceAccountRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/accounts/:id/approve",
+    view: ReferenceAdminAccountSchema,
     summary: "Approve a pending sign-up (the family's approve)",
     tags,
     auth: writeAccounts("users_manage_invites"),
@@ -68,6 +74,7 @@ export const referenceAccountRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/accounts/:id/reject",
+    view: ReferenceAdminAccountSchema,
     summary: "Reject a pending sign-up: the account is deleted; 403 when it is not pending",
     tags,
     auth: writeAccounts("users_manage_invites"),
@@ -80,6 +87,7 @@ export const referenceAccountRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/accounts/:id/action",
+    view: EmptySchema,
     summary: "Act on an account: type none (warn), disable or suspend (the family's deactivation), silence or sensitive (its moderation tags); report_id resolves that report; text is logged",
     tags,
     auth: writeAccounts("users_manage_activation_state"),
@@ -91,6 +99,7 @@ export const referenceAccountRoutes = [
     route({
       method: "POST",
       path: `/api/v1/admin/accounts/:id/${action}`,
+      view: ReferenceAdminAccountSchema,
       summary: `${action === "enable" ? "Re-enable" : "Unsuspend"} an account (the family's activation)`,
       tags,
       auth: writeAccounts("users_manage_activation_state"),
@@ -108,6 +117,7 @@ export const referenceAccountRoutes = [
     route({
       method: "POST",
       path: `/api/v1/admin/accounts/:id/${action}`,
+      view: ReferenceAdminAccountSchema,
       summary: `Lift ${action === "unsilence" ? "a silence" : "forced sensitivity"} (removes the family's \`${tag}\` tag)`,
       tags,
       auth: writeAccounts("users_manage_tags"),
@@ -121,6 +131,7 @@ export const referenceAccountRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/admin/accounts/:id",
+    view: ReferenceAdminAccountSchema,
     summary: "Delete an account's data (the family's user deletion)",
     tags,
     auth: writeAccounts("users_delete"),
@@ -135,6 +146,7 @@ export const referenceAccountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/reports",
+    view: listOf(ReferenceAdminReportSchema),
     summary: "Reports, newest first: open ones, or resolved=true for handled ones; account_id (reporter), target_account_id",
     tags: reportTags,
     auth: readReports,
@@ -148,6 +160,7 @@ export const referenceAccountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/reports/:id",
+    view: ReferenceAdminReportSchema,
     summary: "One report",
     tags: reportTags,
     auth: readReports,
@@ -157,6 +170,7 @@ export const referenceAccountRoutes = [
   route({
     method: "PUT",
     path: "/api/v1/admin/reports/:id",
+    view: ReferenceAdminReportSchema,
     summary: "Change a report's category (spam, legal, violation, other) and the rules it names",
     tags: reportTags,
     auth: writeReports,
@@ -168,6 +182,7 @@ export const referenceAccountRoutes = [
     route({
       method: "POST",
       path: `/api/v1/admin/reports/:id/${action}`,
+      view: ReferenceAdminReportSchema,
       summary: action === "assign_to_self" ? "Take a report" : "Leave a report to nobody",
       tags: reportTags,
       auth: writeReports,
@@ -179,6 +194,7 @@ export const referenceAccountRoutes = [
     route({
       method: "POST",
       path: `/api/v1/admin/reports/:id/${action}`,
+      view: ReferenceAdminReportSchema,
       summary: action === "resolve" ? "Resolve a report (the family's state `resolved`)" : "Reopen a report (state `open`)",
       tags: reportTags,
       auth: writeReports,

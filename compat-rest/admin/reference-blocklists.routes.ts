@@ -21,6 +21,9 @@ import { pageInput } from "../../src/domain/pagination.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderCanonicalEmailBlock, renderEmailDomainBlock, renderIpBlock } from "../views/reference-admin.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { AdminCanonicalEmailBlockSchema, AdminEmailDomainBlockSchema, AdminIpBlockSchema } from "../views/schemas/reference-admin.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): blocklists"];
@@ -33,6 +36,7 @@ export const referenceBlocklistRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/email_domain_blocks",
+    view: listOf(AdminEmailDomainBlockSchema),
     summary: "E-mail domains refused at sign-up (with their subdomains)",
     tags,
     auth: email.read,
@@ -43,13 +47,14 @@ export const referenceBlocklistRoutes = [
       return page.items.map(renderEmailDomainBlock);
     },
   }),
-  route({ method: "GET", path: "/api/v1/admin/email_domain_blocks/:id", summary: "One e-mail domain block", tags, auth: email.read, params: id, handler: async (ctx, { params }) => renderEmailDomainBlock(await showEmailDomainBlock(ctx, params)) }),
-  route({ method: "POST", path: "/api/v1/admin/email_domain_blocks", summary: "Refuse sign-ups from an e-mail domain", tags, auth: email.write, body: createEmailDomainBlock.input, handler: async (ctx, { body }) => renderEmailDomainBlock(await createEmailDomainBlock(ctx, body)) }),
-  route({ method: "DELETE", path: "/api/v1/admin/email_domain_blocks/:id", summary: "Lift an e-mail domain block", tags, auth: email.write, params: id, handler: async (ctx, { params }) => (await deleteEmailDomainBlock(ctx, params), {}) }),
+  route({ method: "GET", path: "/api/v1/admin/email_domain_blocks/:id", view: AdminEmailDomainBlockSchema, summary: "One e-mail domain block", tags, auth: email.read, params: id, handler: async (ctx, { params }) => renderEmailDomainBlock(await showEmailDomainBlock(ctx, params)) }),
+  route({ method: "POST", path: "/api/v1/admin/email_domain_blocks", view: AdminEmailDomainBlockSchema, summary: "Refuse sign-ups from an e-mail domain", tags, auth: email.write, body: createEmailDomainBlock.input, handler: async (ctx, { body }) => renderEmailDomainBlock(await createEmailDomainBlock(ctx, body)) }),
+  route({ method: "DELETE", path: "/api/v1/admin/email_domain_blocks/:id", view: EmptySchema, summary: "Lift an e-mail domain block", tags, auth: email.write, params: id, handler: async (ctx, { params }) => (await deleteEmailDomainBlock(ctx, params), {}) }),
 
   route({
     method: "GET",
     path: "/api/v1/admin/canonical_email_blocks",
+    view: listOf(AdminCanonicalEmailBlockSchema),
     summary: "Canonical e-mail addresses refused at sign-up (SHA-256 of the canonical form)",
     tags,
     auth: canonical.read,
@@ -63,27 +68,30 @@ export const referenceBlocklistRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/canonical_email_blocks/test",
+    view: listOf(AdminCanonicalEmailBlockSchema),
     summary: "The canonical e-mail blocks an address falls under",
     tags,
     auth: canonical.read,
     body: testCanonicalEmailBlocks.input,
     handler: async (ctx, { body }) => (await testCanonicalEmailBlocks(ctx, body)).map(renderCanonicalEmailBlock),
   }),
-  route({ method: "GET", path: "/api/v1/admin/canonical_email_blocks/:id", summary: "One canonical e-mail block", tags, auth: canonical.read, params: id, handler: async (ctx, { params }) => renderCanonicalEmailBlock(await showCanonicalEmailBlock(ctx, params)) }),
+  route({ method: "GET", path: "/api/v1/admin/canonical_email_blocks/:id", view: AdminCanonicalEmailBlockSchema, summary: "One canonical e-mail block", tags, auth: canonical.read, params: id, handler: async (ctx, { params }) => renderCanonicalEmailBlock(await showCanonicalEmailBlock(ctx, params)) }),
   route({
     method: "POST",
     path: "/api/v1/admin/canonical_email_blocks",
+    view: AdminCanonicalEmailBlockSchema,
     summary: "Refuse an address in its canonical form (`email`, or its `canonical_email_hash`)",
     tags,
     auth: canonical.write,
     body: createCanonicalEmailBlock.input,
     handler: async (ctx, { body }) => renderCanonicalEmailBlock(await createCanonicalEmailBlock(ctx, body)),
   }),
-  route({ method: "DELETE", path: "/api/v1/admin/canonical_email_blocks/:id", summary: "Lift a canonical e-mail block", tags, auth: canonical.write, params: id, handler: async (ctx, { params }) => (await deleteCanonicalEmailBlock(ctx, params), {}) }),
+  route({ method: "DELETE", path: "/api/v1/admin/canonical_email_blocks/:id", view: EmptySchema, summary: "Lift a canonical e-mail block", tags, auth: canonical.write, params: id, handler: async (ctx, { params }) => (await deleteCanonicalEmailBlock(ctx, params), {}) }),
 
   route({
     method: "GET",
     path: "/api/v1/admin/ip_blocks",
+    view: listOf(AdminIpBlockSchema),
     summary: "IP ranges and what they may not do (sign_up_requires_approval, sign_up_block, no_access)",
     tags,
     auth: ip.read,
@@ -94,11 +102,12 @@ export const referenceBlocklistRoutes = [
       return page.items.map(renderIpBlock);
     },
   }),
-  route({ method: "GET", path: "/api/v1/admin/ip_blocks/:id", summary: "One IP block", tags, auth: ip.read, params: id, handler: async (ctx, { params }) => renderIpBlock(await showIpBlock(ctx, params)) }),
-  route({ method: "POST", path: "/api/v1/admin/ip_blocks", summary: "Block an IP range (CIDR); expires_in seconds", tags, auth: ip.write, body: createIpBlock.input, handler: async (ctx, { body }) => renderIpBlock(await createIpBlock(ctx, body)) }),
+  route({ method: "GET", path: "/api/v1/admin/ip_blocks/:id", view: AdminIpBlockSchema, summary: "One IP block", tags, auth: ip.read, params: id, handler: async (ctx, { params }) => renderIpBlock(await showIpBlock(ctx, params)) }),
+  route({ method: "POST", path: "/api/v1/admin/ip_blocks", view: AdminIpBlockSchema, summary: "Block an IP range (CIDR); expires_in seconds", tags, auth: ip.write, body: createIpBlock.input, handler: async (ctx, { body }) => renderIpBlock(await createIpBlock(ctx, body)) }),
   route({
     method: "PUT",
     path: "/api/v1/admin/ip_blocks/:id",
+    view: AdminIpBlockSchema,
     summary: "Change an IP block",
     tags,
     auth: ip.write,
@@ -106,5 +115,5 @@ export const referenceBlocklistRoutes = [
     body: updateIpBlock.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderIpBlock(await updateIpBlock(ctx, { ...body, id: params.id })),
   }),
-  route({ method: "DELETE", path: "/api/v1/admin/ip_blocks/:id", summary: "Lift an IP block", tags, auth: ip.write, params: id, handler: async (ctx, { params }) => (await deleteIpBlock(ctx, params), {}) }),
+  route({ method: "DELETE", path: "/api/v1/admin/ip_blocks/:id", view: EmptySchema, summary: "Lift an IP block", tags, auth: ip.write, params: id, handler: async (ctx, { params }) => (await deleteIpBlock(ctx, params), {}) }),
 ];

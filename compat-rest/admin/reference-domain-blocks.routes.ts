@@ -18,6 +18,9 @@ import type { DomainError } from "../../src/domain/errors.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderDomainAllow, renderDomainBlock } from "../views/reference-admin.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { AdminDomainAllowSchema, AdminDomainBlockSchema } from "../views/schemas/reference-admin.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const blocks = { read: { scopes: ["admin:read:domain_blocks"], role: "admin" }, write: { scopes: ["admin:write:domain_blocks"], role: "admin" } } as const;
@@ -33,6 +36,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/domain_blocks",
+    view: listOf(AdminDomainBlockSchema),
     summary: "Domain blocks, newest first (keyset pages: max_id, since_id, min_id, limit ≤ 200)",
     tags,
     auth: blocks.read,
@@ -46,6 +50,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/domain_blocks/:id",
+    view: AdminDomainBlockSchema,
     summary: "One domain block",
     tags,
     auth: blocks.read,
@@ -55,6 +60,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/domain_blocks",
+    view: AdminDomainBlockSchema,
     summary: "Block a domain: severity silence (default), suspend or noop; reject_media, reject_reports, comments, obfuscate",
     tags,
     auth: blocks.write,
@@ -66,6 +72,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "PUT",
     path: "/api/v1/admin/domain_blocks/:id",
+    view: AdminDomainBlockSchema,
     summary: "Change a domain block",
     tags,
     auth: blocks.write,
@@ -76,6 +83,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/admin/domain_blocks/:id",
+    view: EmptySchema,
     summary: "Lift a domain block",
     tags,
     auth: blocks.write,
@@ -85,6 +93,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/domain_allows",
+    view: listOf(AdminDomainAllowSchema),
     summary: "Allowed domains (the allow-list: when it is not empty only these federate)",
     tags,
     auth: allows.read,
@@ -98,6 +107,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/domain_allows/:id",
+    view: AdminDomainAllowSchema,
     summary: "One allowed domain",
     tags,
     auth: allows.read,
@@ -107,6 +117,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/domain_allows",
+    view: AdminDomainAllowSchema,
     summary: "Allow a domain (the first one turns allow-list federation on)",
     tags,
     auth: allows.write,
@@ -116,6 +127,7 @@ export const referenceDomainBlockRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/admin/domain_allows/:id",
+    view: EmptySchema,
     summary: "Remove an allowed domain",
     tags,
     auth: allows.write,

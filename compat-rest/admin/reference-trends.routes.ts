@@ -6,6 +6,10 @@ import { NotFound } from "../../src/domain/errors.ts";
 import { route } from "../route.ts";
 import { renderStatuses } from "../views/status.ts";
 import { renderAdminTag } from "../views/trends.ts";
+import { EmptyArraySchema } from "../views/schemas/misc.ts";
+import { AdminTagSchema } from "../views/schemas/reference-admin.ts";
+import { StatusListSchema, StatusSchema } from "../views/schemas/status.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const read = { scopes: ["admin:read"], privilege: "messages_delete" } as const;
 const write = { scopes: ["admin:write"], privilege: "messages_delete" } as const;
@@ -16,6 +20,7 @@ const tagReview = (allowed: boolean) =>
   route({
     method: "POST",
     path: `/api/v1/admin/trends/tags/:id/${allowed ? "approve" : "reject"}`,
+    view: AdminTagSchema,
     summary: `${allowed ? "Approve" : "Reject"} a hashtag's trending; answers the Admin::Tag`,
     tags,
     auth: write,
@@ -27,6 +32,7 @@ const statusReview = (allowed: boolean) =>
   route({
     method: "POST",
     path: `/api/v1/admin/trends/statuses/:id/${allowed ? "approve" : "reject"}`,
+    view: StatusSchema,
     summary: `${allowed ? "Approve" : "Reject"} a status's trending; answers the Status`,
     tags,
     auth: write,
@@ -54,6 +60,7 @@ export const referenceTrendRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/trends/tags",
+    view: listOf(AdminTagSchema),
     summary: "The week's trending hashtags, reviewed or not (limit ≤ 200, offset)",
     tags,
     auth: read,
@@ -65,6 +72,7 @@ export const referenceTrendRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/trends/statuses",
+    view: StatusListSchema,
     summary: "The week's trending statuses, reviewed or not (limit ≤ 200, offset)",
     tags,
     auth: read,
@@ -76,6 +84,7 @@ export const referenceTrendRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/trends/links",
+    view: EmptyArraySchema,
     summary: "Trending links: always empty (no preview cards are fetched)",
     tags,
     auth: read,

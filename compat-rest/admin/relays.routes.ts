@@ -3,6 +3,8 @@ import { followRelay, listRelays, RelayFailure, unfollowRelay } from "../../src/
 import type { Relay } from "../../src/generated/prisma/client.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
+import { RelaySchema, RelaysSchema } from "../views/schemas/admin.ts";
+import { StringSchema } from "../views/schemas/misc.ts";
 
 const tags = ["Admin: relays"];
 const renderRelay = (r: Relay) => ({ actor: r.actor, followed_back: r.followedBack });
@@ -11,6 +13,7 @@ export const adminRelayRoutes = [
   route({
     method: "GET",
     path: admin("/relay"),
+    view: RelaysSchema,
     summary: "Followed relays",
     tags,
     auth: { scopes: ["admin:read"], role: "admin" },
@@ -23,6 +26,7 @@ export const adminRelayRoutes = [
   route({
     method: "POST",
     path: admin("/relay"),
+    view: RelaySchema,
     summary: "Follow a relay",
     tags,
     auth: { scopes: ["admin:write:follows"], role: "admin" },
@@ -33,6 +37,7 @@ export const adminRelayRoutes = [
   route({
     method: "DELETE",
     path: admin("/relay"),
+    view: StringSchema,
     summary: "Unfollow a relay",
     tags,
     auth: { scopes: ["admin:write:follows"], role: "admin" },

@@ -13,6 +13,7 @@ import { route } from "../route.ts";
 import { renderAdminReport, renderAdminReports, renderGroupedReports } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
 import { text } from "../../src/domain/input-limits.ts";
+import { AdminReportSchema, AdminReportsSchema, GroupedReportsSchema } from "../views/schemas/admin.ts";
 
 const read = { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" } as const;
 const write = { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" } as const;
@@ -25,6 +26,7 @@ export const adminReportRoutes = [
   route({
     method: "GET",
     path: admin("/reports"),
+    view: AdminReportsSchema,
     summary: "List reports, newest first",
     tags,
     auth: read,
@@ -38,6 +40,7 @@ export const adminReportRoutes = [
   route({
     method: "GET",
     path: admin("/grouped_reports"),
+    view: GroupedReportsSchema,
     summary: "Reports grouped by reported status",
     tags,
     auth: read,
@@ -49,6 +52,7 @@ export const adminReportRoutes = [
   route({
     method: "GET",
     path: admin("/reports/:id"),
+    view: AdminReportSchema,
     summary: "One report",
     tags,
     auth: read,

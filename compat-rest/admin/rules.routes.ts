@@ -4,6 +4,8 @@ import { createRule, deleteRule, listRules, updateRule } from "../../src/domain/
 import { route } from "../route.ts";
 import { renderAdminRule } from "../views/rule.ts";
 import { admin } from "./paths.ts";
+import { AdminRuleSchema, EmptySchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const tags = ["Admin: rules"];
 const read = { scopes: ["admin:read"], role: "admin" } as const;
@@ -14,6 +16,7 @@ export const adminRuleRoutes = [
   route({
     method: "GET",
     path: admin("/rules"),
+    view: listOf(AdminRuleSchema),
     summary: "The instance rules `[{id, priority, text, hint}]`, by priority then age",
     tags,
     auth: read,
@@ -22,6 +25,7 @@ export const adminRuleRoutes = [
   route({
     method: "POST",
     path: admin("/rules"),
+    view: AdminRuleSchema,
     summary: "Add a rule: `text` (required), `hint`, `priority` (default 0)",
     tags,
     auth: write,
@@ -31,6 +35,7 @@ export const adminRuleRoutes = [
   route({
     method: "PATCH",
     path: admin("/rules/:id"),
+    view: AdminRuleSchema,
     summary: "Change a rule's text, hint or priority; 404 for an unknown rule",
     tags,
     auth: write,
@@ -41,6 +46,7 @@ export const adminRuleRoutes = [
   route({
     method: "DELETE",
     path: admin("/rules/:id"),
+    view: EmptySchema,
     summary: "Delete a rule; answers `{}`; 404 for an unknown rule",
     tags,
     auth: write,

@@ -3,11 +3,13 @@ import { z } from "zod";
 import { statusStats } from "../../src/domain/admin/stats.ops.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
+import { StatusVisibilityStatsSchema } from "../views/schemas/admin.ts";
 
 export const adminStatsRoutes = [
   route({
     method: "GET",
     path: admin("/stats"),
+    view: StatusVisibilityStatsSchema,
     summary: "Status counts by visibility, for every instance or one host (this server's host: local statuses)",
     tags: ["Admin: statistics"],
     auth: { scopes: ["admin:read"], privilege: "statistics_read" },

@@ -6,6 +6,9 @@ import type { DomainError } from "../../src/domain/errors.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
+import { AdminStatusSchema } from "../views/schemas/admin.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const read = { scopes: ["admin:read:statuses"], privilege: "messages_read" } as const;
 const write = { scopes: ["admin:write:statuses"], privilege: "messages_delete" } as const;
@@ -23,6 +26,7 @@ export const adminStatusRoutes = [
   route({
     method: "GET",
     path: admin("/statuses"),
+    view: listOf(AdminStatusSchema),
     summary: "List statuses, newest first (public and unlisted unless godmode; no reblogs unless with_reblogs)",
     tags,
     auth: read,
@@ -36,6 +40,7 @@ export const adminStatusRoutes = [
   route({
     method: "GET",
     path: admin("/statuses/:id"),
+    view: AdminStatusSchema,
     summary: "One status, whatever its visibility",
     tags,
     auth: read,
@@ -49,6 +54,7 @@ export const adminStatusRoutes = [
   route({
     method: "PUT",
     path: admin("/statuses/:id"),
+    view: AdminStatusSchema,
     summary: "Change a status's sensitive flag or visibility (public, private, unlisted)",
     tags,
     auth: write,
@@ -64,6 +70,7 @@ export const adminStatusRoutes = [
   route({
     method: "DELETE",
     path: admin("/statuses/:id"),
+    view: EmptySchema,
     summary: "Delete a status",
     tags,
     auth: write,

@@ -31,6 +31,9 @@ import { route } from "../route.ts";
 import { renderAdminUser, renderAdminUsers, renderCreated, renderCredentials } from "../views/admin-user.ts";
 import { renderStatuses } from "../views/status.ts";
 import { admin } from "./paths.ts";
+import { AdminActivitiesSchema, AdminCredentialsSchema, AdminUserSchema, AdminUsersPageSchema, AdminUsersSchema, DeletedUsersSchema, NicknamesSchema } from "../views/schemas/admin.ts";
+import { SuccessSchema } from "../views/schemas/own.ts";
+import { OkSchema } from "../views/schemas/misc.ts";
 
 const tags = ["Admin: users"];
 const readAccounts = ["admin:read:accounts"];
@@ -49,6 +52,7 @@ function batch(path: string, summary: string, privilege: "users_manage_activatio
   return route({
     method: "PATCH",
     path: admin(path),
+    view: AdminUsersSchema,
     summary,
     tags,
     auth: privilege === "admin" ? { scopes: writeAccounts, role: "admin" } : { scopes: writeAccounts, privilege },
@@ -63,6 +67,7 @@ export const adminUserRoutes = [
   route({
     method: "GET",
     path: admin("/users"),
+    view: AdminUsersPageSchema,
     summary: "Users, ordered by nickname: query, filters (local, external, active, need_approval, unconfirmed, deactivated, is_admin, is_moderator; comma-separated, combined), tags, actor_types, name, email, page, page_size (50)",
     tags,
     auth: { scopes: readAccounts, privilege: "users_read" },
@@ -87,6 +92,7 @@ export const adminUserRoutes = [
   route({
     method: "DELETE",
     path: admin("/users"),
+    view: DeletedUsersSchema,
     summary: "Delete users (nicknames: array → the nicknames; deprecated nickname → that nickname): deactivated at once, their data removed by a background job",
     tags,
     auth: { scopes: writeAccounts, privilege: "users_delete" },
@@ -100,6 +106,7 @@ export const adminUserRoutes = [
   route({
     method: "POST",
     path: admin("/users/follow"),
+    view: OkSchema,
     summary: "Make `follower` follow `followed` (nicknames), under the ordinary follow rules",
     tags,
     auth: { scopes: ["admin:write:follows"], role: "admin" },
@@ -112,6 +119,7 @@ export const adminUserRoutes = [
   route({
     method: "POST",
     path: admin("/users/unfollow"),
+    view: OkSchema,
     summary: "Make `follower` unfollow `followed` (nicknames)",
     tags,
     auth: { scopes: ["admin:write:follows"], role: "admin" },
@@ -155,6 +163,7 @@ export const adminUserRoutes = [
   route({
     method: "PATCH",
     path: admin("/users/confirm_email"),
+    view: NicknamesSchema,
     summary: "Confirm users' e-mail addresses {nicknames} → the nicknames",
     tags,
     auth: { scopes: ["admin:write"], privilege: "users_manage_credentials" },
@@ -166,6 +175,7 @@ export const adminUserRoutes = [
   route({
     method: "PATCH",
     path: admin("/users/resend_confirmation_email"),
+    view: NicknamesSchema,
     summary: "Send the confirmation e-mail again to users still unconfirmed {nicknames} → the nicknames",
     tags,
     auth: { scopes: ["admin:write"], privilege: "users_manage_credentials" },
@@ -259,6 +269,7 @@ export const adminUserRoutes = [
   route({
     method: "PATCH",
     path: admin("/users/:nickname/toggle_activation"),
+    view: AdminUserSchema,
     summary: "Activate a deactivated user or deactivate an active one → the user",
     tags,
     auth: { scopes: writeAccounts, privilege: "users_manage_activation_state" },
@@ -270,6 +281,7 @@ export const adminUserRoutes = [
   route({
     method: "GET",
     path: admin("/users/:nickname_or_id/statuses"),
+    view: AdminActivitiesSchema,
     summary: "A user's statuses {total, activities}: page, page_size (20), godmode (private and direct too), with_reblogs (false)",
     tags,
     auth: { scopes: ["admin:read:statuses"], privilege: "messages_read" },
@@ -292,6 +304,7 @@ export const adminUserRoutes = [
   route({
     method: "GET",
     path: admin("/users/:nickname/credentials"),
+    view: AdminCredentialsSchema,
     summary: "A user's credentials (profile and sign-in details)",
     tags,
     auth: { scopes: readAccounts, privilege: "users_manage_credentials" },
@@ -303,6 +316,7 @@ export const adminUserRoutes = [
   route({
     method: "PATCH",
     path: admin("/users/:nickname/credentials"),
+    view: SuccessSchema,
     summary: "Edit a user's credentials → {status: success}; 400 {errors: {field: message}}; a new password must be changed at next sign-in",
     tags,
     auth: { scopes: writeAccounts, privilege: "users_manage_credentials" },
@@ -321,6 +335,7 @@ export const adminUserLookupRoutes = [
   route({
     method: "GET",
     path: admin("/users/:nickname_or_id"),
+    view: AdminUserSchema,
     summary: "One user by nickname or id; 404 {error: Not found}",
     tags,
     auth: { scopes: readAccounts, privilege: "users_read" },

@@ -12,6 +12,7 @@ import { renderTokenResponse } from "../views/app.ts";
 import { authorizePage, errorPage, oobCodePage } from "./pages.ts";
 import { startMfaSignIn } from "./mfa.routes.ts";
 import { MfaRequired, mfaRequiredBody } from "../../src/domain/auth/mfa-tokens.ts";
+import { EmptySchema, TokenSchema } from "../views/schemas/misc.ts";
 
 const authorizeQuery = z.object({
   response_type: z.literal("code").optional(),
@@ -36,6 +37,7 @@ export const oauthRoutes = [
   route({
     method: "POST",
     path: "/oauth/token",
+    view: TokenSchema,
     rateLimit: "authentication",
     summary: "Obtain a token (authorization_code, password, refresh_token or client_credentials grant)",
     tags: ["OAuth"],
@@ -49,6 +51,7 @@ export const oauthRoutes = [
   route({
     method: "POST",
     path: "/oauth/revoke",
+    view: EmptySchema,
     summary: "Revoke an access or refresh token",
     tags: ["OAuth"],
     auth: "public",

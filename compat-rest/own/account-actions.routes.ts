@@ -14,6 +14,7 @@ import {
 import { resendConfirmation } from "../../src/domain/accounts/registration.ops.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { route } from "../route.ts";
+import { AliasesSchema, SuccessSchema } from "../views/schemas/own.ts";
 
 const both = (name: string) => [`/api/$ns/${name}`, `/api/v1/$ns/${name}`];
 const tags = ["Account actions"];
@@ -23,6 +24,7 @@ function action(method: "POST" | "PUT" | "DELETE", name: string, summary: string
   return route({
     method,
     path: both(name),
+    view: SuccessSchema,
     summary,
     tags,
     auth: { scopes: ["write:accounts"] },
@@ -42,6 +44,7 @@ export const ownAccountActionRoutes = [
   route({
     method: "GET",
     path: both("aliases"),
+    view: AliasesSchema,
     summary: "The account's aliases (also_known_as) as nicknames name@host",
     tags,
     auth: { scopes: ["read:accounts"] },

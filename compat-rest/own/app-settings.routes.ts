@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { getAppSettings, updateAppSettings } from "../../src/domain/accounts/app-settings.ops.ts";
 import { route } from "../route.ts";
+import { FreeObjectSchema } from "../views/schemas/misc.ts";
 
 const tags = ["Accounts"];
 const params = z.object({ app: z.string() });
@@ -10,6 +11,7 @@ export const appSettingsRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/settings/:app",
+    view: FreeObjectSchema,
     summary: "The signed-in user's settings for one application ({} when none)",
     tags,
     auth: { scopes: ["read:accounts"] },
@@ -19,6 +21,7 @@ export const appSettingsRoutes = [
   route({
     method: "PATCH",
     path: "/api/v1/$ns/settings/:app",
+    view: FreeObjectSchema,
     summary: "Merge keys into one application's settings (a null value removes the key); answers the app's settings",
     tags,
     auth: { scopes: ["write:accounts"] },

@@ -3,11 +3,14 @@ import { listOwnApps } from "../../src/domain/oauth-apps/apps.ops.ts";
 import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
 import { route } from "../route.ts";
 import { renderApp } from "../views/app.ts";
+import { ApplicationSchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 export const ownAppRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/apps",
+    view: listOf(ApplicationSchema),
     summary: "The applications the signed-in user registered (POST /api/v1/apps with a user token), with their client credentials, oldest first",
     tags: ["Apps"],
     auth: { scopes: ["read", "follow"] },

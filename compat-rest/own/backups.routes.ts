@@ -5,6 +5,8 @@ import type { Ctx } from "../../src/domain/context.ts";
 import { adminCreateBackup, backupArchive, createBackup, listBackups } from "../../src/domain/backups/backups.ops.ts";
 import { admin } from "../admin/paths.ts";
 import { route } from "../route.ts";
+import { BackupSchema } from "../views/schemas/own.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 /** The family's Backup entity (both variants: `state` and `processed_number` are the later one's). */
 export function renderBackup(ctx: Ctx, b: Backup) {
@@ -25,6 +27,7 @@ export const backupRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/backups",
+    view: listOf(BackupSchema),
     summary: "The signed-in account's backups, newest first (anonymous: none)",
     tags: ["Backups"],
     auth: { scopes: ["read:backups"], optional: true },
@@ -36,6 +39,7 @@ export const backupRoutes = [
   route({
     method: "POST",
     path: "/api/v1/$ns/backups",
+    view: listOf(BackupSchema),
     summary: "Asks for a backup of the account (built in the background); answers every backup",
     tags: ["Backups"],
     auth: { scopes: ["read:backups"] },

@@ -2,11 +2,14 @@
 import { listBirthdays } from "../../src/domain/accounts/birthdays.ops.ts";
 import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
+import { AccountSchema } from "../views/schemas/account.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 export const birthdayRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/birthdays",
+    view: listOf(AccountSchema),
     summary: "Accounts the viewer follows whose birthday (shown to others) is on `day` of `month`",
     tags: ["Accounts"],
     auth: { scopes: ["read:accounts"] },

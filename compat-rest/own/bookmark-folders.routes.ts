@@ -4,6 +4,8 @@ import { z } from "zod";
 import { createBookmarkFolder, deleteBookmarkFolder, listBookmarkFolders, updateBookmarkFolder } from "../../src/domain/bookmarks/folders.ops.ts";
 import { route } from "../route.ts";
 import { renderBookmarkFolder } from "../views/bookmark-folder.ts";
+import { BookmarkFolderSchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const tags = ["Bookmarks"];
 const read = { scopes: ["read:bookmarks"] } as const;
@@ -14,6 +16,7 @@ export const bookmarkFolderRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/bookmark_folders",
+    view: listOf(BookmarkFolderSchema),
     summary: "The viewer's bookmark folders `[{id, name, emoji, emoji_url}]`, oldest first",
     tags,
     auth: read,
@@ -22,6 +25,7 @@ export const bookmarkFolderRoutes = [
   route({
     method: "POST",
     path: "/api/v1/$ns/bookmark_folders",
+    view: BookmarkFolderSchema,
     summary: "Create a folder: `name` (unique among the viewer's; 409 otherwise), `emoji` (unicode or a custom emoji's shortcode; 422 otherwise)",
     tags,
     auth: write,
@@ -31,6 +35,7 @@ export const bookmarkFolderRoutes = [
   route({
     method: "PATCH",
     path: "/api/v1/$ns/bookmark_folders/:id",
+    view: BookmarkFolderSchema,
     summary: "Rename a folder or change its emoji (\"\" clears it); 404 for a folder that is not the viewer's",
     tags,
     auth: write,
@@ -41,6 +46,7 @@ export const bookmarkFolderRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/$ns/bookmark_folders/:id",
+    view: BookmarkFolderSchema,
     summary: "Delete a folder (its bookmarks stay, in no folder); answers the deleted folder",
     tags,
     auth: write,

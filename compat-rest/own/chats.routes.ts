@@ -22,6 +22,8 @@ import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderChat, renderChatMessage, renderChatMessages, renderChats } from "../views/chat.ts";
 import { text } from "../../src/domain/input-limits.ts";
+import { ChatMessageSchema, ChatSchema } from "../views/schemas/notification.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const tags = ["Chats"];
 const read = { scopes: ["read:chats"] };
@@ -38,6 +40,7 @@ export const chatRoutes = [
   route({
     method: "POST",
     path: "/api/v1/$ns/chats/by-account-id/:id",
+    view: ChatSchema,
     summary: "The viewer's chat with that account, created when missing",
     tags,
     auth: write,
@@ -49,6 +52,7 @@ export const chatRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/chats",
+    view: listOf(ChatSchema),
     summary: "Every chat of the viewer, newest update first, unpaged (the earlier variant); muted accounts' chats only with_muted",
     tags,
     auth: read,
@@ -60,6 +64,7 @@ export const chatRoutes = [
   route({
     method: "GET",
     path: "/api/v2/$ns/chats",
+    view: listOf(ChatSchema),
     summary: "The viewer's chats, newest update first, paged with max_id / min_id / since_id / limit (the later variant)",
     tags,
     auth: read,
@@ -73,6 +78,7 @@ export const chatRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/chats/:id",
+    view: ChatSchema,
     summary: "One chat of the viewer",
     tags,
     auth: read,
@@ -84,6 +90,7 @@ export const chatRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/chats/:id/messages",
+    view: listOf(ChatMessageSchema),
     summary: "Messages of a chat, newest first",
     tags,
     auth: read,
@@ -98,6 +105,7 @@ export const chatRoutes = [
   route({
     method: "POST",
     path: "/api/v1/$ns/chats/:id/messages",
+    view: ChatMessageSchema,
     summary: "Post a message: `content` (escaped, line breaks and custom emoji only) and/or `media_id`; an `Idempotency-Key` header repeated within two minutes answers the same message",
     tags,
     auth: write,
@@ -113,6 +121,7 @@ export const chatRoutes = [
   route({
     method: "POST",
     path: "/api/v1/$ns/chats/:id/read",
+    view: ChatSchema,
     summary: "Mark the chat's messages read up to `last_read_id`; answers the chat without `last_message`",
     tags,
     auth: write,
@@ -125,6 +134,7 @@ export const chatRoutes = [
   route({
     method: "POST",
     path: "/api/v1/$ns/chats/:id/messages/:message_id/read",
+    view: ChatMessageSchema,
     summary: "Mark one message read",
     tags,
     auth: write,
@@ -136,6 +146,7 @@ export const chatRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/$ns/chats/:id/messages/:message_id",
+    view: ChatMessageSchema,
     summary: "Delete the viewer's own message for both sides, or remove the other side's message from the viewer's chat",
     tags,
     auth: write,

@@ -10,6 +10,7 @@ import { createPack, deletePack, getPackArchive, importPacks, listPacks, PackFai
 import { downloadPack, listRemotePacks } from "../../src/domain/emoji/remote.ops.ts";
 import { Invalid, type DomainError } from "../../src/domain/errors.ts";
 import { route, type ErrorShape, type RouteAuth, type RouteDef } from "../route.ts";
+import { EmojiMapSchema, OkSchema } from "../views/schemas/misc.ts";
 
 const paths = (p: string) => [`/api/v1/$ns${p}`, `/api/$ns${p}`];
 const admin: RouteAuth = { scopes: ["admin:write"], privilege: "emoji_manage_emoji" };
@@ -32,6 +33,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: ["/api/v1/$ns/emoji", "/api/$ns/emoji", "/api/$ns/emoji.json"],
+    view: EmojiMapSchema,
     summary: "The custom emoji map: {shortcode: {image_url, tags}}; image_url is a path under the base URL, tags hold `pack:<name>`",
     tags,
     auth: "public",
@@ -67,6 +69,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: paths("/emoji/pack"),
+    view: OkSchema,
     summary: "Create an empty pack; 409 when it exists, 400 for an empty or unsafe name",
     tags,
     auth: admin,
@@ -92,6 +95,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "DELETE",
     path: paths("/emoji/pack"),
+    view: OkSchema,
     summary: "Delete a pack and its files; 404 when missing, 500 when the files cannot be removed",
     tags,
     auth: admin,
@@ -128,6 +132,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: paths("/emoji/packs/download"),
+    view: OkSchema,
     summary: "Copy another instance's pack `name` here (as `as`): its shared archive, or its fallback-src, checked against the advertised sha256; 409 when the local name exists, 502 when the remote cannot be used, 400 for a refused URL",
     tags,
     auth: admin,

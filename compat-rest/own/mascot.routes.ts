@@ -4,6 +4,7 @@ import type { Ctx } from "../../src/domain/context.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
 import { FileTooLarge } from "../../src/media/storage.ts";
 import { route } from "../route.ts";
+import { MascotSchema } from "../views/schemas/own.ts";
 
 const render = (ctx: Ctx, m: Mascot) => ({ id: m.id, url: m.url, type: m.type, [ctx.settings.namespace]: { mime_type: m.mime_type } });
 
@@ -14,6 +15,7 @@ export const mascotRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/mascot",
+    view: MascotSchema,
     summary: "The account's mascot (the instance default until one is set)",
     tags: ["Accounts"],
     auth: { scopes: ["read:accounts"] },
@@ -22,6 +24,7 @@ export const mascotRoutes = [
   route({
     method: "PUT",
     path: "/api/v1/$ns/mascot",
+    view: MascotSchema,
     summary: "Sets the mascot from an uploaded image (415 for anything else)",
     tags: ["Accounts"],
     auth: { scopes: ["write:accounts"] },

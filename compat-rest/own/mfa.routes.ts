@@ -4,6 +4,8 @@ import { z } from "zod";
 import { confirmTotp, disableTotp, generateBackupCodes, mfaStatus, setupTotp } from "../../src/domain/auth/mfa.ops.ts";
 import { Invalid } from "../../src/domain/errors.ts";
 import { route } from "../route.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { BackupCodesSchema, MfaSettingsSchema, TotpSetupSchema } from "../views/schemas/own.ts";
 
 const tags = ["Multi-factor authentication"];
 const base = "/api/$ns/accounts/mfa";
@@ -18,6 +20,7 @@ export const ownMfaRoutes = [
   route({
     method: "GET",
     path: base,
+    view: MfaSettingsSchema,
     summary: "The signed-in user's multi-factor settings: {settings: {enabled, totp}}",
     tags,
     auth: { scopes: ["read:security"] },
@@ -28,6 +31,7 @@ export const ownMfaRoutes = [
   route({
     method: "GET",
     path: `${base}/backup_codes`,
+    view: BackupCodesSchema,
     summary: "New single-use backup codes (replacing the previous ones), shown this once",
     tags,
     auth: { scopes: ["write:security"] },
@@ -38,6 +42,7 @@ export const ownMfaRoutes = [
   route({
     method: "GET",
     path: `${base}/setup/:method`,
+    view: TotpSetupSchema,
     summary: "Start TOTP setup: a new key and its otpauth:// URI, pending until confirmed",
     tags,
     auth: { scopes: ["write:security"] },
@@ -51,6 +56,7 @@ export const ownMfaRoutes = [
   route({
     method: "POST",
     path: `${base}/confirm/:method`,
+    view: EmptySchema,
     summary: "Enable TOTP with the current password and a code from the authenticator",
     tags,
     auth: { scopes: ["write:security"] },
@@ -65,6 +71,7 @@ export const ownMfaRoutes = [
   route({
     method: "DELETE",
     path: `${base}/:method`,
+    view: EmptySchema,
     summary: "Disable multi-factor sign-in with the current password (forgets the key and backup codes)",
     tags,
     auth: { scopes: ["write:security"] },

@@ -5,11 +5,13 @@ import { listQuotes } from "../../src/domain/statuses/quotes.ops.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderStatuses } from "../views/status.ts";
+import { StatusListSchema } from "../views/schemas/status.ts";
 
 export const quoteRoutes = [
   route({
     method: "GET",
     path: ["/api/v1/$ns/statuses/:id/quotes", "/api/v1/statuses/:id/quotes"],
+    view: StatusListSchema,
     summary: "The quotes of a status that the viewer may see, newest first, paged like statuses; 404 when the status is not visible",
     tags: ["Statuses"],
     auth: { scopes: ["read:statuses"], optional: true },

@@ -7,6 +7,9 @@ import { bool } from "../inputs.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatus } from "../views/status.ts";
+import { ReactionSchema } from "../views/schemas/own.ts";
+import { StatusSchema } from "../views/schemas/status.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const emojiParams = z.object({ id: z.string(), emoji: z.string() });
 const listQuery = z.object({ with_muted: bool().optional() });
@@ -23,6 +26,7 @@ export const reactionRoutes: RouteDef[] = [
   route({
     method: "PUT",
     path: ["/api/v1/$ns/statuses/:id/reactions/:emoji", "/api/v1/statuses/:id/emoji_reactions/:emoji"],
+    view: StatusSchema,
     summary: "React to a status with a unicode emoji or one of the instance's custom emoji (`:shortcode:` or `shortcode`); reacting again changes nothing; notifies the author",
     tags: ["Reactions"],
     auth: { scopes: ["write:statuses"] },
@@ -35,6 +39,7 @@ export const reactionRoutes: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v1/$ns/statuses/:id/reactions/:emoji",
+    view: StatusSchema,
     summary: "Remove the signed-in account's reaction (400 when there is none)",
     tags: ["Reactions"],
     auth: { scopes: ["write:statuses"] },
@@ -47,6 +52,7 @@ export const reactionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/$ns/statuses/:id/reactions",
+    view: listOf(ReactionSchema),
     summary: "Reaction groups {name, count, me, accounts}, in the order of each emoji's first reaction",
     tags: ["Reactions"],
     auth: { scopes: ["read:statuses"], optional: true },
@@ -59,6 +65,7 @@ export const reactionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/$ns/statuses/:id/reactions/:emoji",
+    view: listOf(ReactionSchema),
     summary: "The reaction group of one emoji, as an array of zero or one group",
     tags: ["Reactions"],
     auth: { scopes: ["read:statuses"], optional: true },

@@ -8,6 +8,7 @@ import { route, type RouteDef } from "../route.ts";
 import { renderRelationship } from "../views/relationship.ts";
 import { HTTP_LIMITS } from "../../src/http/boundary.ts";
 import { MAX_LIST_TEXT } from "../../src/domain/input-limits.ts";
+import { RelationshipSchema } from "../views/schemas/account.ts";
 
 const IMPORTS: { kind: ImportKind; path: string; scopes: string[] }[] = [
   { kind: "follow", path: "follow_import", scopes: ["follow", "write:follows"] },
@@ -20,6 +21,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
     route({
       method: "POST",
       path: `/api/v1/$ns/accounts/:id/${action}`,
+      view: RelationshipSchema,
       summary: action === "subscribe" ? "Be notified of an account's new posts" : "Stop being notified of an account's new posts",
       tags: ["Relationships"],
       auth: { scopes: ["follow", "write:follows"] },

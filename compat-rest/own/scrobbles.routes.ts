@@ -4,6 +4,8 @@ import { createScrobble, listScrobbles } from "../../src/domain/scrobbles/scrobb
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderScrobbles } from "../views/scrobble.ts";
+import { ScrobbleSchema } from "../views/schemas/own.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const tags = ["Scrobbles"];
 
@@ -11,6 +13,7 @@ export const scrobbleRoutes = [
   route({
     method: "POST",
     path: "/api/v1/$ns/scrobble",
+    view: ScrobbleSchema,
     summary: "Record a listen: `title` (required), `artist`, `album`, `length` (ms), `externalLink`, `visibility` (default public)",
     tags,
     auth: { scopes: ["write"] },
@@ -23,6 +26,7 @@ export const scrobbleRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/accounts/:id/scrobbles",
+    view: listOf(ScrobbleSchema),
     summary: "An account's scrobbles the viewer may see, newest first, paged like statuses",
     tags,
     auth: { scopes: ["read"], optional: true },

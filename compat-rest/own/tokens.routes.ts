@@ -3,11 +3,14 @@ import { z } from "zod";
 import { deleteOwnToken, listOwnTokens } from "../../src/domain/auth/tokens.ops.ts";
 import { route } from "../route.ts";
 import { renderOwnToken } from "../views/app.ts";
+import { OwnTokenSchema } from "../views/schemas/own.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 export const ownTokenRoutes = [
   route({
     method: "GET",
     path: ["/api/oauth_tokens", "/api/oauth_tokens.json"],
+    view: listOf(OwnTokenSchema),
     summary: "The signed-in user's OAuth tokens",
     tags: ["OAuth"],
     auth: { scopes: ["read:security"] },

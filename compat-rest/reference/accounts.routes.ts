@@ -8,6 +8,9 @@ import { pageInput } from "../../src/domain/pagination.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteInput } from "../route.ts";
 import { renderAccount, renderAccounts } from "../views/account.ts";
+import { AccountSchema } from "../views/schemas/account.ts";
+import { ImageUrlSchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const withRelationships = z.object({ with_relationships: bool().optional() });
 const idParam = z.object({ id: z.string() });
@@ -35,6 +38,7 @@ export const accountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/verify_credentials",
+    view: AccountSchema,
     summary: "The signed-in account with its source and private settings",
     tags: ["Accounts"],
     auth: { scopes: ["read:accounts"] },
@@ -45,6 +49,7 @@ export const accountRoutes = [
   route({
     method: "PATCH",
     path: "/api/v1/accounts/update_credentials",
+    view: AccountSchema,
     summary: "Update the signed-in account's profile and settings",
     tags: ["Accounts"],
     auth: { scopes: ["write:accounts"] },
@@ -68,6 +73,7 @@ export const accountRoutes = [
     route({
       method: "DELETE",
       path: `/api/v1/profile/${kind}`,
+      view: AccountSchema,
       summary: `Remove the ${kind} image (the instance default shows instead)`,
       tags: ["Accounts"],
       auth: { scopes: ["write:accounts"] },
@@ -78,6 +84,7 @@ export const accountRoutes = [
     route({
       method: "PATCH",
       path: `/api/v1/$ns/accounts/update_${kind}`,
+      view: ImageUrlSchema,
       summary: `Set (upload or data URL) or clear (empty) the ${kind} image`,
       tags: ["Accounts"],
       auth: { scopes: ["write:accounts"] },
@@ -94,6 +101,7 @@ export const accountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/lookup",
+    view: AccountSchema,
     summary: "Find an account by its acct (nick or nick@host)",
     tags: ["Accounts"],
     auth: "public",
@@ -105,6 +113,7 @@ export const accountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/search",
+    view: listOf(AccountSchema),
     rateLimit: "search",
     summary: "Search accounts by nickname or display name (no authentication needed)",
     tags: ["Accounts"],
@@ -117,6 +126,7 @@ export const accountRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/:id",
+    view: AccountSchema,
     summary: "An account by id or nickname",
     tags: ["Accounts"],
     auth: { scopes: ["read:accounts"], optional: true },
@@ -130,6 +140,7 @@ export const accountRoutes = [
     route({
       method: "GET",
       path: `/api/v1/accounts/:id/${side}`,
+      view: listOf(AccountSchema),
       summary: side === "followers" ? "Accounts following this one" : "Accounts this one follows",
       tags: ["Accounts"],
       auth: { scopes: ["read:accounts"], optional: true },

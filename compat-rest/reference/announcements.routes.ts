@@ -8,6 +8,8 @@ import {
 } from "../../src/domain/announcements/announcements.ops.ts";
 import { route } from "../route.ts";
 import { renderAnnouncements } from "../views/announcement.ts";
+import { AnnouncementSchema, EmptySchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const tags = ["Announcements"];
 const reactionParams = z.object({ id: z.string(), name: z.string() });
@@ -18,6 +20,7 @@ export const announcementRoutes = [
   route({
     method: "GET",
     path: "/api/v1/announcements",
+    view: listOf(AnnouncementSchema),
     summary: "Announcements active now, with whether the viewer read them",
     tags,
     auth: { scopes: "any" },
@@ -27,6 +30,7 @@ export const announcementRoutes = [
   route({
     method: "POST",
     path: "/api/v1/announcements/:id/dismiss",
+    view: EmptySchema,
     summary: "Mark an announcement read",
     tags,
     auth: { scopes: ["write:accounts"] },
@@ -40,6 +44,7 @@ export const announcementRoutes = [
   route({
     method: "PUT",
     path: "/api/v1/announcements/:id/reactions/:name",
+    view: EmptySchema,
     summary: "React to an announcement with a unicode emoji",
     tags,
     auth: { scopes: ["write:favourites"] },
@@ -54,6 +59,7 @@ export const announcementRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/announcements/:id/reactions/:name",
+    view: EmptySchema,
     summary: "Remove the viewer's reaction",
     tags,
     auth: { scopes: ["write:favourites"] },

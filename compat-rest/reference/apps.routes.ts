@@ -5,11 +5,13 @@ import { scopeList } from "../inputs.ts";
 import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
 import { route } from "../route.ts";
 import { renderApp } from "../views/app.ts";
+import { ApplicationSchema } from "../views/schemas/misc.ts";
 
 export const appRoutes = [
   route({
     method: "POST",
     path: "/api/v1/apps",
+    view: ApplicationSchema,
     summary: "Register a client application",
     tags: ["Apps"],
     auth: "public",
@@ -26,6 +28,7 @@ export const appRoutes = [
   route({
     method: "GET",
     path: "/api/v1/apps/verify_credentials",
+    view: ApplicationSchema,
     summary: "The application of the presented token",
     tags: ["Apps"],
     auth: { scopes: "any", appToken: true },

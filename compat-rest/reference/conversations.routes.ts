@@ -19,6 +19,10 @@ import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { ConversationSchema } from "../views/schemas/notification.ts";
+import { StatusListSchema } from "../views/schemas/status.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const tags = ["Conversations"];
@@ -57,6 +61,7 @@ export const conversationRoutes = [
   route({
     method: "GET",
     path: "/api/v1/conversations",
+    view: listOf(ConversationSchema),
     summary: "The viewer's direct conversations, most recently active first",
     tags,
     auth: { scopes: ["read:statuses"] },
@@ -70,6 +75,7 @@ export const conversationRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/conversations/:id",
+    view: EmptySchema,
     summary: "Remove the conversation from the viewer's list",
     tags,
     auth: { scopes: ["write:conversations"] },
@@ -81,6 +87,7 @@ export const conversationRoutes = [
   route({
     method: "POST",
     path: "/api/v1/conversations/:id/read",
+    view: ConversationSchema,
     summary: "Mark a conversation read",
     tags,
     auth: { scopes: ["write:conversations"] },
@@ -93,6 +100,7 @@ export const conversationRoutes = [
   route({
     method: "POST",
     path: "/api/v1/$ns/conversations/read",
+    view: listOf(ConversationSchema),
     summary: "Mark every conversation read; answers the conversations that were unread",
     tags,
     auth: { scopes: ["write:conversations"] },
@@ -103,6 +111,7 @@ export const conversationRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/conversations/:id/statuses",
+    view: StatusListSchema,
     summary: "Statuses of a conversation, newest first",
     tags,
     auth: { scopes: ["read:statuses"] },
@@ -117,6 +126,7 @@ export const conversationRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/conversations/:id",
+    view: ConversationSchema,
     summary: "One conversation of the viewer",
     tags,
     auth: { scopes: ["read:statuses"] },
@@ -128,6 +138,7 @@ export const conversationRoutes = [
   route({
     method: "PATCH",
     path: "/api/v1/$ns/conversations/:id",
+    view: ConversationSchema,
     summary: "Replace the recipients of the viewer's replies in this conversation (the viewer always stays)",
     tags,
     auth: { scopes: ["write:conversations"] },

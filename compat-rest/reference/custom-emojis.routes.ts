@@ -2,11 +2,14 @@
 import { listCustomEmoji } from "../../src/domain/emoji/emoji.ops.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderCustomEmoji } from "../views/emoji.ts";
+import { CustomEmojiSchema } from "../views/schemas/account.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 export const customEmojiRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/custom_emojis",
+    view: listOf(CustomEmojiSchema),
     summary: "The instance's custom emoji: shortcode, url, static_url, visible_in_picker, category (the pack)",
     tags: ["Instance"],
     auth: "public",

@@ -32,6 +32,9 @@ import {
 } from "../../src/domain/filters/filters.ops.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderFilterKeyword, renderFilterStatus, renderFilterV1, renderFilterV2 } from "../views/filter.ts";
+import { FilterKeywordSchema, FilterStatusSchema, FilterV1Schema, FilterV2Schema } from "../views/schemas/filter.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const filterIdParam = z.object({ filter_id: z.string() });
@@ -43,6 +46,7 @@ const v1: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/filters",
+    view: listOf(FilterV1Schema),
     summary: "The viewer's unexpired filter keywords, each as a v1 filter",
     tags,
     auth: read,
@@ -51,6 +55,7 @@ const v1: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/filters",
+    view: FilterV1Schema,
     summary: "Create a filter of one keyword (phrase, context[], irreversible, whole_word, expires_in)",
     tags,
     auth: write,
@@ -60,6 +65,7 @@ const v1: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/filters/:id",
+    view: FilterV1Schema,
     summary: "One v1 filter (a keyword's id)",
     tags,
     auth: read,
@@ -69,6 +75,7 @@ const v1: RouteDef[] = [
   route({
     method: "PUT",
     path: "/api/v1/filters/:id",
+    view: FilterV1Schema,
     summary: "Change a v1 filter (fields left out are kept; the filter's settings only when it has one keyword)",
     tags,
     auth: write,
@@ -79,6 +86,7 @@ const v1: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v1/filters/:id",
+    view: EmptySchema,
     summary: "Delete a v1 filter's keyword (and its filter when nothing is left in it)",
     tags,
     auth: write,
@@ -94,6 +102,7 @@ const keywords: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/filters/keywords/:id",
+    view: FilterKeywordSchema,
     summary: "One keyword of the viewer's filters",
     tags,
     auth: read,
@@ -103,6 +112,7 @@ const keywords: RouteDef[] = [
   route({
     method: "PUT",
     path: "/api/v2/filters/keywords/:id",
+    view: FilterKeywordSchema,
     summary: "Change a keyword (keyword, whole_word)",
     tags,
     auth: write,
@@ -113,6 +123,7 @@ const keywords: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v2/filters/keywords/:id",
+    view: EmptySchema,
     summary: "Delete a keyword",
     tags,
     auth: write,
@@ -125,6 +136,7 @@ const keywords: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/filters/:filter_id/keywords",
+    view: listOf(FilterKeywordSchema),
     summary: "A filter's keywords",
     tags,
     auth: read,
@@ -134,6 +146,7 @@ const keywords: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v2/filters/:filter_id/keywords",
+    view: FilterKeywordSchema,
     summary: "Add a keyword to a filter (keyword, whole_word)",
     tags,
     auth: write,
@@ -147,6 +160,7 @@ const statuses: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/filters/statuses/:id",
+    view: FilterStatusSchema,
     summary: "One status of the viewer's filters",
     tags,
     auth: read,
@@ -156,6 +170,7 @@ const statuses: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v2/filters/statuses/:id",
+    view: EmptySchema,
     summary: "Take a status out of its filter",
     tags,
     auth: write,
@@ -168,6 +183,7 @@ const statuses: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/filters/:filter_id/statuses",
+    view: listOf(FilterStatusSchema),
     summary: "A filter's statuses",
     tags,
     auth: read,
@@ -177,6 +193,7 @@ const statuses: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v2/filters/:filter_id/statuses",
+    view: FilterStatusSchema,
     summary: "Add a status the viewer can see to a filter (status_id)",
     tags,
     auth: write,
@@ -190,6 +207,7 @@ const v2: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/filters",
+    view: listOf(FilterV2Schema),
     summary: "The viewer's filters (expired ones too) with their keywords and statuses",
     tags,
     auth: read,
@@ -198,6 +216,7 @@ const v2: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v2/filters",
+    view: FilterV2Schema,
     summary: "Create a filter (title, context[], filter_action warn|hide|blur, expires_in, keywords_attributes[][keyword|whole_word])",
     tags,
     auth: write,
@@ -207,6 +226,7 @@ const v2: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/filters/:id",
+    view: FilterV2Schema,
     summary: "One of the viewer's filters",
     tags,
     auth: read,
@@ -216,6 +236,7 @@ const v2: RouteDef[] = [
   route({
     method: "PUT",
     path: "/api/v2/filters/:id",
+    view: FilterV2Schema,
     summary: "Change a filter; keywords_attributes[] adds (no id), changes (id) or deletes (id, _destroy) keywords",
     tags,
     auth: write,
@@ -226,6 +247,7 @@ const v2: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v2/filters/:id",
+    view: EmptySchema,
     summary: "Delete a filter with its keywords and statuses",
     tags,
     auth: write,

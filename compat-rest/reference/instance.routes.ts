@@ -11,6 +11,10 @@ import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderInstance, renderInstanceV2 } from "../views/instance.ts";
 import { renderRule } from "../views/rule.ts";
+import { AccountSchema } from "../views/schemas/account.ts";
+import { ActivityWeekSchema, ExtendedDescriptionSchema, InstanceDomainBlockSchema, InstanceV1Schema, InstanceV2Schema, PreferencesSchema, PrivacyPolicySchema, TermsOfServiceSchema } from "../views/schemas/instance.ts";
+import { RuleSchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const TAGS = ["Instance"];
 
@@ -18,6 +22,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/instance",
+    view: InstanceV1Schema,
     summary: "Information about this server: limits, features, federation and counts",
     tags: TAGS,
     auth: "public",
@@ -29,6 +34,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v2/instance",
+    view: InstanceV2Schema,
     summary: "Information about this server in the reference's v2 shape: configuration limits, registrations, contact, rules, thumbnail, api_versions",
     tags: TAGS,
     auth: "public",
@@ -41,6 +47,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/instance/rules",
+    view: listOf(RuleSchema),
     summary: "The instance's rules, by priority",
     tags: TAGS,
     auth: "public",
@@ -49,6 +56,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/instance/extended_description",
+    view: ExtendedDescriptionSchema,
     summary: "The instance's description, as HTML",
     tags: TAGS,
     auth: "public",
@@ -60,6 +68,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/instance/terms_of_service",
+    view: TermsOfServiceSchema,
     summary: "The terms of service: the instance document `terms-of-service` (the admin's upload, or the built-in text)",
     tags: TAGS,
     auth: "public",
@@ -73,6 +82,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/instance/privacy_policy",
+    view: PrivacyPolicySchema,
     summary: "The privacy policy: the instance document `privacy-policy` (the admin's upload, or the built-in text)",
     tags: TAGS,
     auth: "public",
@@ -85,6 +95,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/instance/domain_blocks",
+    view: listOf(InstanceDomainBlockSchema),
     summary: "Servers the content policy acts on (suspend or silence), when the policies are published (404 otherwise)",
     tags: TAGS,
     auth: "public",
@@ -93,6 +104,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/instance/activity",
+    view: listOf(ActivityWeekSchema),
     summary: "Local posts, active accounts and sign-ups of the last 12 weeks, this week first",
     tags: TAGS,
     auth: "public",
@@ -119,6 +131,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/directory",
+    view: listOf(AccountSchema),
     summary: "The profile directory: discoverable accounts, by recent activity (order=active) or newest (order=new); local=true for this server's",
     tags: ["Accounts"],
     auth: { scopes: ["read:accounts"], optional: true },
@@ -128,6 +141,7 @@ export const instanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/preferences",
+    view: PreferencesSchema,
     summary: "The viewer's posting and reading preferences",
     tags: ["Accounts"],
     auth: { scopes: ["read:accounts"] },

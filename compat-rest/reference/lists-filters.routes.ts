@@ -25,6 +25,10 @@ import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
+import { AccountSchema } from "../views/schemas/account.ts";
+import { EmptyArraySchema, EmptySchema, ListSchema, SuggestionSchema } from "../views/schemas/misc.ts";
+import { StatusListSchema } from "../views/schemas/status.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const membersBody = z.object({ account_ids: array(z.string()) });
@@ -38,6 +42,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/lists",
+    view: listOf(ListSchema),
     summary: "The viewer's lists",
     tags: ["Lists"],
     auth: { scopes: ["read:lists"] },
@@ -48,6 +53,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/lists",
+    view: ListSchema,
     summary: "Create a list (title, replies_policy, exclusive)",
     tags: ["Lists"],
     auth: { scopes: ["write:lists"] },
@@ -59,6 +65,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/lists/:id",
+    view: ListSchema,
     summary: "One of the viewer's lists",
     tags: ["Lists"],
     auth: { scopes: ["read:lists"] },
@@ -70,6 +77,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "PUT",
     path: "/api/v1/lists/:id",
+    view: ListSchema,
     summary: "Rename a list or change its replies policy or exclusivity",
     tags: ["Lists"],
     auth: { scopes: ["write:lists"] },
@@ -82,6 +90,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v1/lists/:id",
+    view: EmptySchema,
     summary: "Delete a list",
     tags: ["Lists"],
     auth: { scopes: ["write:lists"] },
@@ -94,6 +103,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/lists/:id/accounts",
+    view: listOf(AccountSchema),
     summary: "Members of a list (limit=0 for all), paged by account id",
     tags: ["Lists"],
     auth: { scopes: ["read:lists"] },
@@ -108,6 +118,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/lists/:id/accounts",
+    view: EmptySchema,
     summary: "Add accounts the viewer follows to a list (account_ids[])",
     tags: ["Lists"],
     auth: { scopes: ["write:lists"] },
@@ -121,6 +132,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v1/lists/:id/accounts",
+    view: EmptySchema,
     summary: "Remove accounts from a list (account_ids[])",
     tags: ["Lists"],
     auth: { scopes: ["write:lists"] },
@@ -136,6 +148,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/accounts/:id/lists",
+    view: listOf(ListSchema),
     summary: "The viewer's lists that contain the account",
     tags: ["Lists"],
     auth: { scopes: ["read:lists"] },
@@ -147,6 +160,7 @@ const listRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/list/:id",
+    view: StatusListSchema,
     summary: "Statuses of the list's members that the viewer can see, newest first",
     tags: ["Timelines"],
     auth: { scopes: ["read:lists"] },
@@ -165,6 +179,7 @@ const collectionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/bookmarks",
+    view: StatusListSchema,
     summary: "The viewer's bookmarked statuses, newest bookmark first; `folder_id` keeps one of the viewer's bookmark folders",
     tags: ["Statuses"],
     auth: { scopes: ["read:bookmarks"] },
@@ -178,6 +193,7 @@ const collectionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/favourites",
+    view: StatusListSchema,
     summary: "The viewer's favourited statuses, newest favourite first",
     tags: ["Statuses"],
     auth: { scopes: ["read:favourites"] },
@@ -191,6 +207,7 @@ const collectionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/$ns/accounts/:id/favourites",
+    view: StatusListSchema,
     summary: "An account's favourites the viewer can see; 403 when the account hides them (hide_favorites) from others",
     tags: ["Accounts"],
     auth: { scopes: ["read:favourites"], optional: true },
@@ -205,6 +222,7 @@ const collectionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/suggestions",
+    view: listOf(SuggestionSchema),
     summary: "Suggested accounts as {source: staff, account}",
     tags: ["Accounts"],
     auth: { scopes: ["read"], optional: true },
@@ -217,6 +235,7 @@ const collectionRoutes: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v1/suggestions/:account_id",
+    view: EmptySchema,
     summary: "Dismiss a suggested account: suggestions leave it out for the viewer from then on",
     tags: ["Accounts"],
     auth: { scopes: ["write"] },
@@ -230,7 +249,7 @@ const collectionRoutes: RouteDef[] = [
 ];
 
 function emptyArray(path: string, auth: RouteDef["auth"]): RouteDef {
-  return route({ method: "GET", path, summary: "Always an empty array", tags: ["Stubs"], auth, handler: async () => [] });
+  return route({ method: "GET", path, view: EmptyArraySchema, summary: "Always an empty array", tags: ["Stubs"], auth, handler: async () => [] });
 }
 
 // the spec fixes v1 suggestions as an empty stub; the staff's suggestions are served by v2

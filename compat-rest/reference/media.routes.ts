@@ -7,6 +7,7 @@ import { FileTooLarge } from "../../src/media/storage.ts";
 import { route } from "../route.ts";
 import { renderMedia } from "../views/media.ts";
 import { text } from "../../src/domain/input-limits.ts";
+import { MediaAttachmentSchema } from "../views/schemas/status.ts";
 
 const describe = z.object({
   description: text().optional(),
@@ -22,6 +23,7 @@ const upload = (path: string, summary: string) =>
   route({
     method: "POST",
     path,
+    view: MediaAttachmentSchema,
     rateLimit: "media_upload",
     summary,
     tags: ["Media"],
@@ -43,6 +45,7 @@ export const mediaRoutes = [
   route({
     method: "GET",
     path: "/api/v1/media/:id",
+    view: MediaAttachmentSchema,
     summary: "One of the signed-in account's uploads",
     tags: ["Media"],
     auth: { scopes: ["read:media"] },
@@ -55,6 +58,7 @@ export const mediaRoutes = [
   route({
     method: "PUT",
     path: "/api/v1/media/:id",
+    view: MediaAttachmentSchema,
     summary: "Change the description or focal point of one of the signed-in account's uploads",
     tags: ["Media"],
     auth: { scopes: ["write:media"] },

@@ -18,6 +18,9 @@ import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
+import { EmptySchema } from "../views/schemas/misc.ts";
+import { MergedSchema, NotificationPolicyV1Schema, NotificationPolicyV2Schema, NotificationRequestSchema } from "../views/schemas/notification.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const READ = { scopes: ["read:notifications"] };
 const WRITE = { scopes: ["write:notifications"] };
@@ -73,6 +76,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v2/notifications/policy",
+    view: NotificationPolicyV2Schema,
     summary: "The viewer's notification policy: accept, filter or drop for each kind of sender, and what is held back",
     tags,
     auth: READ,
@@ -83,6 +87,7 @@ export const notificationRequestRoutes = [
     route({
       method,
       path: "/api/v2/notifications/policy",
+      view: NotificationPolicyV2Schema,
       summary: "Change the notification policy",
       tags,
       auth: WRITE,
@@ -93,6 +98,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v1/notifications/policy",
+    view: NotificationPolicyV1Schema,
     summary: "The notification policy in the older boolean shape",
     tags,
     auth: READ,
@@ -102,6 +108,7 @@ export const notificationRequestRoutes = [
   route({
     method,
     path: "/api/v1/notifications/policy",
+    view: NotificationPolicyV1Schema,
     summary: "Change the notification policy in the older boolean shape (true: filter, false: accept)",
     tags,
     auth: WRITE,
@@ -120,6 +127,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v1/notifications/requests",
+    view: listOf(NotificationRequestSchema),
     summary: "Requests of filtered notifications, one per sender, newest first (keyset pages, limit 40 ≤ 80)",
     tags,
     auth: READ,
@@ -133,6 +141,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v1/notifications/requests/merged",
+    view: MergedSchema,
     summary: "Whether accepted requests' notifications are merged: always true (accepting merges at once)",
     tags,
     auth: READ,
@@ -141,6 +150,7 @@ export const notificationRequestRoutes = [
   route({
     method: "POST",
     path: "/api/v1/notifications/requests/accept",
+    view: EmptySchema,
     summary: "Accept several requests (id[])",
     tags,
     auth: WRITE,
@@ -150,6 +160,7 @@ export const notificationRequestRoutes = [
   route({
     method: "POST",
     path: "/api/v1/notifications/requests/dismiss",
+    view: EmptySchema,
     summary: "Dismiss several requests (id[])",
     tags,
     auth: WRITE,
@@ -159,6 +170,7 @@ export const notificationRequestRoutes = [
   route({
     method: "GET",
     path: "/api/v1/notifications/requests/:id",
+    view: NotificationRequestSchema,
     summary: "One request",
     tags,
     auth: READ,
@@ -168,6 +180,7 @@ export const notificationRequestRoutes = [
   route({
     method: "POST",
     path: "/api/v1/notifications/requests/:id/accept",
+    view: EmptySchema,
     summary: "Accept a request: its notifications are shown and the sender is let through from now on",
     tags,
     auth: WRITE,
@@ -177,6 +190,7 @@ export const notificationRequestRoutes = [
   route({
     method: "POST",
     path: "/api/v1/notifications/requests/:id/dismiss",
+    view: EmptySchema,
     summary: "Dismiss a request: it and its notifications are deleted",
     tags,
     auth: WRITE,

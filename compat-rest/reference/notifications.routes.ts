@@ -25,6 +25,10 @@ import { renderNotificationGroups } from "../views/notification-group.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderNotification, renderNotifications } from "../views/notification.ts";
+import { AccountSchema } from "../views/schemas/account.ts";
+import { CountSchema, EmptySchema } from "../views/schemas/misc.ts";
+import { MarkersSchema, NotificationGroupsSchema, NotificationSchema } from "../views/schemas/notification.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const READ = { scopes: ["read:notifications"] };
@@ -52,6 +56,7 @@ const groupedRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/notifications/unread_count",
+    view: CountSchema,
     summary: "How many notifications are unread (newer than the notifications marker), at most `limit` (100; 1000 at most)",
     tags: TAGS,
     auth: READ,
@@ -61,6 +66,7 @@ const groupedRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/notifications/unread_count",
+    view: CountSchema,
     summary: "How many notification groups are unread, at most `limit` (100; 1000 at most)",
     tags: TAGS,
     auth: READ,
@@ -70,6 +76,7 @@ const groupedRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/notifications",
+    view: NotificationGroupsSchema,
     summary: "The signed-in account's notifications in groups (favourites, reblogs and follows by default), newest first, `limit` groups a page",
     tags: TAGS,
     auth: READ,
@@ -83,6 +90,7 @@ const groupedRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/notifications/:group_key",
+    view: NotificationGroupsSchema,
     summary: "One notification group with all its notifications",
     tags: TAGS,
     auth: READ,
@@ -92,6 +100,7 @@ const groupedRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v2/notifications/:group_key/accounts",
+    view: listOf(AccountSchema),
     summary: "The accounts of a notification group, newest first",
     tags: TAGS,
     auth: READ,
@@ -101,6 +110,7 @@ const groupedRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v2/notifications/:group_key/dismiss",
+    view: EmptySchema,
     summary: "Delete every notification of a group",
     tags: TAGS,
     auth: WRITE,
@@ -117,6 +127,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/notifications",
+    view: listOf(NotificationSchema),
     summary: "The signed-in account's notifications, newest first",
     tags: TAGS,
     auth: READ,
@@ -130,6 +141,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/notifications/clear",
+    view: EmptySchema,
     summary: "Delete every notification of the signed-in account",
     tags: TAGS,
     auth: WRITE,
@@ -141,6 +153,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "DELETE",
     path: "/api/v1/notifications/destroy_multiple",
+    view: EmptySchema,
     summary: "Delete the given notifications (`ids` required)",
     tags: TAGS,
     auth: WRITE,
@@ -154,6 +167,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/notifications/dismiss",
+    view: EmptySchema,
     summary: "Delete one notification, named in the body (older form)",
     tags: TAGS,
     auth: WRITE,
@@ -166,6 +180,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/notifications/:id",
+    view: NotificationSchema,
     summary: "One notification of the signed-in account",
     tags: TAGS,
     auth: READ,
@@ -177,6 +192,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/notifications/:id/dismiss",
+    view: EmptySchema,
     summary: "Delete one notification",
     tags: TAGS,
     auth: WRITE,
@@ -203,6 +219,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/markers",
+    view: MarkersSchema,
     summary: "Reading positions of the home timeline and the notifications",
     tags: ["Markers"],
     auth: { scopes: ["read:statuses"] },
@@ -214,6 +231,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/markers",
+    view: MarkersSchema,
     summary: "Save reading positions; the notifications position also marks notifications up to it as seen",
     tags: ["Markers"],
     auth: { scopes: ["write:statuses"] },

@@ -4,6 +4,7 @@ import { showPoll, votePoll } from "../../src/domain/polls/polls.ops.ts";
 import { array, int } from "../inputs.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderPoll } from "../views/status.ts";
+import { PollSchema } from "../views/schemas/status.ts";
 
 const idParam = z.object({ id: z.string() });
 
@@ -11,6 +12,7 @@ export const pollRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/polls/:id",
+    view: PollSchema,
     summary: "A poll (404 when its status is not visible to the viewer)",
     tags: ["Polls"],
     auth: { scopes: ["read:statuses"], optional: true },
@@ -22,6 +24,7 @@ export const pollRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/polls/:id/votes",
+    view: PollSchema,
     summary: "Vote on a poll with the indices of the chosen options (choices[]); answers the poll",
     tags: ["Polls"],
     auth: { scopes: ["write:statuses"] },

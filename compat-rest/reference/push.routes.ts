@@ -8,6 +8,7 @@ import type { PushSubscription } from "../../src/generated/prisma/client.ts";
 import { bool } from "../inputs.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderPushSubscription } from "../views/push-subscription.ts";
+import { EmptySchema, PushSubscriptionSchema } from "../views/schemas/misc.ts";
 
 const PATH = "/api/v1/push/subscription";
 const auth = { scopes: ["push"] } as const;
@@ -24,6 +25,7 @@ export const pushRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: PATH,
+    view: PushSubscriptionSchema,
     summary: "Subscribe this access token to Web Push (replaces its existing subscription)",
     tags: ["Push"],
     auth,
@@ -42,6 +44,7 @@ export const pushRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: PATH,
+    view: PushSubscriptionSchema,
     summary: "The Web Push subscription of this access token",
     tags: ["Push"],
     auth,
@@ -53,6 +56,7 @@ export const pushRoutes: RouteDef[] = [
   route({
     method: "PUT",
     path: PATH,
+    view: PushSubscriptionSchema,
     summary: "Change the alerts (the given set replaces the stored one) or the policy of this token's subscription",
     tags: ["Push"],
     auth,
@@ -65,6 +69,7 @@ export const pushRoutes: RouteDef[] = [
   route({
     method: "DELETE",
     path: PATH,
+    view: EmptySchema,
     summary: "Remove this access token's Web Push subscription",
     tags: ["Push"],
     auth,

@@ -22,6 +22,9 @@ import { route, type RouteDef } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderRelationship } from "../views/relationship.ts";
 import { text } from "../../src/domain/input-limits.ts";
+import { AccountSchema, RelationshipSchema } from "../views/schemas/account.ts";
+import { DomainListSchema, EmptySchema, FamiliarFollowersSchema, MutedAccountSchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const withRelationships = z.object({ with_relationships: bool().optional() });
@@ -41,6 +44,7 @@ function accountAction<B extends z.ZodObject>(
   return route({
     method: "POST",
     path: `/api/v1/accounts/:id/${action}`,
+    view: RelationshipSchema,
     summary,
     tags: ["Relationships"],
     auth: { scopes },
@@ -61,6 +65,7 @@ const endorsementRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/endorsements",
+    view: listOf(AccountSchema),
     summary: "The accounts the signed-in account features, newest first",
     tags: ["Relationships"],
     auth: { scopes: ["read:accounts"] },
@@ -74,6 +79,7 @@ const endorsementRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: ["/api/v1/accounts/:id/endorsements", "/api/v1/$ns/accounts/:id/endorsements"],
+    view: listOf(AccountSchema),
     summary: "The accounts an account features on its profile",
     tags: ["Relationships"],
     auth: { scopes: ["read:accounts"], optional: true },
@@ -88,6 +94,7 @@ const endorsementRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/accounts/familiar_followers",
+    view: listOf(FamiliarFollowersSchema),
     summary: "For each account (`id[]`, at most 40): the accounts the signed-in account follows that follow it",
     tags: ["Relationships"],
     auth: { scopes: ["read:follows"] },
@@ -106,6 +113,7 @@ export const relationshipRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/accounts/relationships",
+    view: listOf(RelationshipSchema),
     summary: "The signed-in account's relationships to the given accounts (unknown ids are skipped)",
     tags: ["Relationships"],
     auth: { scopes: ["read:follows"] },
@@ -118,6 +126,7 @@ export const relationshipRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/follows",
+    view: RelationshipSchema,
     summary: "Follow an account named by nickname (bob@remote.host for a remote one)",
     tags: ["Relationships"],
     auth: { scopes: FOLLOWS },
@@ -143,6 +152,7 @@ export const relationshipRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/follow_requests",
+    view: listOf(AccountSchema),
     summary: "Accounts waiting for the signed-in account to answer their follow request",
     tags: ["Relationships"],
     auth: { scopes: ["follow", "read:follows"] },
@@ -157,6 +167,7 @@ export const relationshipRoutes: RouteDef[] = [
     route({
       method: "POST",
       path: `/api/v1/follow_requests/:id/${answer}`,
+      view: RelationshipSchema,
       summary: `${answer === "authorize" ? "Accept" : "Reject"} an account's follow request`,
       tags: ["Relationships"],
       auth: { scopes: FOLLOWS },
@@ -170,6 +181,7 @@ export const relationshipRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/blocks",
+    view: listOf(AccountSchema),
     summary: "Accounts the signed-in account blocks, newest first",
     tags: ["Relationships"],
     auth: { scopes: ["follow", "read:blocks"] },
@@ -187,6 +199,7 @@ export const relationshipRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/mutes",
+    view: listOf(MutedAccountSchema),
     summary: "Accounts the signed-in account mutes (unexpired), newest first; each with mute_expires_at",
     tags: ["Relationships"],
     auth: { scopes: ["follow", "read:mutes"] },
@@ -206,6 +219,7 @@ export const relationshipRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/domain_blocks",
+    view: DomainListSchema,
     summary: "Domains the signed-in account hides, newest first",
     tags: ["Relationships"],
     auth: { scopes: ["follow", "read:blocks"] },
@@ -220,6 +234,7 @@ export const relationshipRoutes: RouteDef[] = [
     route({
       method,
       path: "/api/v1/domain_blocks",
+      view: EmptySchema,
       summary: method === "POST" ? "Hide a domain" : "Stop hiding a domain",
       tags: ["Relationships"],
       auth: { scopes: BLOCKS },

@@ -6,11 +6,14 @@ import { route } from "../route.ts";
 import { renderOwnReports } from "../views/admin-report.ts";
 import { renderReport } from "../views/report.ts";
 import { renderStatuses } from "../views/status.ts";
+import { ReportSchema } from "../views/schemas/notification.ts";
+import { OwnReportSchema, OwnReportsSchema } from "../views/schemas/admin.ts";
 
 export const reportRoutes = [
   route({
     method: "POST",
     path: "/api/v1/reports",
+    view: ReportSchema,
     summary: "Report an account (and some of its statuses) to the moderators",
     tags: ["Reports"],
     auth: { scopes: ["write:reports"] },
@@ -24,6 +27,7 @@ export const reportRoutes = [
   route({
     method: "GET",
     path: "/api/v0/$ns/reports",
+    view: OwnReportsSchema,
     summary: "The viewer's own reports, newest first (`state`, `page`, `size` — 20 by default)",
     tags: ["Reports"],
     auth: { scopes: ["read:reports"] },
@@ -37,6 +41,7 @@ export const reportRoutes = [
   route({
     method: "GET",
     path: "/api/v0/$ns/reports/:id",
+    view: OwnReportSchema,
     summary: "One of the viewer's own reports",
     tags: ["Reports"],
     auth: { scopes: ["read:reports"] },

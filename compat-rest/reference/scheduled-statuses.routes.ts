@@ -5,6 +5,8 @@ import { cancelScheduledStatus, listScheduledStatuses, rescheduleStatus, showSch
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderScheduledStatus } from "../views/scheduled-status.ts";
+import { EmptySchema, ScheduledStatusSchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 
@@ -12,6 +14,7 @@ export const scheduledStatusRoutes = [
   route({
     method: "GET",
     path: "/api/v1/scheduled_statuses",
+    view: listOf(ScheduledStatusSchema),
     summary: "The signed-in account's scheduled statuses, newest first (max_id, since_id, min_id, limit ≤ 40; Link header)",
     tags: ["Scheduled statuses"],
     auth: { scopes: ["read:statuses"] },
@@ -26,6 +29,7 @@ export const scheduledStatusRoutes = [
   route({
     method: "GET",
     path: "/api/v1/scheduled_statuses/:id",
+    view: ScheduledStatusSchema,
     summary: "One of the signed-in account's scheduled statuses",
     tags: ["Scheduled statuses"],
     auth: { scopes: ["read:statuses"] },
@@ -39,6 +43,7 @@ export const scheduledStatusRoutes = [
   route({
     method: "PUT",
     path: "/api/v1/scheduled_statuses/:id",
+    view: ScheduledStatusSchema,
     summary: "Move a scheduled status to another time (at least 5 minutes ahead)",
     tags: ["Scheduled statuses"],
     auth: { scopes: ["write:statuses"] },
@@ -53,6 +58,7 @@ export const scheduledStatusRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/scheduled_statuses/:id",
+    view: EmptySchema,
     summary: "Cancel a scheduled status",
     tags: ["Scheduled statuses"],
     auth: { scopes: ["write:statuses"] },

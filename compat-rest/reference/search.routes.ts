@@ -1,6 +1,7 @@
 // Reference API search: v2 answers hashtags as Tag entities, v1 as plain names.
 import type { Ctx } from "../../src/domain/context.ts";
 import { search, searchInput, type SearchResult } from "../../src/domain/search/search.ops.ts";
+import { SearchV1Schema, SearchV2Schema } from "../views/schemas/misc.ts";
 import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
@@ -16,6 +17,7 @@ export const searchRoutes = ([1, 2] as const).map((version) =>
   route({
     method: "GET",
     path: `/api/v${version}/search`,
+    view: version === 2 ? SearchV2Schema : SearchV1Schema,
     rateLimit: "search",
     summary: version === 2 ? "Search accounts, statuses and hashtags" : "Search (hashtags as plain names)",
     tags: ["Search"],

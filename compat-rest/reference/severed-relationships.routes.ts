@@ -6,6 +6,8 @@ import { listSeverances, severedRelationshipsCsv } from "../../src/domain/relati
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderSeveranceEvent } from "../views/moderation-notices.ts";
+import { RelationshipSeveranceEventSchema } from "../views/schemas/notification.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const tags = ["Severed relationships"];
 
@@ -13,6 +15,7 @@ export const severedRelationshipRoutes = [
   route({
     method: "GET",
     path: "/api/v1/severed_relationships",
+    view: listOf(RelationshipSeveranceEventSchema),
     summary: "The viewer's severed-relationship events, newest first (id = the one its notification names)",
     tags,
     auth: { scopes: ["read:follows"] },

@@ -28,6 +28,10 @@ import { route, type RouteDef } from "../route.ts";
 import { renderAccount, renderAccounts } from "../views/account.ts";
 import { renderMedia } from "../views/media.ts";
 import { renderStatus, renderStatuses } from "../views/status.ts";
+import { AccountSchema } from "../views/schemas/account.ts";
+import { StatusEditSchema, StatusSourceSchema } from "../views/schemas/misc.ts";
+import { ContextSchema, StatusSchema } from "../views/schemas/status.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const noBody = z.object({});
@@ -43,6 +47,7 @@ function action(
   return route({
     method: "POST",
     path: `/api/v1/statuses/:id/${name}`,
+    view: StatusSchema,
     summary,
     tags: ["Statuses"],
     auth: { scopes },
@@ -102,6 +107,7 @@ export const statusActionRoutes: RouteDef[] = [
     route({
       method: "GET",
       path: `/api/v1/statuses/:id/${name}`,
+      view: listOf(AccountSchema),
       summary,
       tags: ["Statuses"],
       auth: { scopes: ["read:accounts"], optional: true },
@@ -118,6 +124,7 @@ export const statusActionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/statuses/:id/context",
+    view: ContextSchema,
     summary: "The thread around a status: ancestors (oldest first) and descendants (depth-first), only what the viewer may see",
     tags: ["Statuses"],
     auth: { scopes: ["read:statuses"], optional: true },
@@ -132,6 +139,7 @@ export const statusActionRoutes: RouteDef[] = [
   route({
     method: "PUT",
     path: "/api/v1/statuses/:id",
+    view: StatusSchema,
     rateLimit: "statuses_actions",
     summary: "Edit an own status (text, content warning, sensitivity, media, content type, language); the old version goes to its history",
     tags: ["Statuses"],
@@ -145,6 +153,7 @@ export const statusActionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/statuses/:id/history",
+    view: listOf(StatusEditSchema),
     summary: "Every version of a status, oldest first, the current one last",
     tags: ["Statuses"],
     auth: { scopes: ["read:statuses"], optional: true },
@@ -157,6 +166,7 @@ export const statusActionRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/statuses/:id/source",
+    view: StatusSourceSchema,
     summary: "The text of a status as typed, with its content warning and content type",
     tags: ["Statuses"],
     auth: { scopes: ["read:statuses"], optional: true },

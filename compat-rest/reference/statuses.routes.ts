@@ -4,8 +4,10 @@ import { postInput, postStatus, deleteStatus } from "../../src/domain/statuses/s
 import { scheduledWithMedia } from "../../src/domain/statuses/scheduled.ops.ts";
 import { showStatus, showStatuses } from "../../src/domain/statuses/statuses.read.ts";
 import { route } from "../route.ts";
+import { StatusListSchema, StatusSchema } from "../views/schemas/status.ts";
 import { renderScheduledStatus } from "../views/scheduled-status.ts";
 import { renderStatus, renderStatuses } from "../views/status.ts";
+import { PostedSchema } from "../views/schemas/misc.ts";
 
 const idParam = z.object({ id: z.string() });
 
@@ -13,6 +15,7 @@ export const statusRoutes = [
   route({
     method: "POST",
     path: "/api/v1/statuses",
+    view: PostedSchema,
     rateLimit: "statuses_actions",
     summary: "Post a status (or preview it, or schedule it); Idempotency-Key header honoured",
     tags: ["Statuses"],
@@ -30,6 +33,7 @@ export const statusRoutes = [
   route({
     method: "GET",
     path: "/api/v1/statuses",
+    view: StatusListSchema,
     summary: "Several statuses by id (ids[]=, at most 100); invisible or unknown ones are left out",
     tags: ["Statuses"],
     auth: { scopes: ["read:statuses"], optional: true },
@@ -42,6 +46,7 @@ export const statusRoutes = [
     method: "GET",
     path: "/api/v1/statuses/:id",
     summary: "A status",
+    view: StatusSchema,
     tags: ["Statuses"],
     auth: { scopes: ["read:statuses"], optional: true },
     params: idParam,
@@ -52,6 +57,7 @@ export const statusRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/statuses/:id",
+    view: StatusSchema,
     summary: "Delete a status; answers it with its source text, for redrafting",
     tags: ["Statuses"],
     auth: { scopes: ["write:statuses"] },

@@ -6,6 +6,8 @@ import { pageInput } from "../../src/domain/pagination.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
+import { EmptySchema, FeaturedTagSchema, TagSchema } from "../views/schemas/misc.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const nameParam = z.object({ id: z.string() });
 const tags = ["Tags"];
@@ -31,6 +33,7 @@ export const tagRoutes = [
   route({
     method: "GET",
     path: "/api/v1/featured_tags",
+    view: listOf(FeaturedTagSchema),
     summary: "The hashtags the signed-in account features",
     tags,
     auth: { scopes: ["read:accounts"] },
@@ -39,6 +42,7 @@ export const tagRoutes = [
   route({
     method: "GET",
     path: "/api/v1/featured_tags/suggestions",
+    view: listOf(TagSchema),
     summary: "Hashtags the signed-in account used most and does not feature yet",
     tags,
     auth: { scopes: ["read:accounts"] },
@@ -47,6 +51,7 @@ export const tagRoutes = [
   route({
     method: "POST",
     path: "/api/v1/featured_tags",
+    view: FeaturedTagSchema,
     summary: "Feature a hashtag on one's profile (at most 10)",
     tags,
     auth: { scopes: ["write:accounts"] },
@@ -56,6 +61,7 @@ export const tagRoutes = [
   route({
     method: "DELETE",
     path: "/api/v1/featured_tags/:id",
+    view: EmptySchema,
     summary: "Stop featuring a hashtag",
     tags,
     auth: { scopes: ["write:accounts"] },
@@ -65,6 +71,7 @@ export const tagRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/:id/featured_tags",
+    view: listOf(FeaturedTagSchema),
     summary: "The hashtags an account features on its profile",
     tags,
     auth: { scopes: ["read:accounts"], optional: true },
@@ -76,6 +83,7 @@ export const tagRoutes = [
   route({
     method: "GET",
     path: "/api/v1/tags/:id",
+    view: TagSchema,
     summary: "A hashtag by name, with whether the signed-in account follows it",
     tags,
     auth: { scopes: ["read"], optional: true },
@@ -85,6 +93,7 @@ export const tagRoutes = [
   route({
     method: "POST",
     path: "/api/v1/tags/:id/follow",
+    view: TagSchema,
     summary: "Follow a hashtag: its public statuses join the home timeline",
     tags,
     auth: { scopes: ["write:follows"] },
@@ -94,6 +103,7 @@ export const tagRoutes = [
   route({
     method: "POST",
     path: "/api/v1/tags/:id/unfollow",
+    view: TagSchema,
     summary: "Stop following a hashtag",
     tags,
     auth: { scopes: ["write:follows"] },
@@ -103,6 +113,7 @@ export const tagRoutes = [
   route({
     method: "GET",
     path: "/api/v1/followed_tags",
+    view: listOf(TagSchema),
     summary: "The hashtags the signed-in account follows",
     tags,
     auth: { scopes: ["read:follows"] },

@@ -8,6 +8,7 @@ import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTi
 import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderStatuses } from "../views/status.ts";
+import { StatusListSchema } from "../views/schemas/status.ts";
 
 const READ = { scopes: ["read:statuses"] } as const;
 const OPTIONAL = { scopes: ["read:statuses"], optional: true } as const;
@@ -21,6 +22,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/home",
+    view: StatusListSchema,
     summary: "Statuses of the signed-in account, the accounts it follows and those addressed to it",
     tags: ["Timelines"],
     auth: READ,
@@ -32,6 +34,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/direct",
+    view: StatusListSchema,
     summary: "Direct statuses the signed-in account wrote or is addressed by (the earlier reference API; conversations are the later form)",
     tags: ["Timelines"],
     auth: READ,
@@ -43,6 +46,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/public",
+    view: StatusListSchema,
     rateLimit: "timeline",
     summary: "Public statuses (and local-only ones for signed-in users); local, remote, only_media, instance",
     tags: ["Timelines"],
@@ -55,6 +59,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/bubble",
+    view: StatusListSchema,
     rateLimit: "timeline",
     summary: "Local statuses and those of the instances in the administrator's bubble",
     tags: ["Timelines"],
@@ -67,6 +72,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/timelines/tag/:hashtag",
+    view: StatusListSchema,
     rateLimit: "timeline",
     summary: "Public statuses with the hashtag (any[], all[], none[] refine it)",
     tags: ["Timelines"],
@@ -80,6 +86,7 @@ export const timelineRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: "/api/v1/accounts/:id/statuses",
+    view: StatusListSchema,
     summary: "An account's statuses (id or nickname); pinned, tagged, only_media, with_muted, exclude_reblogs, exclude_replies, exclude_visibilities[]",
     tags: ["Accounts"],
     auth: OPTIONAL,

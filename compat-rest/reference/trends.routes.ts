@@ -5,6 +5,9 @@ import { setOffsetLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderStatuses } from "../views/status.ts";
 import { renderTrendingTag } from "../views/trends.ts";
+import { TagSchema } from "../views/schemas/misc.ts";
+import { StatusListSchema } from "../views/schemas/status.ts";
+import { listOf } from "../views/schemas/view.ts";
 
 const tags = ["Trends"];
 const auth = { scopes: ["read"], optional: true } as const;
@@ -14,6 +17,7 @@ export const trendRoutes = [
     method: "GET",
     // `/api/v1/trends` is the reference's older name of the same list
     path: ["/api/v1/trends/tags", "/api/v1/trends"],
+    view: listOf(TagSchema),
     summary: "Hashtags used by the most accounts in the last week (limit 10, at most 20; offset), with their daily history",
     tags,
     auth,
@@ -27,6 +31,7 @@ export const trendRoutes = [
   route({
     method: "GET",
     path: "/api/v1/trends/statuses",
+    view: StatusListSchema,
     summary: "Public posts of the last week that received the most favourites and reblogs in it (limit 20, at most 40; offset)",
     tags,
     auth,

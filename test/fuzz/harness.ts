@@ -5,6 +5,7 @@
 // a rejected request that changed the database. Deterministic for a seed (one request at a time).
 import http from "node:http";
 import { passwordToken, type TestServer } from "../support/server.ts";
+import { responseValidator } from "../support/openapi-responses.ts";
 
 // ---------------------------------------------------------------- seeded randomness
 
@@ -394,6 +395,8 @@ export interface FuzzResult {
   byVariant: Record<string, number>;
   failures: Failure[];
   operations: number;
+  /** 2xx JSON answers checked against their operation's success schema */
+  validated: number;
   ms: number;
 }
 
@@ -421,6 +424,7 @@ export async function runFuzz(server: TestServer, opts: { seed: number; requests
   const started = Date.now();
   const rng = prng(opts.seed);
   const doc = await (await server.fetch("/api/openapi")).json();
+  const responses = responseValidator(doc);
   const ops = operationsOf(doc).filter((o) => !opts.only || opts.only.test(`${o.method} ${o.path}`));
   const pools = new Pools();
   const personas: Persona[] = [{ name: "anonymous" }, { name: "user", nickname: "fuzzuser" }, { name: "admin", nickname: "fuzzadmin", admin: true }];
@@ -428,7 +432,7 @@ export async function runFuzz(server: TestServer, opts: { seed: number; requests
   pools.ids.add(other.id);
   let generation = 0;
   const fingerprint = await fingerprintQuery(server);
-  const result: FuzzResult = { sent: 0, byStatus: {}, byVariant: {}, failures: [], operations: ops.length, ms: 0 };
+  const result: FuzzResult = { sent: 0, byStatus: {}, byVariant: {}, failures: [], operations: ops.length, validated: 0, ms: 0 };
   // seed content to act on
   for (const p of personas) await ensureToken(server, p, generation);
   for (const p of personas.filter((p) => p.token)) {
@@ -473,10 +477,18 @@ export async function runFuzz(server: TestServer, opts: { seed: number; requests
       before = after;
     } else {
       if (res.status < 300 && res.contentType.includes("json")) {
+        let body: unknown;
         try {
-          pools.harvest(JSON.parse(res.text));
+          body = JSON.parse(res.text);
         } catch {
           /* not JSON after all */
+        }
+        if (body !== undefined) {
+          pools.harvest(body);
+          // the answer matches the success schema its operation declares in the OpenAPI document
+          const checked = responses.forOperation(op.method, op.path, res.status, body);
+          if (checked.operation) result.validated++;
+          if (checked.errors.length) fail(`response does not match the OpenAPI schema of ${checked.operation}: ${checked.errors.join("; ")}`);
         }
       }
       before = await fingerprint();
