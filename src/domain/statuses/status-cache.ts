@@ -117,6 +117,8 @@ function cacheSize(): number {
 
 /** The status cache of this server, following the bus's invalidations from the first use on. */
 export function statusCache(ctx: Pick<Ctx, "bus">): StatusCache {
+  // a context without a bus (a test's hand-made one) caches nothing: nothing would invalidate it
+  if (!ctx.bus) return new StatusCache(0);
   let cache = caches.get(ctx.bus);
   if (!cache) {
     cache = new StatusCache(cacheSize());
@@ -149,17 +151,17 @@ export function statusesChanged(ctx: Pick<Ctx, "bus">, ids: (string | null | und
   const present = [...new Set(ids.filter((id): id is string => !!id))];
   if (present.length === 0) return;
   statusCache(ctx).invalidate(present);
-  ctx.bus.publish("statuses_changed", { ids: present });
+  ctx.bus?.publish("statuses_changed", { ids: present });
 }
 
 /** `status_updated` (the streams' `status.update`), the cache's entry dropped in this process at once. */
 export function statusUpdated(ctx: Pick<Ctx, "bus">, statusId: string): void {
   statusCache(ctx).invalidate([statusId]);
-  ctx.bus.publish("status_updated", { statusId });
+  ctx.bus?.publish("status_updated", { statusId });
 }
 
 /** Announces a change to statuses that cannot be named one by one (an account's deletion, an instance purge…). */
 export function allStatusesChanged(ctx: Pick<Ctx, "bus">): void {
   statusCache(ctx).clear();
-  ctx.bus.publish("statuses_changed", { all: true });
+  ctx.bus?.publish("statuses_changed", { all: true });
 }
