@@ -201,10 +201,13 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
   const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !data.statuses.has(id)))];
   // what the cache has of the statuses named so far (the quoted ones of an original it lacks are found by the statement)
   const shared = new Map<string, SharedStatusData>();
-  for (const id of [...data.statuses.keys(), ...inner, ...list.map((s) => s.quoteId)]) {
+  const lookUp = (id: string | null) => {
     const hit = id && !shared.has(id) ? cache.get(id) : undefined;
     if (hit) shared.set(id!, hit);
-  }
+  };
+  for (const id of [...data.statuses.keys(), ...inner, ...list.map((s) => s.quoteId)]) lookUp(id);
+  // the statuses quoted by cached originals
+  for (const id of inner) lookUp(shared.get(id)?.row.quoteId ?? null);
   const since = cache.begin();
   const [result] = await ctx.db.$queryRaw<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }[]>(
     statement(ctx, [...data.statuses.values()], inner, [...shared.keys()]),
