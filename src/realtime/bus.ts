@@ -40,6 +40,8 @@ export type BusEvents = {
   status_created: [payload: { statusId: string }];
   /** a status was edited: the streams' `status.update` */
   status_updated: [payload: { statusId: string }];
+  /** what every viewer sees of these statuses changed (counts, reactions, poll, media, pin…; `all`: too many to name): status-cache.ts drops them */
+  statuses_changed: [payload: { ids: string[] } | { all: true }];
   /** a status was deleted (also each reblog deleted with it): the streams' `delete`, routed without the row */
   status_deleted: [payload: DeletedStatus];
   /** a direct status bumped one participant's conversation: that account's `direct` stream */

@@ -14,6 +14,7 @@ import { federate, hasRemoteFollowers, remoteInboxesAround } from "../federation
 import { operation } from "../operation.ts";
 import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";
 import { mailSettings } from "./registration.ops.ts";
+import { allStatusesChanged } from "../statuses/status-cache.ts";
 
 export const DELETE_ACCOUNT_JOB = "accounts.delete";
 
@@ -158,6 +159,8 @@ export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings" | "bus" | "j
       },
     }),
   ]);
+  // its favourites, reblogs, reactions, votes and replies counted on statuses anywhere
+  allStatusesChanged(ctx);
   for (const d of gone) ctx.bus.publish("status_deleted", d);
   for (const url of [...media.map((m) => m.url), account.avatar, account.header, account.background]) await removeStored(ctx, url);
 }

@@ -12,6 +12,7 @@ import { instanceHealth, type InstanceHealth } from "../federation/instances.ts"
 import { actorOf, logAction, logActionAs, type Actor } from "../moderation-log/log.ts";
 import { removeStored } from "../../media/storage.ts";
 import { evictProxied } from "../media/proxy-cache.ts";
+import { allStatusesChanged } from "../statuses/status-cache.ts";
 
 export const PURGE_INSTANCE_JOB = "admin.instances.purge";
 const BATCH = 100;
@@ -70,7 +71,8 @@ export async function purgeInstanceAccounts(
       db.notification.deleteMany({ where: { fromAccountId: { in: ids } } }),
       db.account.deleteMany({ where: { id: { in: ids } } }),
     ]);
-    // open streams drop them too
+    // counted on statuses anywhere (replies, reblogs); open streams drop them too
+    allStatusesChanged(ctx);
     for (const d of gone) ctx.bus.publish("status_deleted", d);
     await forgetMedia(ctx, [...media.flatMap((m) => [m.url, m.remoteUrl]), ...batch.flatMap((a) => [a.avatar, a.header])]);
     accounts += ids.length;

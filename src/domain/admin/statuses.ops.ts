@@ -11,6 +11,7 @@ import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { deleteStatus } from "../statuses/statuses.ops.ts";
 import { offsetOf } from "./reports.ops.ts";
+import { statusUpdated } from "../statuses/status-cache.ts";
 
 /** What `PUT /statuses/:id` may set, as the family allows. */
 export const SETTABLE_VISIBILITIES = ["public", "private", "unlisted"] as const;
@@ -107,7 +108,7 @@ export const adminUpdateStatus = operation({
       await logAction(ctx, { action: "status_update", subject: { id: status.id }, sensitive, visibility }, tx);
       return row;
     });
-    ctx.bus.publish("status_updated", { statusId: updated.id });
+    statusUpdated(ctx, updated.id);
     return updated;
   },
 });

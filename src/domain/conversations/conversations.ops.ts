@@ -12,6 +12,7 @@ import { array } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { visibleWhere } from "../statuses/visibility.ts";
+import { statusesChanged } from "../statuses/status-cache.ts";
 
 export type Participation = ConversationParticipation;
 
@@ -52,6 +53,7 @@ export async function recordDirectStatus(ctx: Ctx, status: Status): Promise<Stat
     }),
   );
   const updated = await ctx.db.status.update({ where: { id: status.id }, data: { directConversationId: conversationId } });
+  statusesChanged(ctx, [status.id]); // direct_conversation_id
   for (const accountId of participants) if (!silent.has(accountId)) ctx.bus.publish("conversation", { accountId, conversationId });
   return updated;
 }

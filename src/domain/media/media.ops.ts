@@ -10,6 +10,7 @@ import type { Ctx } from "../context.ts";
 import { Invalid, NotFound, Unprocessable } from "../errors.ts";
 import { operation } from "../operation.ts";
 import { text } from "../input-limits.ts";
+import { statusesChanged } from "../statuses/status-cache.ts";
 
 export interface Focus {
   x: number;
@@ -103,7 +104,9 @@ export const updateMedia = operation({
     const description = checkDescription(ctx, input.description);
     const data = { ...(description !== undefined ? { description } : {}), ...focusData(input.focus) };
     if (Object.keys(data).length === 0) return row;
-    return ctx.db.mediaAttachment.update({ where: { id: row.id }, data });
+    const updated = await ctx.db.mediaAttachment.update({ where: { id: row.id }, data });
+    statusesChanged(ctx, [row.statusId]); // an attached one's description or focus
+    return updated;
   },
 });
 

@@ -13,6 +13,7 @@ import { federate, federateStatus } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import type { PollData } from "../statuses/status-data.ts";
 import { getVisibleStatus } from "../statuses/statuses.read.ts";
+import { statusesChanged } from "../statuses/status-cache.ts";
 
 /** Closed by the job, or past its expiry while the job has not run yet. */
 export function pollExpired(ctx: Ctx, poll: Poll): boolean {
@@ -75,6 +76,7 @@ export const votePoll = operation({
       if (await tx.pollVote.findFirst({ where: { pollId: poll.id, accountId: me.id }, select: { id: true } })) throw Unprocessable("Already voted");
       await tx.pollVote.createMany({ data: choices.map((choice) => ({ id: newId(), pollId: poll.id, accountId: me.id, choice })) });
     });
+    statusesChanged(ctx, [poll.statusId]); // the poll's counts
     // federation: an Answer per choice goes to the poll's author here when the poll is remote
     if (!(await ctx.db.account.findUniqueOrThrow({ where: { id: authorId }, select: { local: true } })).local)
       await federate(ctx, { type: "poll.vote", pollId: poll.id, voterId: me.id, choices });
@@ -94,6 +96,7 @@ export async function closePoll(ctx: Ctx, pollId: string): Promise<number> {
   // claiming the close makes a repeated or concurrent run a no-op
   const claimed = await ctx.db.poll.updateMany({ where: { id: poll.id, closedAt: null }, data: { closedAt: now } });
   if (claimed.count === 0) return 0;
+  statusesChanged(ctx, [poll.status.id]); // the poll's closed_at
   // federation: the final results of a local poll go out as an Update of its Question
   const status = await ctx.db.status.findUnique({ where: { id: poll.status.id } });
   if (status?.local) await federateStatus(ctx, "status.updated", status);
@@ -108,6 +111,7 @@ export async function closePoll(ctx: Ctx, pollId: string): Promise<number> {
   } catch (error) {
     // let the job's retry do it all again
     await ctx.db.poll.updateMany({ where: { id: poll.id, closedAt: now }, data: { closedAt: null } });
+    statusesChanged(ctx, [poll.status.id]);
     throw error;
   }
 }

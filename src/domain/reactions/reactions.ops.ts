@@ -16,6 +16,7 @@ import { federate, federateReaction, reactionUndoIntent } from "../federation/ou
 import { operation } from "../operation.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { getVisibleStatus } from "../statuses/statuses.read.ts";
+import { statusesChanged } from "../statuses/status-cache.ts";
 
 const VS16 = "\uFE0F";
 /** the text (U+FE0E) and emoji (U+FE0F) presentation selectors: a spelling, not a different reaction */
@@ -88,6 +89,7 @@ export async function reactAs(ctx: Ctx, account: Account, target: Status, reacti
     data: [{ id: newId(), accountId: account.id, statusId: target.id, emoji: reaction.emoji, emojiUrl: reaction.emojiUrl, apId: apId ?? null }],
     skipDuplicates: true,
   });
+  if (created.count > 0) statusesChanged(ctx, [target.id]); // emoji_reactions
   if (created.count > 0) await notify(ctx, [{ accountId: target.accountId, type: "emoji_reaction", fromAccountId: account.id, statusId: target.id, emoji: reaction.emoji }]);
   return created.count > 0;
 }
@@ -95,6 +97,7 @@ export async function reactAs(ctx: Ctx, account: Account, target: Status, reacti
 /** Removes `account`'s reaction `emoji` (a stored name) to `target` and its notification; answers whether there was one. */
 export async function unreactAs(ctx: Ctx, account: Account, target: Pick<Status, "id">, emoji: string): Promise<boolean> {
   const removed = await ctx.db.reaction.deleteMany({ where: { accountId: account.id, statusId: target.id, emoji } });
+  if (removed.count > 0) statusesChanged(ctx, [target.id]); // emoji_reactions
   if (removed.count > 0) await ctx.db.notification.deleteMany({ where: { type: "emoji_reaction", fromAccountId: account.id, statusId: target.id, emoji } });
   return removed.count > 0;
 }

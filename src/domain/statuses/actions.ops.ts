@@ -16,6 +16,7 @@ import { keyset, pageInput, type Page } from "../pagination.ts";
 import { getVisibleStatus } from "./statuses.read.ts";
 import { ownFolder } from "../bookmarks/folders.ops.ts";
 import { visibleWhere } from "./visibility.ts";
+import { statusesChanged } from "./status-cache.ts";
 
 const idInput = z.object({ id: z.string() });
 
@@ -49,6 +50,7 @@ function statusAction<S extends z.ZodType<{ id: string }>>(name: string, input: 
 /** `account` favourites `status` (once); `apId` is the id of a received Like. Answers whether it was new. */
 export async function favouriteAs(ctx: Ctx, account: Account, status: Status, apId?: string): Promise<boolean> {
   const { count } = await ctx.db.favourite.createMany({ data: [{ id: newId(), accountId: account.id, statusId: status.id, apId: apId ?? null }], skipDuplicates: true });
+  if (count) statusesChanged(ctx, [status.id]); // favourites_count
   if (count) await notify(ctx, [{ accountId: status.accountId, type: "favourite", fromAccountId: account.id, statusId: status.id }]);
   return count > 0;
 }
@@ -56,6 +58,7 @@ export async function favouriteAs(ctx: Ctx, account: Account, status: Status, ap
 /** `account` takes back its favourite of `status`, with its notification. */
 export async function unfavouriteAs(ctx: Ctx, account: Account, status: Pick<Status, "id">): Promise<void> {
   const { count } = await ctx.db.favourite.deleteMany({ where: { accountId: account.id, statusId: status.id } });
+  if (count) statusesChanged(ctx, [status.id]); // favourites_count
   // the family's notification belongs to the Like, which the Undo removes
   if (count) await ctx.db.notification.deleteMany({ where: { type: "favourite", fromAccountId: account.id, statusId: status.id } });
 }
@@ -123,6 +126,7 @@ export async function reblogAs(ctx: Ctx, me: Account, original: Status, visibili
     .catch(async (error) => ((error as { code?: string }).code === "P2002" ? (await existing()) ?? Promise.reject(error) : Promise.reject(error)));
   if (reblog.id !== id) return reblog;
   ctx.bus.publish("status_created", { statusId: reblog.id });
+  statusesChanged(ctx, [original.id]); // reblogs_count
   await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
   await notify(ctx, [{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
   return reblog;
@@ -151,6 +155,7 @@ export async function unreblogAs(ctx: Ctx, me: Account, original: Pick<Status, "
   const gone = reblog ? await deletedStatuses(ctx, reblog) : [];
   const { count } = await ctx.db.status.deleteMany({ where: { accountId: me.id, reblogOfId: original.id } });
   if (count) await ctx.db.notification.deleteMany({ where: { type: "reblog", fromAccountId: me.id, statusId: original.id } });
+  if (count) statusesChanged(ctx, [original.id]); // reblogs_count
   if (count) for (const d of gone) ctx.bus.publish("status_deleted", d);
 }
 
@@ -186,13 +191,17 @@ export const pinStatus = statusAction("statuses.pin", idInput, async (ctx, me, s
   const max = ctx.config.get("instance", "max_pinned_statuses");
   const pinned = await ctx.db.status.count({ where: { accountId: me.id, pinnedAt: { not: null } } });
   if (pinned >= max) throw Invalid("You have already pinned the maximum number of statuses");
-  return ctx.db.status.update({ where: { id: status.id }, data: { pinnedAt: ctx.clock() } });
+  const updated = await ctx.db.status.update({ where: { id: status.id }, data: { pinnedAt: ctx.clock() } });
+  statusesChanged(ctx, [status.id]); // pinned, pinned_at
+  return updated;
 });
 
 /** Unpins an own status; on anyone else's it changes nothing (the family answers the status too). */
 export const unpinStatus = statusAction("statuses.unpin", idInput, async (ctx, me, status) => {
   if (status.accountId !== me.id || !status.pinnedAt) return status;
-  return ctx.db.status.update({ where: { id: status.id }, data: { pinnedAt: null } });
+  const updated = await ctx.db.status.update({ where: { id: status.id }, data: { pinnedAt: null } });
+  statusesChanged(ctx, [status.id]); // pinned, pinned_at
+  return updated;
 });
 
 export const muteInput = idInput.extend({ expires_in: int().optional() });

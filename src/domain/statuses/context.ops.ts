@@ -8,6 +8,7 @@ import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
 import { actionTarget } from "./actions.ops.ts";
 import { filterVisible } from "./statuses.read.ts";
+import { allStatusesChanged } from "./status-cache.ts";
 
 /** At most this many statuses of one thread are considered (the reference server's cap for signed-in viewers). */
 const MAX_THREAD = 4096;
@@ -88,7 +89,7 @@ function walk(rootId: string, children: Map<string, Status[]>, enter: (s: Status
  * Links a stored reply to its parent once the parent is known (fetched after the reply): the reply
  * and the replies below it join the parent's thread.
  */
-export async function linkReplyParent(ctx: Pick<Ctx, "db">, replyId: string, parentId: string): Promise<void> {
+export async function linkReplyParent(ctx: Pick<Ctx, "db" | "bus">, replyId: string, parentId: string): Promise<void> {
   const [reply, parent] = await Promise.all([ctx.db.status.findUnique({ where: { id: replyId } }), ctx.db.status.findUnique({ where: { id: parentId } })]);
   if (!reply || !parent || reply.id === parent.id) return;
   await ctx.db.$transaction([
@@ -96,4 +97,6 @@ export async function linkReplyParent(ctx: Pick<Ctx, "db">, replyId: string, par
     // what was already threaded under the reply follows it into the parent's thread
     ctx.db.status.updateMany({ where: { context: reply.context, id: { not: reply.id } }, data: { context: parent.context } }),
   ]);
+  // a whole thread's rows (and the parent's replies_count) changed
+  allStatusesChanged(ctx);
 }

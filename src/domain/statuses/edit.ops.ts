@@ -17,6 +17,7 @@ import { formatStatus } from "./formatter.ts";
 import { checkContent } from "./statuses.ops.ts";
 import { getVisibleStatus } from "./statuses.read.ts";
 import { text } from "../input-limits.ts";
+import { statusUpdated } from "./status-cache.ts";
 
 /** Absent fields keep their current value. */
 export const editInput = z.object({
@@ -67,7 +68,7 @@ export function keepVersion(tx: Prisma.TransactionClient, status: Status, mediaI
 
 /** What an edit sets off: `status_updated` for the streams, `mention` for the newly addressed, `update` for those who reblogged it. */
 export async function statusEdited(ctx: Ctx, status: Status, newlyAddressed: readonly string[]): Promise<void> {
-  ctx.bus.publish("status_updated", { statusId: status.id });
+  statusUpdated(ctx, status.id);
   const rebloggers = await ctx.db.status.findMany({ where: { reblogOfId: status.id }, select: { accountId: true }, distinct: ["accountId"] });
   await notify(ctx, [
     ...newlyAddressed.map((accountId) => ({ accountId, type: "mention" as const, fromAccountId: status.accountId, statusId: status.id })),

@@ -10,6 +10,7 @@ import { rememberRemoteEmojis, type RemoteEmoji } from "../emoji/remote-emoji.ts
 import { keepVersion, statusEdited } from "./edit.ops.ts";
 import { removeStatus, statusStored, upsertTags } from "./statuses.ops.ts";
 import { CLOSE_POLL_JOB } from "./statuses.job-names.ts";
+import { statusUpdated } from "./status-cache.ts";
 
 export interface RemoteMedia {
   url: string;
@@ -208,7 +209,7 @@ async function updateRemotePoll(ctx: Ctx, poll: Poll, p: RemotePoll): Promise<vo
   const same = poll.remoteCounts.join(",") === p.counts.join(",") && poll.remoteVotersCount === p.votersCount && (poll.closedAt === null) === (p.closedAt === null);
   if (same) return;
   await ctx.db.poll.update({ where: { id: poll.id }, data: { remoteCounts: p.counts, remoteVotersCount: p.votersCount, closedAt: p.closedAt ?? poll.closedAt, expiresAt: p.expiresAt ?? poll.expiresAt } });
-  ctx.bus.publish("status_updated", { statusId: poll.statusId });
+  statusUpdated(ctx, poll.statusId);
 }
 
 /** A Delete of a remote status by its author: removed as a local deletion is (with its reblogs, `status_deleted` for each). */
@@ -236,7 +237,7 @@ export async function remotePollVote(ctx: Ctx, voter: Account, poll: Poll, optio
     await tx.pollVote.create({ data: { id: newId(), pollId: poll.id, accountId: voter.id, choice } });
     return true;
   });
-  if (counted) ctx.bus.publish("status_updated", { statusId: poll.statusId });
+  if (counted) statusUpdated(ctx, poll.statusId);
   // federation: the poll's new counts go out as an Update of the Question here
   return counted;
 }

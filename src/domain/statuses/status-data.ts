@@ -2,12 +2,15 @@
 // whatever the list's length: the one loader the REST view and GraphQL share. Per status it returns
 // the counts and the viewer's flags as correlated subqueries and the rows that hang off it (media,
 // poll, mentions, tags, reactions, application) as JSON, plus the parents and every account involved.
+// What every viewer sees the same of a status comes from the status cache (status-cache.ts) when it has
+// it: the statement then selects only the viewer's part for that status (same text, one more array).
 import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import type { Ctx } from "../context.ts";
 import { decodeFilters, filtersJson, type FilterRules } from "../filters/filters.read.ts";
 import { viewerFlagSql } from "./viewer-flags.ts";
 import { canSee, type ViewerContext } from "./visibility.ts";
+import { statusCache, type SharedStatusData } from "./status-cache.ts";
 
 export interface ReactionGroup {
   name: string;
@@ -55,24 +58,28 @@ export interface StatusData {
 
 type Json = Record<string, any>;
 
-/** What the statement returns per status. */
+/** What the statement returns per status; `shared` is null for a status the cache holds. */
 interface StatusRow {
   id: string;
-  /** the status itself, for reblogged originals only (the caller has the others) */
-  row: Json | null;
-  favourites: number;
-  reblogs: number;
-  replies: number;
+  shared: {
+    /** the status itself (the caller's own row is used for the statuses it passed) */
+    row: Json;
+    favourites: number;
+    reblogs: number;
+    replies: number;
+    mentions: string[] | null;
+    tags: string[] | null;
+    media: Json[] | null;
+    poll: { row: Json; votes: [number, number][] | null; voters: number } | null;
+    reactions: { emoji: string; url: string | null; accountId: string }[] | null;
+  } | null;
   /** the viewer's flags: null when anonymous */
   favourited: boolean | null;
   reblogged: boolean | null;
   bookmarked: boolean | null;
   bookmarkFolder: string | null;
-  mentions: string[] | null;
-  tags: string[] | null;
-  media: Json[] | null;
-  poll: { row: Json; votes: [number, number][] | null; voters: number; own: number[] | null } | null;
-  reactions: { emoji: string; url: string | null; accountId: string }[] | null;
+  /** the viewer's choices in the status's poll (null: no poll, no vote or anonymous) */
+  own: number[] | null;
 }
 
 /** What it returns per parent and per quoted status: canSee's inputs. */
@@ -109,9 +116,9 @@ function emptyData(): StatusData {
 
 /**
  * `list` are the statuses at hand (a preview's is not stored), `inner` the ids of the reblogged
- * originals to load with them.
+ * originals to load with them, `cached` the ids whose shared part the cache has (not selected again).
  */
-function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
+function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[]): Prisma.Sql {
   const db = ctx.db;
   const me = ctx.viewer.account?.id;
   // what concerns the viewer is null for an anonymous one
@@ -126,8 +133,6 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
     const present = [...new Set(values.filter((v) => v !== null))];
     return Prisma.sql`UNION SELECT unnest(${present}::${Prisma.raw(type)}[])`;
   };
-  // the rows the caller lacks (reblogged originals, quoted statuses) come back whole
-  const row = Prisma.sql`CASE WHEN s.id <> ALL(${list.map((s) => s.id)}::text[]) THEN ${modelJson(db, "Status", "s")} END`;
   // mentions and status_tags have no order column: their physical order is the order they were
   // written in (the rows are never updated), i.e. the order the status named them
   return Prisma.sql`
@@ -140,25 +145,28 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
     SELECT
       (SELECT json_agg(json_build_object(
         'id', s.id,
-        'row', ${row},
+        -- what every viewer sees the same, for the statuses the cache lacks (CASE: not evaluated for the others)
+        'shared', CASE WHEN s.id <> ALL(${cached}::text[]) THEN json_build_object(
+        'row', ${modelJson(db, "Status", "s")},
         'favourites', (SELECT count(*)::int FROM favourites f WHERE f.status_id = s.id),
         'reblogs', (SELECT count(*)::int FROM statuses r WHERE r.reblog_of_id = s.id),
         'replies', (SELECT count(*)::int FROM statuses r WHERE r.in_reply_to_id = s.id),
-        'favourited', ${viewer(viewerFlagSql.favourited(reader, Prisma.sql`s.id`))},
-        'reblogged', ${viewer(viewerFlagSql.reblogged(reader, Prisma.sql`s.id`))},
-        'bookmarked', ${viewer(viewerFlagSql.bookmarked(reader, Prisma.sql`s.id`))},
-        'bookmarkFolder', ${viewer(Prisma.sql`(SELECT b.folder_id FROM bookmarks b WHERE b.account_id = ${me} AND b.status_id = s.id)`)},
         'mentions', (SELECT json_agg(m.account_id ORDER BY m.ctid) FROM mentions m WHERE m.status_id = s.id),
         'tags', (SELECT json_agg(t.name ORDER BY st.ctid) FROM status_tags st JOIN tags t ON t.id = st.tag_id WHERE st.status_id = s.id),
         'media', (SELECT json_agg(${modelJson(db, "MediaAttachment", "m")} ORDER BY m.id) FROM media_attachments m WHERE m.status_id = s.id),
         'poll', (SELECT json_build_object(
             'row', ${modelJson(db, "Poll", "pl")},
             'votes', (SELECT json_agg(json_build_array(v.choice, v.n)) FROM (SELECT choice, count(*)::int AS n FROM poll_votes WHERE poll_id = pl.id GROUP BY choice) v),
-            'voters', (SELECT count(DISTINCT account_id)::int FROM poll_votes WHERE poll_id = pl.id),
-            'own', ${viewer(viewerFlagSql.ownVotes(reader, Prisma.sql`pl.id`))})
+            'voters', (SELECT count(DISTINCT account_id)::int FROM poll_votes WHERE poll_id = pl.id))
           FROM polls pl WHERE pl.status_id = s.id),
         'reactions', (SELECT json_agg(json_build_object('emoji', r.emoji, 'url', r.emoji_url, 'accountId', r.account_id) ORDER BY r.id)
           FROM reactions r WHERE r.status_id = s.id)
+        ) END,
+        'favourited', ${viewer(viewerFlagSql.favourited(reader, Prisma.sql`s.id`))},
+        'reblogged', ${viewer(viewerFlagSql.reblogged(reader, Prisma.sql`s.id`))},
+        'bookmarked', ${viewer(viewerFlagSql.bookmarked(reader, Prisma.sql`s.id`))},
+        'bookmarkFolder', ${viewer(Prisma.sql`(SELECT b.folder_id FROM bookmarks b WHERE b.account_id = ${me} AND b.status_id = s.id)`)},
+        'own', ${viewer(Prisma.sql`(SELECT ${viewerFlagSql.ownVotes(reader, Prisma.sql`pl.id`)} FROM polls pl WHERE pl.status_id = s.id)`)}
       )) FROM s) AS statuses,
       (SELECT json_agg(json_build_object(
         'id', p.id, 'accountId', p.account_id, 'visibility', p.visibility, 'recipientIds', p.recipient_ids,
@@ -174,7 +182,7 @@ function statement(ctx: Ctx, list: Status[], inner: string[]): Prisma.Sql {
       ${viewer(filtersJson(db, Prisma.sql`SELECT ${me ?? ""}::text`, ctx.clock()))} AS filters`;
 }
 
-function reactionGroups(rows: NonNullable<StatusRow["reactions"]>, viewerId: string | undefined): ReactionGroup[] {
+function reactionGroups(rows: NonNullable<SharedStatusData["reactions"]>, viewerId: string | undefined): ReactionGroup[] {
   const groups: ReactionGroup[] = [];
   for (const r of rows) {
     let g = groups.find((x) => x.name === r.emoji);
@@ -190,10 +198,21 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
   const data = emptyData();
   if (list.length === 0) return data;
   const viewerId = ctx.viewer.account?.id;
+  const cache = statusCache(ctx);
   for (const s of list) data.statuses.set(s.id, s);
   const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !data.statuses.has(id)))];
+  // what the cache has of the statuses named so far (the quoted ones of an original it lacks are found by the statement)
+  const shared = new Map<string, SharedStatusData>();
+  const lookUp = (id: string | null) => {
+    const hit = id && !shared.has(id) ? cache.get(id) : undefined;
+    if (hit) shared.set(id!, hit);
+  };
+  for (const id of [...data.statuses.keys(), ...inner, ...list.map((s) => s.quoteId)]) lookUp(id);
+  // the statuses quoted by cached originals
+  for (const id of inner) lookUp(shared.get(id)?.row.quoteId ?? null);
+  const since = cache.begin();
   const [result] = await ctx.db.$queryRaw<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }[]>(
-    statement(ctx, [...data.statuses.values()], inner),
+    statement(ctx, [...data.statuses.values()], inner, [...shared.keys()]),
   );
   for (const id of [...data.statuses.keys(), ...inner]) data.counts.set(id, { favourites: 0, reblogs: 0, replies: 0 });
   for (const context of result.muted ?? []) data.mutedContexts.add(context);
@@ -201,32 +220,50 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
   for (const app of (result.applications ?? []).map((j) => decodeModel(ctx.db, "OAuthApp", j))) data.applications.set(app.id, app);
 
   const accounts = new Map((result.accounts ?? []).map((j) => decodeModel(ctx.db, "Account", j)).map((a) => [a.id, a]));
-  for (const r of result.statuses ?? []) if (r.row) data.statuses.set(r.id, decodeModel(ctx.db, "Status", r.row));
+  // the shared parts read now go to the cache (unless a write invalidated them while the statement ran)
+  for (const r of result.statuses ?? []) {
+    if (!r.shared) continue;
+    const x = r.shared;
+    const fresh: SharedStatusData = {
+      row: decodeModel(ctx.db, "Status", x.row),
+      counts: { favourites: x.favourites, reblogs: x.reblogs, replies: x.replies },
+      mentionIds: x.mentions,
+      tags: x.tags,
+      media: x.media?.map((m) => decodeModel(ctx.db, "MediaAttachment", m)) ?? null,
+      poll: x.poll ? { poll: decodeModel(ctx.db, "Poll", x.poll.row), votes: x.poll.votes, voters: x.poll.voters } : null,
+      reactions: x.reactions,
+    };
+    shared.set(r.id, fresh);
+    cache.store(since, r.id, fresh);
+  }
+  // the caller's rows are the statuses at hand (a preview's differ from what is stored); the others are the stored ones
+  for (const r of result.statuses ?? []) if (!data.statuses.has(r.id)) data.statuses.set(r.id, shared.get(r.id)!.row);
   for (const s of data.statuses.values()) {
     const author = accounts.get(s.accountId);
     if (author) data.accounts.set(author.id, author);
   }
   for (const r of result.statuses ?? []) {
     const id = r.id;
-    data.counts.set(id, { favourites: r.favourites, reblogs: r.reblogs, replies: r.replies });
+    const x = shared.get(id)!;
+    data.counts.set(id, x.counts);
     if (r.favourited) data.favourited.add(id);
     if (r.reblogged) data.reblogged.add(id);
     if (r.bookmarked) data.bookmarked.add(id);
     if (r.bookmarkFolder) data.bookmarkFolders.set(id, r.bookmarkFolder);
-    if (r.mentions) data.mentions.set(id, r.mentions.map((a) => accounts.get(a)).filter((a): a is Account => !!a));
-    if (r.tags) data.tags.set(id, r.tags);
-    if (r.media) data.media.set(id, r.media.map((m) => decodeModel(ctx.db, "MediaAttachment", m)));
-    if (r.reactions) data.reactions.set(id, reactionGroups(r.reactions, viewerId));
-    if (r.poll) {
-      const poll = decodeModel(ctx.db, "Poll", r.poll.row);
-      const votes = new Map(r.poll.votes ?? []);
+    if (x.mentionIds) data.mentions.set(id, x.mentionIds.map((a) => accounts.get(a)).filter((a): a is Account => !!a));
+    if (x.tags) data.tags.set(id, x.tags);
+    if (x.media) data.media.set(id, x.media);
+    if (x.reactions) data.reactions.set(id, reactionGroups(x.reactions, viewerId));
+    if (x.poll) {
+      const poll = x.poll.poll;
+      const votes = new Map(x.poll.votes ?? []);
       data.polls.set(id, {
         poll,
         authorId: data.statuses.get(id)!.accountId,
         // a remote poll counts what its server reported, and local votes it has not counted yet
         votes: poll.options.map((_, i) => Math.max(votes.get(i) ?? 0, poll.remoteCounts[i] ?? 0)),
-        votersCount: Math.max(r.poll.voters, poll.remoteVotersCount ?? 0),
-        ownVotes: viewerId ? (r.poll.own ?? []) : null,
+        votersCount: Math.max(x.poll.voters, poll.remoteVotersCount ?? 0),
+        ownVotes: viewerId ? (r.own ?? []) : null,
       });
     }
   }

@@ -20,6 +20,7 @@ import { CLOSE_POLL_JOB, EXPIRE_STATUS_JOB, PUBLISH_SCHEDULED_JOB } from "./stat
 import { canSee, viewerContext } from "./visibility.ts";
 import { quoteTarget } from "./quotes.ops.ts";
 import { text } from "../input-limits.ts";
+import { statusesChanged } from "./status-cache.ts";
 
 const HOUR_S = 60 * 60;
 /** Idempotency keys are honoured this long, as in the reference API. */
@@ -217,6 +218,7 @@ function lastStatusDateMoves(author: { lastStatusAt: Date | null } | undefined, 
 export async function statusStored(ctx: Ctx, stored: Status, mentionIds: readonly string[], author?: { lastStatusAt: Date | null }): Promise<Status> {
   const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
   ctx.bus.publish("status_created", { statusId: status.id });
+  statusesChanged(ctx, [status.inReplyToId]); // the parent's replies_count
   if (lastStatusDateMoves(author, status.createdAt)) {
     // updateMany: the row is not wanted back (an update would read every column of it)
     await ctx.db.account.updateMany({ where: { id: status.accountId }, data: { lastStatusAt: status.createdAt } });
@@ -314,5 +316,7 @@ export const deleteStatus = operation({
 export async function removeStatus(ctx: Ctx, status: Status): Promise<void> {
   const gone = await deletedStatuses(ctx, status); // with its reblogs, which go with it
   await ctx.db.status.deleteMany({ where: { id: status.id } });
+  // itself, its parent's replies_count, its original's reblogs_count
+  statusesChanged(ctx, [status.id, status.inReplyToId, status.reblogOfId, ...gone.map((d) => d.statusId)]);
   for (const d of gone) ctx.bus.publish("status_deleted", d);
 }

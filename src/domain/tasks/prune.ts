@@ -5,6 +5,7 @@
 // cursor is the last id scanned, so an interrupted prune continues there.
 import type { Ctx } from "../context.ts";
 import { deletedStatusesWhere } from "../streams/streams.read.ts";
+import { allStatusesChanged } from "../statuses/status-cache.ts";
 
 const BATCH = 500;
 
@@ -29,6 +30,7 @@ export async function pruneBatch(ctx: Pick<Ctx, "db" | "bus">, before: string, a
   const ids = rows.map((r) => r.id);
   const gone = await deletedStatusesWhere(ctx, { id: { in: ids } });
   const { count } = await ctx.db.status.deleteMany({ where: { id: { in: ids } } });
+  allStatusesChanged(ctx); // their parents' replies_count, their originals' reblogs_count
   for (const d of gone) ctx.bus.publish("status_deleted", d); // open streams drop them too
   return { deleted: count, last: ids.at(-1)! };
 }

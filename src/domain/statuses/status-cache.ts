@@ -1,0 +1,167 @@
+// A per-process cache of what every viewer sees the same of a status: its row, counts, media, poll
+// (options and totals), mentions, tags and emoji reactions, as loadStatusData (status-data.ts) reads
+// them. A page of statuses then reads from the database only what depends on the viewer (favourited,
+// reblogged, bookmarked, poll votes, thread mutes, filters, whether parents are visible) and the
+// accounts (always read fresh: profile edits, suspensions and counts need no event here), in the same
+// single statement as before: the cached statuses' shared parts are simply not selected.
+//
+// Why it is safe, i.e. what invalidates what (every entry is keyed by its status id):
+// - the status's own row (edit, pin/unpin, moderation of sensitive/visibility, a remote Update, a poll's
+//   remote counts): `status_updated` (edit.ops, admin/statuses.ops, remote.ops) or `statuses_changed`;
+// - its counts: a favourite or its undo (actions.ops favouriteAs/unfavouriteAs), a reblog or its undo
+//   (reblogAs/unreblogAs: the original's id), a reply stored or deleted (statusStored/removeStatus: the
+//   parent's id) → `statuses_changed`; a deleted status and the original of a deleted reblog →
+//   `status_deleted`;
+// - its reactions (reactions.ops), poll votes and closing (polls.ops, remote.ops), an attachment's
+//   description or focus (media.ops), its direct conversation (conversations.ops) → `statuses_changed`;
+// - what changes many statuses at once (an account's deletion, an instance purge, pruning remote
+//   statuses, a thread reattached) → `statuses_changed` with `all`.
+// Events come over the bus, so with Redis every process drops its entries; the publishing process
+// drops them synchronously too (`statusesChanged`), so a client reads its own write at once.
+// A read that started before an invalidation does not store what it read (the generation check in
+// `store`), and every entry lives at most TTL_MS: a write path that forgot its event heals by itself.
+import type { MediaAttachment, Poll, Status } from "../../generated/prisma/client.ts";
+import type { Bus } from "../../realtime/bus.ts";
+import type { Ctx } from "../context.ts";
+
+/** What a status's data row holds apart from the viewer's flags (status-data.ts StatusRow). */
+export interface SharedStatusData {
+  row: Status;
+  counts: { favourites: number; reblogs: number; replies: number };
+  mentionIds: string[] | null;
+  tags: string[] | null;
+  media: MediaAttachment[] | null;
+  poll: { poll: Poll; votes: [number, number][] | null; voters: number } | null;
+  reactions: { emoji: string; url: string | null; accountId: string }[] | null;
+}
+
+interface Entry {
+  data: SharedStatusData;
+  expires: number;
+}
+
+const DEFAULT_ENTRIES = 20_000;
+const TTL_MS = 5 * 60_000;
+
+export class StatusCache {
+  private entries = new Map<string, Entry>();
+  /** bumped by every invalidation; `invalidatedAt` remembers the generation an id was last dropped at */
+  private generation = 0;
+  private invalidatedAt = new Map<string, number>();
+  /** reads begun before this generation store nothing (set when `invalidatedAt` is cleared or all is dropped) */
+  private floor = 0;
+
+  constructor(
+    public maxEntries = DEFAULT_ENTRIES,
+    private now: () => number = Date.now,
+  ) {}
+
+  get size() {
+    return this.entries.size;
+  }
+
+  /** The shared data of a status, refreshed as most recently used; undefined when absent or expired. */
+  get(id: string): SharedStatusData | undefined {
+    const e = this.entries.get(id);
+    if (!e) return undefined;
+    this.entries.delete(id);
+    if (e.expires <= this.now()) return undefined;
+    this.entries.set(id, e);
+    return e.data;
+  }
+
+  /** The generation to hand to `store` once the read begun now has its rows. */
+  begin(): number {
+    return this.generation;
+  }
+
+  /** Stores what a read begun at `since` found, unless the status was invalidated meanwhile. */
+  store(since: number, id: string, data: SharedStatusData): void {
+    if (this.maxEntries <= 0 || since < this.floor) return;
+    const dropped = this.invalidatedAt.get(id);
+    if (dropped !== undefined && dropped > since) return;
+    this.entries.delete(id);
+    this.entries.set(id, { data, expires: this.now() + TTL_MS });
+    // least recently used first: Map keeps insertion order and `get` re-inserts
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  invalidate(ids: Iterable<string | null | undefined>): void {
+    const generation = ++this.generation;
+    for (const id of ids) {
+      if (!id) continue;
+      this.entries.delete(id);
+      this.invalidatedAt.set(id, generation);
+    }
+    // bounded: forgetting the ids makes every read in flight store nothing instead
+    if (this.invalidatedAt.size > 10_000) {
+      this.invalidatedAt.clear();
+      this.floor = generation;
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.invalidatedAt.clear();
+    this.floor = ++this.generation;
+  }
+}
+
+/** One cache per bus, i.e. per server (tests run several servers in one process, each with its own database). */
+const caches = new WeakMap<Bus, StatusCache>();
+
+function cacheSize(): number {
+  const configured = Number(process.env.STATUS_CACHE_ENTRIES);
+  return Number.isFinite(configured) && process.env.STATUS_CACHE_ENTRIES !== "" && process.env.STATUS_CACHE_ENTRIES !== undefined ? configured : DEFAULT_ENTRIES;
+}
+
+/** The status cache of this server, following the bus's invalidations from the first use on. */
+export function statusCache(ctx: Pick<Ctx, "bus">): StatusCache {
+  // a context without a bus (a test's hand-made one) caches nothing: nothing would invalidate it
+  if (!ctx.bus) return new StatusCache(0);
+  let cache = caches.get(ctx.bus);
+  if (!cache) {
+    cache = new StatusCache(cacheSize());
+    caches.set(ctx.bus, cache);
+    follow(ctx.bus, cache);
+  }
+  return cache;
+}
+
+function follow(bus: Bus, cache: StatusCache) {
+  const loop = async <T>(events: AsyncIterable<T>, each: (e: T) => void) => {
+    for await (const e of events) each(e);
+  };
+  const fail = (error: unknown) => {
+    // without its events the cache could serve stale statuses: stop caching in this process
+    console.error("status cache: invalidation stream failed, caching off:", error);
+    cache.clear();
+    cache.maxEntries = 0;
+  };
+  loop(bus.subscribe("statuses_changed"), (e) => ("all" in e ? cache.clear() : cache.invalidate(e.ids))).catch(fail);
+  loop(bus.subscribe("status_updated"), (e) => cache.invalidate([e.statusId])).catch(fail);
+  loop(bus.subscribe("status_deleted"), (e) => cache.invalidate([e.statusId, e.reblogOfId])).catch(fail);
+}
+
+/**
+ * Announces that what every viewer sees of these statuses changed (counts, reactions, poll, media, pin…):
+ * this process's cache drops them now, every process's when the event arrives. Call it after the write.
+ */
+export function statusesChanged(ctx: Pick<Ctx, "bus">, ids: (string | null | undefined)[]): void {
+  const present = [...new Set(ids.filter((id): id is string => !!id))];
+  if (present.length === 0) return;
+  statusCache(ctx).invalidate(present);
+  ctx.bus?.publish("statuses_changed", { ids: present });
+}
+
+/** `status_updated` (the streams' `status.update`), the cache's entry dropped in this process at once. */
+export function statusUpdated(ctx: Pick<Ctx, "bus">, statusId: string): void {
+  statusCache(ctx).invalidate([statusId]);
+  ctx.bus?.publish("status_updated", { statusId });
+}
+
+/** Announces a change to statuses that cannot be named one by one (an account's deletion, an instance purge…). */
+export function allStatusesChanged(ctx: Pick<Ctx, "bus">): void {
+  statusCache(ctx).clear();
+  ctx.bus?.publish("statuses_changed", { all: true });
+}
