@@ -1,5 +1,5 @@
 // The people of an integration test: local accounts (plain, moderator, admin) signed in through the
-// password grant, and the few actions most set-ups take before the case under test (posting, following).
+// password grant, and posting, which most set-ups do before the case under test.
 // One harness instead of the copy each test file used to carry (test helper, not a test).
 import { passwordToken, type TestServer } from "./server.ts";
 
@@ -69,9 +69,3 @@ export async function post(server: TestServer, who: User | string, body: string 
   return ((await res.json()) as { id: string }).id;
 }
 
-/** `who` follows `target` through the REST API (locked targets get a request). Throws unless 200. */
-export async function follow(server: TestServer, who: User, target: User | string): Promise<void> {
-  const id = typeof target === "string" ? target : target.id;
-  const res = await server.fetch(`/api/v1/accounts/${id}/follow`, { method: "POST", headers: who.auth });
-  if (res.status !== 200) throw new Error(`follow failed: ${res.status} ${await res.text()}`);
-}
