@@ -4,6 +4,7 @@
 // what the instance publishes.
 import { createRestAPIClient, type mastodon } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import * as actors from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 type Client = ReturnType<typeof createRestAPIClient>;
@@ -93,13 +94,10 @@ describe("the reference admin API through masto", () => {
 
   beforeAll(async () => {
     server = await startTestServer("pglite");
-    await server.createUser("root", { admin: true });
-    await server.createUser("mod", { moderator: true });
-    await server.createUser("ursula");
-    adminToken = (await passwordToken(server, "root", "read write admin")).access_token;
+    adminToken = (await actors.admin(server, "root", "read write admin")).token;
     admin = createRestAPIClient({ url: server.url, accessToken: adminToken });
-    moderator = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, "mod", "read write admin")).access_token });
-    user = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, "ursula", "read write")).access_token });
+    moderator = createRestAPIClient({ url: server.url, accessToken: (await actors.moderator(server, "mod", "read write admin")).token });
+    user = createRestAPIClient({ url: server.url, accessToken: (await actors.user(server, "ursula", "read write")).token });
   });
   afterAll(() => server?.close());
 
@@ -237,8 +235,8 @@ describe("the reference admin API through masto", () => {
     });
 
     test("actions: silence, sensitive, suspend and warn, and their reversals", async () => {
-      const vic = await server.createUser("vic");
-      const vicToken = (await passwordToken(server, "vic", "read write")).access_token;
+      const vic = await actors.user(server, "vic", "read write");
+      const vicToken = vic.token;
       const acts = admin.v1.admin.accounts.$select(vic.id);
 
       await acts.action.create({ type: "silence" });
@@ -283,8 +281,8 @@ describe("the reference admin API through masto", () => {
   });
 
   test("reports: list, show, assign, resolve, reopen and categorise", async () => {
-    const xan = await server.createUser("xan");
-    const xanClient = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, "xan", "read write")).access_token });
+    const xan = await actors.user(server, "xan", "read write");
+    const xanClient = createRestAPIClient({ url: server.url, accessToken: xan.token });
     const post = await xanClient.v1.statuses.create({ status: "buy my stuff" });
     await user.v1.reports.create({ accountId: xan.id, statusIds: [post.id], comment: "spam", category: "spam" });
 

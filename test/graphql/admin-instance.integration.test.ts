@@ -4,23 +4,22 @@ import fs from "node:fs";
 import path from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { cast, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 describe.each(DB_KINDS)("GraphQL admin documents, frontends, backups on %s", (kind) => {
   let server: TestServer;
-  const token: Record<string, string> = {};
+  let token: Cast["token"];
   const gql = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = { authorization: `Bearer ${token.ada}` }) =>
     server.fetch("/graphql", { json: { query, variables }, headers }).then((r) => r.json());
 
   beforeAll(async () => {
     server = await startTestServer(kind, { ADMIN_TOKEN: "secret-admin-token" });
-    await server.createUser("ada", { admin: true });
-    await server.createUser("mo", { moderator: true });
+    ({ token } = await cast(server, { ada: { admin: true }, mo: { moderator: true } }));
     await server.createUser("bob");
-    for (const nick of ["ada", "mo"]) token[nick] = (await passwordToken(server, nick, "read write follow push admin")).access_token;
   });
   afterAll(() => server?.close());
 

@@ -1,27 +1,24 @@
 // Admin GraphQL for invites, relays, OAuth apps, announcements and media-proxy bans: the same
 // operations as REST, guarded by the same privileges and roles.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { cast, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
-const ADMIN_SCOPES = "read write follow push admin";
 
 describe.each(DB_KINDS)("GraphQL admin invites, relays, apps, announcements, media proxy on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
-  const token: Record<string, string> = {};
+  let token: Cast["token"];
   const gql = (query: string, variables: Record<string, unknown> = {}, who = "ada") =>
     server.fetch("/graphql", { json: { query, variables }, headers: { authorization: `Bearer ${token[who]}` } }).then((r) => r.json());
 
   beforeAll(async () => {
     server = await startTestServer(kind);
     db = server.services.db;
-    await server.createUser("ada", { admin: true });
-    await server.createUser("mo", { moderator: true });
-    await server.createUser("joe");
-    for (const nick of ["ada", "mo", "joe"]) token[nick] = (await passwordToken(server, nick, ADMIN_SCOPES)).access_token;
+    ({ token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, joe: {} }));
     token.adaRead = (await passwordToken(server, "ada", "read write")).access_token;
   });
   afterAll(() => server?.close());

@@ -4,26 +4,22 @@ import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
+import { cast, post as postStatus, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const ADMIN_TOKEN = "admin-token-for-graphql-tests";
-const ADMIN_SCOPES = "read write follow push admin";
 const REPORT_FIELDS = "id state content account { id nickname } actor { id nickname } statusIds statuses { id content } removedStatuses { id content visibility } notes { id content author { nickname } }";
 
 describe.each(DB_KINDS)("admin GraphQL on %s", (kind) => {
   let server: TestServer;
-  const id: Record<string, string> = {};
-  const token: Record<string, string> = {};
+  let id: Cast["id"];
+  let token: Cast["token"];
   const gql = async (who: string | null, query: string, variables?: Record<string, unknown>) =>
     (await server.fetch("/graphql", { json: { query, variables }, headers: who ? { authorization: `Bearer ${token[who]}` } : {} })).json();
-  const post = async (who: string, body: Record<string, unknown>) => {
-    const res = await server.fetch("/api/v1/statuses", { json: body, headers: { authorization: `Bearer ${token[who]}` } });
-    expect(res.status).toBe(200);
-    return (await res.json()).id as string;
-  };
+  const post = (who: string, body: Record<string, unknown>) => postStatus(server, token[who], body);
   const fileReport = async (who: string, target: string, statusIds: string[], comment: string) => {
     const res = await server.fetch("/api/v1/reports", { json: { account_id: id[target], status_ids: statusIds, comment }, headers: { authorization: `Bearer ${token[who]}` } });
     expect(res.status).toBe(200);
@@ -69,10 +65,7 @@ describe.each(DB_KINDS)("admin GraphQL on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind, { ADMIN_TOKEN });
-    for (const [nick, role] of [["ada", { admin: true }], ["mo", { moderator: true }], ["rita", {}], ["tom", {}]] as const) {
-      id[nick] = (await server.createUser(nick, role)).id;
-      token[nick] = (await passwordToken(server, nick, ADMIN_SCOPES)).access_token;
-    }
+    ({ id, token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, rita: {}, tom: {} }));
   });
   afterAll(() => server?.close());
 

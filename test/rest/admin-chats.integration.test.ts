@@ -2,6 +2,7 @@
 // its moderation-log entry; privileges messages_read / messages_delete; both prefixes.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
+import { bearer, cast, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -9,12 +10,11 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 const ADMIN_TOKEN = "admin-token-for-chat-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(DB_KINDS)("admin chats on %s", (kind) => {
   let server: TestServer;
-  const id: Record<string, string> = {};
-  const token: Record<string, string> = {};
+  let id: Cast["id"];
+  let token: Cast["token"];
   let chatId: string;
   let otherChatId: string;
   const sent: string[] = [];
@@ -28,10 +28,7 @@ describe.each(DB_KINDS)("admin chats on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind, { ADMIN_TOKEN });
-    for (const [nick, role] of [["ada", { admin: true }], ["mo", { moderator: true }], ["rita", {}], ["tom", {}]] as const) {
-      id[nick] = (await server.createUser(nick, role)).id;
-      token[nick] = (await passwordToken(server, nick, "read write follow push admin")).access_token;
-    }
+    ({ id, token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, rita: {}, tom: {} }));
     token.weak = (await passwordToken(server, "ada", "read write")).access_token;
     // rita writes to tom three times; tom answers once
     const chat = await server.fetch(`/api/v1/ext/chats/by-account-id/${id.tom}`, { method: "POST", headers: bearer(token.rita) });

@@ -3,27 +3,23 @@
 // from the trigger-kept counters, for all, one host, or this server's own host (local statuses).
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
+import { bearer, cast, post as postStatus, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const ADMIN_TOKEN = "admin-token-for-instance-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(DB_KINDS)("admin instances and stats on %s", (kind) => {
   let server: TestServer;
-  const id: Record<string, string> = {};
-  const token: Record<string, string> = {};
+  let id: Cast["id"];
+  let token: Cast["token"];
   const call = (who: string | null, method: string, path: string, json?: unknown, prefix = PREFIXES[0]) =>
     server.fetch(prefix + path, { method, json, headers: who ? bearer(token[who]) : {} });
   const db = () => server.services.db;
-  const post = async (who: string, body: Record<string, unknown>) => {
-    const res = await server.fetch("/api/v1/statuses", { json: body, headers: bearer(token[who]) });
-    expect(res.status).toBe(200);
-    return (await res.json()).id as string;
-  };
+  const post = (who: string, body: Record<string, unknown>) => postStatus(server, token[who], body);
   const stats = async (query = "", who = "ada") => {
     const res = await call(who, "GET", `/stats${query}`);
     expect(res.status).toBe(200);
@@ -58,10 +54,7 @@ describe.each(DB_KINDS)("admin instances and stats on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind, { ADMIN_TOKEN });
-    for (const [nick, role] of [["ada", { admin: true }], ["mo", { moderator: true }], ["tom", {}]] as const) {
-      id[nick] = (await server.createUser(nick, role)).id;
-      token[nick] = (await passwordToken(server, nick, "read write follow push admin")).access_token;
-    }
+    ({ id, token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, tom: {} }));
   });
   afterAll(() => server?.close());
 

@@ -1,6 +1,7 @@
 // Admin API: registration invites (create with the derived type, list, revoke, e-mail) under both
 // prefixes, their privilege, and registrations spending admin-made invites of every type.
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { bearer, cast, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { linkIn, readMails } from "../support/mailbox.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
@@ -8,16 +9,14 @@ import { passwordToken, registerApp, startTestServer, type TestServer } from "..
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const BASE = "http://localhost:4000";
-const ADMIN_SCOPES = "read write follow push admin";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
 const DAY = 24 * 60 * 60 * 1000;
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 describe.each(DB_KINDS)("admin invites on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
-  const token: Record<string, string> = {};
+  let token: Cast["token"];
   let appToken: string;
 
   async function setConfig(values: Record<string, unknown>) {
@@ -31,7 +30,7 @@ describe.each(DB_KINDS)("admin invites on %s", (kind) => {
     server.fetch(`${init.prefix ?? PREFIXES[0]}${path}`, {
       method: init.method ?? (init.json !== undefined ? "POST" : "GET"),
       ...(init.json !== undefined ? { json: init.json } : {}),
-      headers: init.who === null ? {} : auth(token[init.who ?? "ada"]!),
+      headers: init.who === null ? {} : bearer(token[init.who ?? "ada"]!),
     });
   const create = async (json: Record<string, unknown> = {}, prefix?: string) => {
     const res = await call("/users/invite_token", { json, prefix });
@@ -41,16 +40,13 @@ describe.each(DB_KINDS)("admin invites on %s", (kind) => {
   const register = (nickname: string, invite: string) =>
     server.fetch("/api/v1/accounts", {
       json: { username: nickname, email: `${nickname}@example.test`, password: "a good password", agreement: true, locale: "en", token: invite },
-      headers: auth(appToken),
+      headers: bearer(appToken),
     });
 
   beforeAll(async () => {
     server = await startTestServer(kind, { CONFIGURABLE_FROM_DATABASE: "true" });
     db = server.services.db;
-    await server.createUser("ada", { admin: true });
-    await server.createUser("mo", { moderator: true });
-    await server.createUser("joe");
-    for (const nick of ["ada", "mo", "joe"]) token[nick] = (await passwordToken(server, nick, ADMIN_SCOPES)).access_token;
+    ({ token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, joe: {} }));
     token.adaNoAdmin = (await passwordToken(server, "ada", "read write")).access_token;
     const app = await registerApp(server, "read write follow push");
     const res = await server.fetch("/oauth/token", { form: { grant_type: "client_credentials", client_id: app.client_id, client_secret: app.client_secret, scope: "read write" } });

@@ -1,6 +1,7 @@
 // Admin API moderation log: `{items, total}` newest first, page / page_size (default 50), date range,
 // actor and message search (LIKE wildcards taken literally); privileges (moderators are refused).
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { bearer, cast, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -8,12 +9,11 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const ADMIN_TOKEN = "admin-token-for-log-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(DB_KINDS)("admin moderation log on %s", (kind) => {
   let server: TestServer;
-  const id: Record<string, string> = {};
-  const token: Record<string, string> = {};
+  let id: Cast["id"];
+  let token: Cast["token"];
   const log = (who: string | null, query = "", prefix = PREFIXES[0]) => server.fetch(`${prefix}/moderation_log${query}`, { headers: who ? bearer(token[who]) : {} });
   const body = async (res: Response) => {
     expect(res.status).toBe(200);
@@ -24,10 +24,7 @@ describe.each(DB_KINDS)("admin moderation log on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind, { ADMIN_TOKEN });
-    for (const [nick, role] of [["ada", { admin: true }], ["mo", { moderator: true }], ["tom", {}]] as const) {
-      id[nick] = (await server.createUser(nick, role)).id;
-      token[nick] = (await passwordToken(server, nick, "read write follow push admin")).access_token;
-    }
+    ({ id, token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, tom: {} }));
   });
   afterAll(() => server?.close());
 

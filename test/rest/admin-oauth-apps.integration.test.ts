@@ -1,25 +1,24 @@
 // Admin API: OAuth apps (list with filters, create, change, delete) under both prefixes, admins only.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { bearer, cast, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
-const ADMIN_SCOPES = "read write follow push admin";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const APP_KEYS = ["client_id", "client_secret", "id", "name", "redirect_uri", "trusted", "website"];
 
 describe.each(DB_KINDS)("admin OAuth apps on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
-  const token: Record<string, string> = {};
+  let token: Cast["token"];
 
   const call = (method: string, path: string, opts: { json?: unknown; who?: string | null; prefix?: string } = {}) =>
     server.fetch(`${opts.prefix ?? PREFIXES[0]}${path}`, {
       method,
       ...(opts.json !== undefined ? { json: opts.json } : {}),
-      headers: opts.who === null ? {} : auth(token[opts.who ?? "ada"]!),
+      headers: opts.who === null ? {} : bearer(token[opts.who ?? "ada"]!),
     });
   const create = async (json: Record<string, unknown>, prefix?: string) => {
     const res = await call("POST", "/oauth_app", { json, prefix });
@@ -30,10 +29,7 @@ describe.each(DB_KINDS)("admin OAuth apps on %s", (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind);
     db = server.services.db;
-    await server.createUser("ada", { admin: true });
-    await server.createUser("mo", { moderator: true });
-    await server.createUser("joe");
-    for (const nick of ["ada", "mo", "joe"]) token[nick] = (await passwordToken(server, nick, ADMIN_SCOPES)).access_token;
+    ({ token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, joe: {} }));
     token.adaRead = (await passwordToken(server, "ada", "read admin:read")).access_token;
   });
   afterAll(() => server?.close());
@@ -130,7 +126,7 @@ describe.each(DB_KINDS)("admin OAuth apps on %s", (kind) => {
     expect(await res.text()).toBe("");
     expect(await db.oAuthApp.findUnique({ where: { id: tokenRow.appId } })).toBeNull();
     expect(await db.oAuthToken.findUnique({ where: { id: t.id } })).toBeNull();
-    expect((await server.fetch("/api/v1/accounts/verify_credentials", { headers: auth(t.access_token) })).status).toBe(401);
+    expect((await server.fetch("/api/v1/accounts/verify_credentials", { headers: bearer(t.access_token) })).status).toBe(401);
 
     for (const id of [String(tokenRow.appId), "0", "abc"]) {
       const again = await call("DELETE", `/oauth_app/${id}`);

@@ -2,35 +2,31 @@
 // both prefixes, admins only.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { isMediaProxyBanned } from "../../src/domain/admin/media-proxy.ops.ts";
+import { bearer, cast, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
-const ADMIN_SCOPES = "read write follow push admin";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(DB_KINDS)("admin relays and media-proxy bans on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
-  const token: Record<string, string> = {};
+  let token: Cast["token"];
 
   const call = (method: string, path: string, opts: { json?: unknown; who?: string | null; prefix?: string } = {}) =>
     server.fetch(`${opts.prefix ?? PREFIXES[0]}${path}`, {
       method,
       ...(opts.json !== undefined ? { json: opts.json } : {}),
-      headers: opts.who === null ? {} : auth(token[opts.who ?? "ada"]!),
+      headers: opts.who === null ? {} : bearer(token[opts.who ?? "ada"]!),
     });
   const messages = async () => (await db.moderationLogEntry.findMany({ orderBy: { id: "asc" } })).map((e) => e.message);
 
   beforeAll(async () => {
     server = await startTestServer(kind);
     db = server.services.db;
-    await server.createUser("ada", { admin: true });
-    await server.createUser("mo", { moderator: true });
-    await server.createUser("joe");
-    for (const nick of ["ada", "mo", "joe"]) token[nick] = (await passwordToken(server, nick, ADMIN_SCOPES)).access_token;
+    ({ token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, joe: {} }));
   });
   afterAll(() => server?.close());
 

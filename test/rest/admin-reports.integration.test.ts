@@ -1,6 +1,7 @@
 // Admin API reports: list, grouped, show, bulk state update, notes; the Report entity with admin
 // accounts and statuses (deleted ones from their snapshot); moderation-log messages; privileges.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { bearer, cast, post as postStatus, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -8,19 +9,14 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const ADMIN_TOKEN = "admin-token-for-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(DB_KINDS)("admin reports on %s", (kind) => {
   let server: TestServer;
-  const id: Record<string, string> = {};
-  const token: Record<string, string> = {};
+  let id: Cast["id"];
+  let token: Cast["token"];
   const call = (who: string | null, method: string, path: string, json?: unknown, prefix = PREFIXES[0]) =>
     server.fetch(prefix + path, { method, json, headers: who ? bearer(token[who]) : {} });
-  const post = async (who: string, body: Record<string, unknown>) => {
-    const res = await server.fetch("/api/v1/statuses", { json: body, headers: bearer(token[who]) });
-    expect(res.status).toBe(200);
-    return (await res.json()).id as string;
-  };
+  const post = (who: string, body: Record<string, unknown>) => postStatus(server, token[who], body);
   const fileReport = async (who: string, target: string, statusIds: string[], comment: string) => {
     const res = await server.fetch("/api/v1/reports", { json: { account_id: id[target], status_ids: statusIds, comment }, headers: bearer(token[who]) });
     expect(res.status).toBe(200);
@@ -31,10 +27,7 @@ describe.each(DB_KINDS)("admin reports on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind, { ADMIN_TOKEN });
-    for (const [nick, role] of [["ada", { admin: true }], ["mo", { moderator: true }], ["rita", {}], ["tom", {}], ["pat", {}]] as const) {
-      id[nick] = (await server.createUser(nick, role)).id;
-      token[nick] = (await passwordToken(server, nick, "read write follow push admin")).access_token;
-    }
+    ({ id, token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, rita: {}, tom: {}, pat: {} }));
   });
   afterAll(() => server?.close());
 

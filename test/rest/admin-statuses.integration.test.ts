@@ -3,28 +3,24 @@
 // an instance's statuses; privileges (moderators may change and delete, not read listings).
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
+import { bearer, cast, post as postStatus, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const ADMIN_TOKEN = "admin-token-for-status-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(DB_KINDS)("admin statuses on %s", (kind) => {
   let server: TestServer;
-  const id: Record<string, string> = {};
-  const token: Record<string, string> = {};
+  let id: Cast["id"];
+  let token: Cast["token"];
   const s: Record<string, string> = {};
   let remoteId = "";
   const call = (who: string | null, method: string, path: string, json?: unknown, prefix = PREFIXES[0]) =>
     server.fetch(prefix + path, { method, json, headers: who ? bearer(token[who]) : {} });
-  const post = async (who: string, body: Record<string, unknown>) => {
-    const res = await server.fetch("/api/v1/statuses", { json: body, headers: bearer(token[who]) });
-    expect(res.status).toBe(200);
-    return (await res.json()).id as string;
-  };
+  const post = (who: string, body: Record<string, unknown>) => postStatus(server, token[who], body);
   const ids = async (res: Response) => {
     expect(res.status).toBe(200);
     return ((await res.json()) as { id: string }[]).map((x) => x.id);
@@ -34,10 +30,7 @@ describe.each(DB_KINDS)("admin statuses on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind, { ADMIN_TOKEN });
-    for (const [nick, role] of [["ada", { admin: true }], ["mo", { moderator: true }], ["tom", {}], ["pat", {}]] as const) {
-      id[nick] = (await server.createUser(nick, role)).id;
-      token[nick] = (await passwordToken(server, nick, "read write follow push admin")).access_token;
-    }
+    ({ id, token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, tom: {}, pat: {} }));
     s.public = await post("tom", { status: "public post" });
     s.unlisted = await post("tom", { status: "unlisted post", visibility: "unlisted" });
     s.private = await post("tom", { status: "private post", visibility: "private" });

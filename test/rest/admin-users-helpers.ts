@@ -1,15 +1,15 @@
 // Shared set-up of the admin users tests: a server with an ADMIN_TOKEN, staff and plain users holding
 // admin-scoped tokens, and small request helpers (test helper, not a test).
 import { newId } from "../../src/db/ids.ts";
+import { cast } from "../support/actors.ts";
 import type { DbKind } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 
 export const BASE = "http://localhost:4000";
 export const ADMIN_TOKEN = "admin-token-for-tests";
 /** the two prefixes of the admin API */
 export const V1 = "/api/v1/ext/admin";
 export const LEGACY = "/api/ext/admin";
-export const STAFF_SCOPES = "read write follow push admin";
 
 export interface AdminFixture {
   server: TestServer;
@@ -26,19 +26,13 @@ export interface AdminFixture {
 export async function adminFixture(kind: DbKind): Promise<AdminFixture> {
   const server = await startTestServer(kind, { ADMIN_TOKEN });
   const db = server.services.db;
-  const admin = await server.createUser("root", { admin: true });
-  await server.createUser("mod", { moderator: true });
-  await server.createUser("plain");
-  const tokens = {
-    admin: (await passwordToken(server, "root", STAFF_SCOPES)).access_token,
-    moderator: (await passwordToken(server, "mod", STAFF_SCOPES)).access_token,
-    plain: (await passwordToken(server, "plain", STAFF_SCOPES)).access_token,
-  };
+  const { users } = await cast(server, { root: { admin: true }, mod: { moderator: true }, plain: {} });
+  const tokens = { admin: users.root.token, moderator: users.mod.token, plain: users.plain.token };
   return {
     server,
     db,
     tokens,
-    adminId: admin.id,
+    adminId: users.root.id,
     call(method, path, opts = {}) {
       const token = opts.token === undefined ? tokens.admin : opts.token;
       const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...opts.headers };

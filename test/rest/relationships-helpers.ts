@@ -1,22 +1,12 @@
-// Shared helpers of the relationships test files: users with tokens, JSON requests, bus events, waiting.
+// Shared helpers of the relationships test files: JSON requests, bus events, waiting.
 import { expect } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import type { BusEvents } from "../../src/realtime/bus.ts";
-import { passwordToken, type TestServer } from "../support/server.ts";
+import type { User } from "../support/actors.ts";
+import type { TestServer } from "../support/server.ts";
 
-export interface User {
-  id: string;
-  nickname: string;
-  apId: string;
-  token: string;
-  auth: { authorization: string };
-}
-
-export async function user(server: TestServer, nickname: string, scope = "read write follow push"): Promise<User> {
-  const account = await server.createUser(nickname);
-  const { access_token } = await passwordToken(server, nickname, scope);
-  return { id: account.id, nickname, apId: account.apId, token: access_token, auth: { authorization: `Bearer ${access_token}` } };
-}
+// users with tokens come from the shared harness (test/support/actors.ts); re-exported for these files
+export { user, type User } from "../support/actors.ts";
 
 export function remoteAccount(server: TestServer, nickname: string, domain: string) {
   return server.services.db.account.create({

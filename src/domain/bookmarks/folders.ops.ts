@@ -6,8 +6,9 @@ import { newId } from "../../db/ids.ts";
 import { Prisma, type BookmarkFolder } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Conflict, NotFound, Unprocessable } from "../errors.ts";
+import { Conflict, Unprocessable } from "../errors.ts";
 import { operation } from "../operation.ts";
+import { ownRow } from "../own-row.ts";
 import { reactionEmoji } from "../reactions/reactions.ops.ts";
 
 const NAME_LIMIT = 255;
@@ -24,10 +25,8 @@ function folderEmoji(ctx: Ctx, raw: string | null | undefined): string | null {
 }
 
 /** The viewer's folder `id` (404 for anyone else's). */
-export async function ownFolder(ctx: Ctx, id: string): Promise<BookmarkFolder> {
-  const folder = await ctx.db.bookmarkFolder.findFirst({ where: { id, accountId: requireAccount(ctx).id } });
-  if (!folder) throw NotFound("Record not found");
-  return folder;
+export function ownFolder(ctx: Ctx, id: string): Promise<BookmarkFolder> {
+  return ownRow(ctx, (accountId) => ctx.db.bookmarkFolder.findFirst({ where: { id, accountId } }));
 }
 
 /** A unique-name clash as the family words it. */

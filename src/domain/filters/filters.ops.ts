@@ -10,6 +10,7 @@ import type { Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
+import { ownRow } from "../own-row.ts";
 import { getVisibleStatus } from "../statuses/statuses.read.ts";
 import { FILTER_ACTIONS, FILTER_CONTEXTS, loadActiveFilters, type FilterRules } from "./filters.read.ts";
 
@@ -34,25 +35,19 @@ const changed = (ctx: Ctx, accountId: string) => ctx.bus.publish("filters_change
 
 /** One of the viewer's filters with its keywords and statuses (expired ones too). */
 async function ownRules(ctx: Ctx, id: string): Promise<FilterRules> {
-  const me = requireAccount(ctx);
-  const filter = await ctx.db.filter.findFirst({ where: { id, accountId: me.id }, include: { keywords: { orderBy: { id: "asc" } }, statuses: { orderBy: { id: "asc" } } } });
-  if (!filter) throw NotFound("Record not found");
+  const filter = await ownRow(ctx, (accountId) =>
+    ctx.db.filter.findFirst({ where: { id, accountId }, include: { keywords: { orderBy: { id: "asc" } }, statuses: { orderBy: { id: "asc" } } } }),
+  );
   const { keywords, statuses, ...row } = filter;
   return { filter: row, keywords, statuses };
 }
 
-async function ownKeyword(ctx: Ctx, id: string): Promise<FilterKeyword & { filter: Filter }> {
-  const me = requireAccount(ctx);
-  const found = await ctx.db.filterKeyword.findFirst({ where: { id, filter: { accountId: me.id } }, include: { filter: true } });
-  if (!found) throw NotFound("Record not found");
-  return found;
+function ownKeyword(ctx: Ctx, id: string): Promise<FilterKeyword & { filter: Filter }> {
+  return ownRow(ctx, (accountId) => ctx.db.filterKeyword.findFirst({ where: { id, filter: { accountId } }, include: { filter: true } }));
 }
 
-async function ownFilterStatus(ctx: Ctx, id: string): Promise<FilterStatus & { filter: Filter }> {
-  const me = requireAccount(ctx);
-  const found = await ctx.db.filterStatus.findFirst({ where: { id, filter: { accountId: me.id } }, include: { filter: true } });
-  if (!found) throw NotFound("Record not found");
-  return found;
+function ownFilterStatus(ctx: Ctx, id: string): Promise<FilterStatus & { filter: Filter }> {
+  return ownRow(ctx, (accountId) => ctx.db.filterStatus.findFirst({ where: { id, filter: { accountId } }, include: { filter: true } }));
 }
 
 // ---- v2: filters --------------------------------------------------------------------------------

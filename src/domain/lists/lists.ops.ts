@@ -9,6 +9,7 @@ import type { Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
+import { ownRow } from "../own-row.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { listWhere, TIMELINE_RULES } from "../timelines/rules.ts";
 import { commonInput, runTimeline } from "../timelines/timelines.ops.ts";
@@ -17,11 +18,8 @@ export const LIST_NOT_FOUND = "List not found";
 export const REPLIES_POLICIES = ["followed", "list", "none"] as const;
 
 /** The viewer's own list, or 404 "List not found" (other accounts' lists do not exist for them). */
-export async function ownList(ctx: Ctx, id: string): Promise<List> {
-  const me = requireAccount(ctx);
-  const list = await ctx.db.list.findFirst({ where: { id, accountId: me.id } });
-  if (!list) throw NotFound(LIST_NOT_FOUND);
-  return list;
+export function ownList(ctx: Ctx, id: string): Promise<List> {
+  return ownRow(ctx, (accountId) => ctx.db.list.findFirst({ where: { id, accountId } }), LIST_NOT_FOUND);
 }
 
 /** Member account ids of a list (for `list:<id>` addressing). */

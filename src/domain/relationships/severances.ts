@@ -9,7 +9,7 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { federate } from "../federation/outbox.ts";
 import { requireAccount } from "../auth/policy.ts";
-import { NotFound } from "../errors.ts";
+import { ownRow } from "../own-row.ts";
 import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput } from "../pagination.ts";
@@ -105,9 +105,9 @@ export const severedRelationshipsCsv = operation({
   input: z.object({ id: z.string(), direction: z.enum(["followers", "following"]) }),
   authorize: signedIn,
   async run(ctx, input): Promise<string> {
-    const me = requireAccount(ctx);
-    const share = await ctx.db.accountRelationshipSeveranceEvent.findFirst({ where: { id: input.id, accountId: me.id }, include: { event: { select: { purged: true } } } });
-    if (!share) throw NotFound("Record not found");
+    const share = await ownRow(ctx, (accountId) =>
+      ctx.db.accountRelationshipSeveranceEvent.findFirst({ where: { id: input.id, accountId }, include: { event: { select: { purged: true } } } }),
+    );
     const rows = share.event.purged ? [] : await ctx.db.severedRelationship.findMany({ where: { accountEventId: share.id, direction: input.direction }, orderBy: { id: "asc" } });
     const lines =
       input.direction === "following"

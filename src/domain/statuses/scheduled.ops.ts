@@ -6,8 +6,9 @@ import { z } from "zod";
 import type { MediaAttachment, ScheduledStatus } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { Unprocessable } from "../errors.ts";
 import { operation } from "../operation.ts";
+import { ownRow } from "../own-row.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { PUBLISH_SCHEDULED_JOB } from "./statuses.job-names.ts";
 
@@ -28,11 +29,8 @@ export async function scheduledWithMedia(ctx: Ctx, rows: ScheduledStatus[]): Pro
 }
 
 /** One of the viewer's scheduled statuses, or 404 (another account's are not found either). */
-async function ownScheduled(ctx: Ctx, id: string): Promise<ScheduledStatus> {
-  const me = requireAccount(ctx);
-  const row = await ctx.db.scheduledStatus.findFirst({ where: { id, accountId: me.id } });
-  if (!row) throw NotFound("Record not found");
-  return row;
+function ownScheduled(ctx: Ctx, id: string): Promise<ScheduledStatus> {
+  return ownRow(ctx, (accountId) => ctx.db.scheduledStatus.findFirst({ where: { id, accountId } }));
 }
 
 export const listScheduledStatuses = operation({
