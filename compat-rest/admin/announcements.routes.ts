@@ -11,8 +11,6 @@ import { route } from "../route.ts";
 import { renderAnnouncement, renderAnnouncements } from "../views/announcement.ts";
 import { admin } from "./paths.ts";
 
-const read = { scopes: ["admin:read"], privilege: "announcements_manage_announcements" } as const;
-const write = { scopes: ["admin:write"], privilege: "announcements_manage_announcements" } as const;
 const tags = ["Admin: announcements"];
 const idParam = z.object({ id: z.string() });
 
@@ -22,7 +20,7 @@ export const adminAnnouncementRoutes = [
     path: admin("/announcements"),
     summary: "Every announcement, oldest first",
     tags,
-    auth: read,
+    operation: listAllAnnouncements,
     query: listAllAnnouncements.input,
     response: { description: "array of Announcement (with `<ns>.raw_content`); `limit` defaults to 20, `limit` < 1 or `offset` < 0 answer 400" },
     handler: async (ctx, { query }) => renderAnnouncements(ctx, await listAllAnnouncements(ctx, query), { admin: true }),
@@ -32,7 +30,7 @@ export const adminAnnouncementRoutes = [
     path: admin("/announcements/:id"),
     summary: "One announcement",
     tags,
-    auth: read,
+    operation: getAnnouncement,
     params: idParam,
     response: { description: "Announcement; 404 `{error: \"Not found\"}`" },
     handler: async (ctx, { params }) => renderAnnouncement(ctx, await getAnnouncement(ctx, params), { admin: true }),
@@ -42,7 +40,7 @@ export const adminAnnouncementRoutes = [
     path: admin("/announcements"),
     summary: "Create an announcement",
     tags,
-    auth: write,
+    operation: createAnnouncement,
     body: createAnnouncement.input,
     response: { description: "Announcement; `starts_at`/`ends_at` default to null (active at once, until deleted), `all_day` to false" },
     handler: async (ctx, { body }) => renderAnnouncement(ctx, await createAnnouncement(ctx, body), { admin: true }),
@@ -52,7 +50,7 @@ export const adminAnnouncementRoutes = [
     path: admin("/announcements/:id"),
     summary: "Change an announcement; missing parameters keep their values",
     tags,
-    auth: write,
+    operation: updateAnnouncement,
     params: idParam,
     body: updateAnnouncement.input.omit({ id: true }),
     response: { description: "Announcement; 404 `{error: \"Not found\"}`" },
@@ -63,7 +61,7 @@ export const adminAnnouncementRoutes = [
     path: admin("/announcements/:id"),
     summary: "Delete an announcement",
     tags,
-    auth: write,
+    operation: deleteAnnouncement,
     params: idParam,
     response: { description: "`{}`; 404 `{error: \"Not found\"}`" },
     async handler(ctx, { params }) {

@@ -9,8 +9,6 @@ import { route } from "../route.ts";
 import { renderAdminChats, renderChatMessage, renderChatMessages } from "../views/chat.ts";
 import { admin } from "./paths.ts";
 
-const read = { scopes: ["admin:read:chats"], privilege: "messages_read" } as const;
-const write = { scopes: ["admin:write:chats"], privilege: "messages_delete" } as const;
 const tags = ["Admin: chats"];
 
 const couldNotDelete = (e: DomainError) => (e.kind === "not_found" ? { status: 400, body: { error: "could_not_delete" } } : undefined);
@@ -21,7 +19,7 @@ export const adminChatRoutes = [
     path: admin("/users/:nickname/chats"),
     summary: "Every chat of a user (by nickname or id), newest update first",
     tags,
-    auth: read,
+    operation: adminUserChats,
     params: z.object({ nickname: z.string() }),
     response: { description: "array of Chat with `sender` and `receiver`; 404 `{error: \"Not found\"}`" },
     async handler(ctx, { params }) {
@@ -33,7 +31,7 @@ export const adminChatRoutes = [
     path: admin("/chats/:id"),
     summary: "One chat, whoever owns it",
     tags,
-    auth: read,
+    operation: adminShowChat,
     params: z.object({ id: z.string() }),
     response: { description: "Chat with `sender` and `receiver`; 404 `{error: \"Not found\"}`" },
     async handler(ctx, { params }) {
@@ -45,7 +43,7 @@ export const adminChatRoutes = [
     path: admin("/chats/:id/messages"),
     summary: "Messages of a chat, newest first (max_id / min_id / limit)",
     tags,
-    auth: read,
+    operation: adminChatMessages,
     params: z.object({ id: z.string() }),
     query: pageInput,
     response: { description: "array of ChatMessage; 404 `{error: \"not found\"}`" },
@@ -59,7 +57,7 @@ export const adminChatRoutes = [
     path: admin("/chats/:id/messages/:message_id"),
     summary: "Delete a chat message for both sides (moderation log: chat_message_delete)",
     tags,
-    auth: write,
+    operation: adminDeleteChatMessage,
     params: z.object({ id: z.string(), message_id: z.string() }),
     errors: couldNotDelete,
     response: { description: "the deleted ChatMessage; 400 `{error: \"could_not_delete\"}`" },

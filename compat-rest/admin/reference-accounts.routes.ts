@@ -15,10 +15,7 @@ import { renderStatuses } from "../views/status.ts";
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): accounts"];
 const reportTags = ["Admin (reference): reports"];
-const readAccounts = { scopes: ["admin:read:accounts"], privilege: "users_read" } as const;
 const writeAccounts = (privilege: Privilege) => ({ scopes: ["admin:write:accounts"], privilege }) as const;
-const readReports = { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" } as const;
-const writeReports = { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" } as const;
 
 /** The reported statuses as staff see them now (deleted ones are left out). */
 async function reportedStatuses(ctx: Ctx, ids: string[]) {
@@ -34,7 +31,7 @@ export const referenceAccountRoutes = [
     path: ["/api/v1/admin/accounts", "/api/v2/admin/accounts"],
     summary: "Accounts, newest first: v1 flags (local, remote, active, pending, disabled, silenced, suspended, sensitized, staff) or v2 origin/status/permissions; by_domain, username, display_name, email",
     tags,
-    auth: readAccounts,
+    operation: listAdminAccounts,
     query: listAdminAccountsInput,
     async handler(ctx, { query, req, res }) {
       const page = await listAdminAccounts(ctx, query);
@@ -47,7 +44,7 @@ export const referenceAccountRoutes = [
     path: "/api/v1/admin/accounts/:id",
     summary: "One account as staff see it",
     tags,
-    auth: readAccounts,
+    operation: showUser,
     params: id,
     handler: async (ctx, { params }) => renderAdminAccount(ctx, await showUser(ctx, { nickname_or_id: params.id })),
   }),
@@ -68,7 +65,7 @@ export const referenceAccountRoutes = [
     path: "/api/v1/admin/accounts/:id/reject",
     summary: "Reject a pending sign-up: the account is deleted; 403 when it is not pending",
     tags,
-    auth: writeAccounts("users_manage_invites"),
+    operation: rejectUsers,
     params: id,
     async handler(ctx, { params }) {
       const [user] = await rejectUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
@@ -80,7 +77,7 @@ export const referenceAccountRoutes = [
     path: "/api/v1/admin/accounts/:id/action",
     summary: "Act on an account: type none (warn), disable or suspend (the family's deactivation), silence or sensitive (its moderation tags); report_id resolves that report; text is logged",
     tags,
-    auth: writeAccounts("users_manage_activation_state"),
+    operation: accountAction,
     params: id,
     body: accountAction.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => (await accountAction(ctx, { ...body, id: params.id }), {}),
@@ -121,7 +118,7 @@ export const referenceAccountRoutes = [
     path: "/api/v1/admin/accounts/:id",
     summary: "Delete an account's data (the family's user deletion)",
     tags,
-    auth: writeAccounts("users_delete"),
+    operation: deleteUsers,
     params: id,
     async handler(ctx, { params }) {
       const [user] = await deleteUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
@@ -135,7 +132,7 @@ export const referenceAccountRoutes = [
     path: "/api/v1/admin/reports",
     summary: "Reports, newest first: open ones, or resolved=true for handled ones; account_id (reporter), target_account_id",
     tags: reportTags,
-    auth: readReports,
+    operation: listReferenceReports,
     query: listReferenceReports.input,
     async handler(ctx, { query, req, res }) {
       const page = await listReferenceReports(ctx, query);
@@ -148,7 +145,7 @@ export const referenceAccountRoutes = [
     path: "/api/v1/admin/reports/:id",
     summary: "One report",
     tags: reportTags,
-    auth: readReports,
+    operation: showReferenceReport,
     params: id,
     handler: async (ctx, { params }) => renderReport(ctx, await showReferenceReport(ctx, params)),
   }),
@@ -157,7 +154,7 @@ export const referenceAccountRoutes = [
     path: "/api/v1/admin/reports/:id",
     summary: "Change a report's category (spam, legal, violation, other) and the rules it names",
     tags: reportTags,
-    auth: writeReports,
+    operation: updateReportDetails,
     params: id,
     body: updateReportDetails.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderReport(ctx, await updateReportDetails(ctx, { ...body, id: params.id })),
@@ -168,7 +165,7 @@ export const referenceAccountRoutes = [
       path: `/api/v1/admin/reports/:id/${action}`,
       summary: action === "assign_to_self" ? "Take a report" : "Leave a report to nobody",
       tags: reportTags,
-      auth: writeReports,
+      operation: assignReport,
       params: id,
       handler: async (ctx, { params }) => renderReport(ctx, await assignReport(ctx, { id: params.id, assign: action === "assign_to_self" })),
     }),
@@ -179,7 +176,7 @@ export const referenceAccountRoutes = [
       path: `/api/v1/admin/reports/:id/${action}`,
       summary: action === "resolve" ? "Resolve a report (the family's state `resolved`)" : "Reopen a report (state `open`)",
       tags: reportTags,
-      auth: writeReports,
+      operation: setReportResolved,
       params: id,
       handler: async (ctx, { params }) => renderReport(ctx, await setReportResolved(ctx, { id: params.id, resolved: action === "resolve" })),
     }),

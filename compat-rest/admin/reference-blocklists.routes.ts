@@ -35,7 +35,7 @@ export const referenceBlocklistRoutes = [
     path: "/api/v1/admin/email_domain_blocks",
     summary: "E-mail domains refused at sign-up (with their subdomains)",
     tags,
-    auth: email.read,
+    operation: listEmailDomainBlocks,
     query: pageInput,
     async handler(ctx, { query, req, res }) {
       const page = await listEmailDomainBlocks(ctx, query);
@@ -52,7 +52,7 @@ export const referenceBlocklistRoutes = [
     path: "/api/v1/admin/canonical_email_blocks",
     summary: "Canonical e-mail addresses refused at sign-up (SHA-256 of the canonical form)",
     tags,
-    auth: canonical.read,
+    operation: listCanonicalEmailBlocks,
     query: pageInput,
     async handler(ctx, { query, req, res }) {
       const page = await listCanonicalEmailBlocks(ctx, query);
@@ -65,7 +65,7 @@ export const referenceBlocklistRoutes = [
     path: "/api/v1/admin/canonical_email_blocks/test",
     summary: "The canonical e-mail blocks an address falls under",
     tags,
-    auth: canonical.read,
+    operation: testCanonicalEmailBlocks,
     body: testCanonicalEmailBlocks.input,
     handler: async (ctx, { body }) => (await testCanonicalEmailBlocks(ctx, body)).map(renderCanonicalEmailBlock),
   }),
@@ -75,7 +75,7 @@ export const referenceBlocklistRoutes = [
     path: "/api/v1/admin/canonical_email_blocks",
     summary: "Refuse an address in its canonical form (`email`, or its `canonical_email_hash`)",
     tags,
-    auth: canonical.write,
+    operation: createCanonicalEmailBlock,
     body: createCanonicalEmailBlock.input,
     handler: async (ctx, { body }) => renderCanonicalEmailBlock(await createCanonicalEmailBlock(ctx, body)),
   }),
@@ -86,7 +86,7 @@ export const referenceBlocklistRoutes = [
     path: "/api/v1/admin/ip_blocks",
     summary: "IP ranges and what they may not do (sign_up_requires_approval, sign_up_block, no_access)",
     tags,
-    auth: ip.read,
+    operation: listIpBlocks,
     query: pageInput,
     async handler(ctx, { query, req, res }) {
       const page = await listIpBlocks(ctx, query);
@@ -101,7 +101,7 @@ export const referenceBlocklistRoutes = [
     path: "/api/v1/admin/ip_blocks/:id",
     summary: "Change an IP block",
     tags,
-    auth: ip.write,
+    operation: updateIpBlock,
     params: id,
     body: updateIpBlock.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderIpBlock(await updateIpBlock(ctx, { ...body, id: params.id })),

@@ -18,7 +18,7 @@ const tagReview = (allowed: boolean) =>
     path: `/api/v1/admin/trends/tags/:id/${allowed ? "approve" : "reject"}`,
     summary: `${allowed ? "Approve" : "Reject"} a hashtag's trending; answers the Admin::Tag`,
     tags,
-    auth: write,
+    operation: reviewTag,
     params: id,
     handler: async (ctx, { params }) => renderAdminTag(ctx, await reviewTag(ctx, { id: params.id, allowed })),
   });
@@ -29,7 +29,7 @@ const statusReview = (allowed: boolean) =>
     path: `/api/v1/admin/trends/statuses/:id/${allowed ? "approve" : "reject"}`,
     summary: `${allowed ? "Approve" : "Reject"} a status's trending; answers the Status`,
     tags,
-    auth: write,
+    operation: reviewStatus,
     params: id,
     async handler(ctx, { params }) {
       const { status } = await reviewStatus(ctx, { id: params.id, allowed });
@@ -56,7 +56,7 @@ export const referenceTrendRoutes = [
     path: "/api/v1/admin/trends/tags",
     summary: "The week's trending hashtags, reviewed or not (limit ≤ 200, offset)",
     tags,
-    auth: read,
+    operation: reviewTrendingTags,
     query: reviewTrendingTags.input,
     handler: async (ctx, { query }) => (await reviewTrendingTags(ctx, query)).map((t) => renderAdminTag(ctx, t)),
   }),
@@ -67,7 +67,7 @@ export const referenceTrendRoutes = [
     path: "/api/v1/admin/trends/statuses",
     summary: "The week's trending statuses, reviewed or not (limit ≤ 200, offset)",
     tags,
-    auth: read,
+    operation: reviewTrendingStatuses,
     query: reviewTrendingStatuses.input,
     handler: async (ctx, { query }) => renderStatuses(ctx, (await reviewTrendingStatuses(ctx, query)).map((t) => t.status)),
   }),

@@ -14,8 +14,6 @@ import { renderAdminReport, renderAdminReports, renderGroupedReports } from "../
 import { admin } from "./paths.ts";
 import { text } from "../../src/domain/input-limits.ts";
 
-const read = { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" } as const;
-const write = { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" } as const;
 const tags = ["Admin: reports"];
 
 /** Notes answer every refusal of their input (blank, unknown report or note) with the family's string. */
@@ -27,7 +25,7 @@ export const adminReportRoutes = [
     path: admin("/reports"),
     summary: "List reports, newest first",
     tags,
-    auth: read,
+    operation: listReports,
     query: listReports.input.omit({ offset: true }),
     response: { description: "`{total, reports: [Report]}`; `page_size` (or `limit`) defaults to 50" },
     async handler(ctx, { query }) {
@@ -40,7 +38,7 @@ export const adminReportRoutes = [
     path: admin("/grouped_reports"),
     summary: "Reports grouped by reported status",
     tags,
-    auth: read,
+    operation: groupedReports,
     response: { description: "`{reports: [{date, account, status, actors, reports}]}`" },
     async handler(ctx) {
       return { reports: await renderGroupedReports(ctx, await groupedReports(ctx, {})) };
@@ -51,7 +49,7 @@ export const adminReportRoutes = [
     path: admin("/reports/:id"),
     summary: "One report",
     tags,
-    auth: read,
+    operation: showReport,
     params: z.object({ id: z.string() }),
     response: { description: "Report; 404 `{error: \"Not found\"}`" },
     async handler(ctx, { params }) {
@@ -63,7 +61,7 @@ export const adminReportRoutes = [
     path: admin("/reports"),
     summary: "Change the state of several reports",
     tags,
-    auth: write,
+    operation: updateReportStates,
     body: updateReportStates.input,
     status: 204,
     response: { description: "204; 400 with `[{id, error}]` for unknown ids and unsupported states (the other entries are applied)" },
@@ -78,7 +76,7 @@ export const adminReportRoutes = [
     path: admin("/reports/:id/notes"),
     summary: "Add a moderator's note to a report",
     tags,
-    auth: write,
+    operation: addReportNote,
     params: z.object({ id: z.string() }),
     body: z.object({ content: text() }),
     status: 204,
@@ -94,7 +92,7 @@ export const adminReportRoutes = [
     path: admin("/reports/:report_id/notes/:id"),
     summary: "Delete a note of a report",
     tags,
-    auth: write,
+    operation: deleteReportNote,
     params: z.object({ report_id: z.string(), id: z.string() }),
     status: 204,
     errors: invalidParameters,

@@ -6,8 +6,6 @@ import { renderAdminRule } from "../views/rule.ts";
 import { admin } from "./paths.ts";
 
 const tags = ["Admin: rules"];
-const read = { scopes: ["admin:read"], role: "admin" } as const;
-const write = { scopes: ["admin:write"], role: "admin" } as const;
 const idParam = z.object({ id: z.string() });
 
 export const adminRuleRoutes = [
@@ -16,7 +14,7 @@ export const adminRuleRoutes = [
     path: admin("/rules"),
     summary: "The instance rules `[{id, priority, text, hint}]`, by priority then age",
     tags,
-    auth: read,
+    operation: listRules,
     handler: async (ctx) => (await listRules(ctx, {})).map(renderAdminRule),
   }),
   route({
@@ -24,7 +22,7 @@ export const adminRuleRoutes = [
     path: admin("/rules"),
     summary: "Add a rule: `text` (required), `hint`, `priority` (default 0)",
     tags,
-    auth: write,
+    operation: createRule,
     body: createRule.input,
     handler: async (ctx, { body }) => renderAdminRule(await createRule(ctx, body)),
   }),
@@ -33,7 +31,7 @@ export const adminRuleRoutes = [
     path: admin("/rules/:id"),
     summary: "Change a rule's text, hint or priority; 404 for an unknown rule",
     tags,
-    auth: write,
+    operation: updateRule,
     params: idParam,
     body: updateRule.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderAdminRule(await updateRule(ctx, { ...body, id: params.id })),
@@ -43,7 +41,7 @@ export const adminRuleRoutes = [
     path: admin("/rules/:id"),
     summary: "Delete a rule; answers `{}`; 404 for an unknown rule",
     tags,
-    auth: write,
+    operation: deleteRule,
     params: idParam,
     async handler(ctx, { params }) {
       await deleteRule(ctx, { id: params.id });

@@ -7,8 +7,6 @@ import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
 
-const read = { scopes: ["admin:read:statuses"], privilege: "messages_read" } as const;
-const write = { scopes: ["admin:write:statuses"], privilege: "messages_delete" } as const;
 const tags = ["Admin: statuses"];
 const id = z.object({ id: z.string() });
 
@@ -25,7 +23,7 @@ export const adminStatusRoutes = [
     path: admin("/statuses"),
     summary: "List statuses, newest first (public and unlisted unless godmode; no reblogs unless with_reblogs)",
     tags,
-    auth: read,
+    operation: adminListStatuses,
     query: adminListStatuses.input.omit({ offset: true, with_total: true }),
     response: { description: "array of Status; `page_size` defaults to 20" },
     async handler(ctx, { query }) {
@@ -38,7 +36,7 @@ export const adminStatusRoutes = [
     path: admin("/statuses/:id"),
     summary: "One status, whatever its visibility",
     tags,
-    auth: read,
+    operation: adminShowStatus,
     params: id,
     errors: stringErrors("Not Found"),
     response: { description: 'Status; 404 `"Not Found"`' },
@@ -51,7 +49,7 @@ export const adminStatusRoutes = [
     path: admin("/statuses/:id"),
     summary: "Change a status's sensitive flag or visibility (public, private, unlisted)",
     tags,
-    auth: write,
+    operation: adminUpdateStatus,
     params: id,
     body: adminUpdateStatus.input.omit({ id: true }),
     errors: stringErrors("Not found"),
@@ -66,7 +64,7 @@ export const adminStatusRoutes = [
     path: admin("/statuses/:id"),
     summary: "Delete a status",
     tags,
-    auth: write,
+    operation: adminDeleteStatus,
     params: id,
     errors: stringErrors("Not found"),
     response: { description: '`{}`; 404 `"Not found"`' },

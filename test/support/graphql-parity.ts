@@ -5,7 +5,7 @@
 // that its resolver calls a domain operation the route's handler calls too.
 import type { GraphQLField } from "graphql";
 import { describe, expect, test } from "vitest";
-import { pathsOf, type RouteDef } from "../../compat-rest/route.ts";
+import { authOf, pathsOf, type RouteDef } from "../../compat-rest/route.ts";
 import { schema } from "../../src/graphql/schema.ts";
 
 export interface ParityTable {
@@ -43,11 +43,12 @@ interface Guard {
 }
 
 function routeGuard(r: RouteDef): Guard | null {
-  if (r.auth === "public") return null;
-  const scopes = r.auth.scopes === "any" ? [] : [...r.auth.scopes];
-  if (r.auth.privilege) return { privilege: r.auth.privilege, scopes };
-  if (r.auth.role) return { admin: r.auth.role === "admin", scopes };
-  return r.auth.optional ? { scopes, optional: true } : { scopes };
+  const auth = authOf(r);
+  if (auth === "public") return null;
+  const scopes = auth.scopes === "any" ? [] : [...auth.scopes];
+  if (auth.privilege) return { privilege: auth.privilege, scopes };
+  if (auth.role) return { admin: auth.role === "admin", scopes };
+  return auth.optional ? { scopes, optional: true } : { scopes };
 }
 
 type ScopeMap = { $all?: ScopeMap; scopes?: string[]; admin?: boolean; staff?: boolean; privilege?: string; signedIn?: boolean };
