@@ -42,7 +42,7 @@ interface Guard {
   optional?: boolean;
 }
 
-function routeGuard(r: RouteDef): Guard | null {
+export function routeGuard(r: RouteDef): Guard | null {
   const auth = authOf(r);
   if (auth === "public") return null;
   const scopes = auth.scopes === "any" ? [] : [...auth.scopes];
@@ -62,7 +62,7 @@ function guardOf(auth: ScopeMap): Guard {
 }
 
 /** The field's guard; a function guard is asked about an anonymous and a signed-in caller. */
-function fieldGuard(f: GraphQLField<unknown, unknown>): Guard | null {
+export function fieldGuard(f: GraphQLField<unknown, unknown>): Guard | null {
   const auth = (f.extensions?.pothosOptions as { authScopes?: ScopeMap | ((...a: unknown[]) => ScopeMap | boolean) } | undefined)?.authScopes;
   if (!auth) return null;
   if (typeof auth !== "function") return guardOf(auth);
@@ -80,7 +80,7 @@ function ctxCalls(fn: unknown): Set<string> {
   return new Set([...source.matchAll(/([A-Za-z_$][\w$]*)\)?\(\s*ctx\b/g)].map((m) => m[1]!).filter((n) => !/^render|^ctx$|^op$|^handler$|^call$|^async$/.test(n)));
 }
 
-const norm = (g: Guard | null) => (g ? JSON.stringify({ ...g, scopes: [...g.scopes].sort() }) : "null");
+export const norm = (g: Guard | null) => (g ? JSON.stringify({ ...g, scopes: [...g.scopes].sort() }) : "null");
 
 /** Registers the parity tests for one table. */
 export function describeParity(t: ParityTable): void {
@@ -132,6 +132,12 @@ export function describeParity(t: ParityTable): void {
         const name = counterparts[k];
         if (!name || callExceptions[k]) continue;
         const f = field(name)!;
+        // both name their operation (the route's `operation`, the field's `accessOf(op)`): the same one, or not
+        const named = f.extensions?.operation;
+        if (r.operation && named) {
+          if (named !== r.operation) differing.push(`${k} runs ${r.operation.name}; ${name} runs ${(named as { name: string }).name}`);
+          continue;
+        }
         const resolver = (f.extensions?.pothosOriginalResolve as unknown) ?? f.resolve;
         const rest = helperOps[k] ? new Set([helperOps[k]]) : ctxCalls(r.handler);
         const options = f.extensions?.pothosOptions as { resolve?: unknown } | undefined;
