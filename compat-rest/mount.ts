@@ -14,7 +14,7 @@ import { HTTP_LIMITS, multipartBoundary, restBodyParsers, restMediaType } from "
 import { applyRateDecision, RateLimiter } from "../src/http/rate-limit.ts";
 import { credentialsOf } from "./credentials.ts";
 import type { Settings } from "../src/config/env.ts";
-import { assertRouteDeclared, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
+import { assertRouteDeclared, authOf, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
 
 const upload = multer({ storage: multer.memoryStorage(), limits: HTTP_LIMITS.multipart });
 
@@ -68,15 +68,16 @@ function parseLenient<S extends z.ZodType>(schema: S, raw: Record<string, unknow
 /** Resolves the viewer and applies the route's auth declaration. */
 async function authorize(def: RouteDef, services: Services, req: Request): Promise<Ctx> {
   const creds = credentialsOf(req, services.settings.namespace);
-  const lenient = def.auth === "public" || !!def.auth.optional;
+  const auth = authOf(def);
+  const lenient = auth === "public" || !!auth.optional;
   // like the family's servers, a dead token on a public or optional route just means "anonymous"
   const viewerOrNull = await authenticate(makeCtx(services), creds).catch((error) => {
     if (lenient && error instanceof DomainError) return null;
     throw error;
   });
   const ctx = makeCtx(services, viewerOrNull ?? anonymous);
-  if (def.auth === "public") return ctx;
-  const { scopes, optional, role, privilege, appToken } = def.auth;
+  if (auth === "public") return ctx;
+  const { scopes, optional, role, privilege, appToken } = auth;
   const { viewer } = ctx;
   try {
     if (viewer.via === "anonymous") throw Forbidden("Invalid credentials.");

@@ -5,16 +5,17 @@ import type { Settings } from "../src/config/env.ts";
 import { SOFTWARE_VERSION } from "../src/domain/instance/instance.ops.ts";
 import { withLengthLimits } from "../src/domain/input-limits.ts";
 import { HTTP_LIMITS } from "../src/http/boundary.ts";
-import { resolveRoute, type RouteDef } from "./route.ts";
+import { authOf, resolveRoute, type RouteDef } from "./route.ts";
 import type { Words } from "./views/schemas/view.ts";
 
 const FORM_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
 
 function securityOf(def: RouteDef) {
-  if (def.auth === "public") return [];
-  const scopes = def.auth.scopes === "any" ? [] : [...def.auth.scopes];
+  const auth = authOf(def);
+  if (auth === "public") return [];
+  const scopes = auth.scopes === "any" ? [] : [...auth.scopes];
   const required = [{ oauth: scopes }, { bearer: [] }, { basic: [] }, { session: [] }];
-  return def.auth.optional ? [{}, ...required] : required;
+  return auth.optional ? [{}, ...required] : required;
 }
 
 function bodySchema(def: ReturnType<typeof resolveRoute>) {

@@ -5,26 +5,16 @@ import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { Ctx } from "../src/domain/context.ts";
 import type { DomainError } from "../src/domain/errors.ts";
-import type { Privilege } from "../src/config/runtime.ts";
+import type { Access, SurfaceAccess } from "../src/domain/auth/access.ts";
+import type { AnyOperation } from "../src/domain/operation.ts";
 import type { RateLimitName } from "../src/http/rate-limit.ts";
 import type { Settings } from "../src/config/env.ts";
 import type { ViewSchema } from "./views/schemas/view.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export type RouteAuth =
-  | "public"
-  | {
-      /** alternatives: any one covers the route; "any" = any valid credentials (explicit, never implied) */
-      scopes: readonly string[] | "any";
-      /** anonymous (or insufficiently scoped) requests still run, as anonymous */
-      optional?: boolean;
-      role?: "admin" | "staff";
-      /** staff holding this privilege of the admin API (checked before scopes, as the family does) */
-      privilege?: Privilege;
-      /** an app-only token (client_credentials grant, no user) is enough */
-      appToken?: boolean;
-    };
+/** The vocabulary is the domain's (src/domain/auth/access.ts): a route says it only when it names no operation declaring it. */
+export type RouteAuth = Access;
 
 type AnyObject = z.ZodType<Record<string, unknown>, any>;
 
@@ -48,7 +38,10 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   path: string | readonly string[];
   summary: string;
   tags?: string[];
-  auth: RouteAuth;
+  /** who may call it; with an `operation` that declares its access, only what is about REST requests (`optional`, `appToken`) */
+  auth?: RouteAuth | SurfaceAccess;
+  /** the domain operation the route runs: its access is the route's auth (`authOf`) */
+  operation?: AnyOperation;
   params?: P;
   query?: Q;
   /** a schema, or a function of the namespace word for bodies whose keys carry it (`ext_settings_store`) */
@@ -97,11 +90,31 @@ export function resolveRoute(def: RouteDef, namespace: string, family = "own") {
   };
 }
 
-/** The start-up guard: an authenticated route must say which scopes it checks. */
+/**
+ * The route's auth: its operation's access (with what the route adds about REST requests) when it names
+ * an operation declaring one, else its own declaration.
+ */
+export function authOf(def: Pick<RouteDef, "auth" | "operation">): RouteAuth {
+  const access = def.operation?.access;
+  if (!access) return def.auth as RouteAuth;
+  if (access === "public" || !def.auth) return access;
+  return { ...access, ...(def.auth as SurfaceAccess) };
+}
+
+/** Whether the route's auth comes from its operation (for the count in scripts/dev/access-count.ts). */
+export const derivesAuth = (def: Pick<RouteDef, "operation">) => !!def.operation?.access;
+
+/** The start-up guard: an authenticated route must say which scopes it checks, once. */
 export function assertRouteDeclared(def: RouteDef): void {
   const where = `${def.method} ${pathsOf(def, "$ns").join(", ")}`;
-  if (def.auth === "public") return;
-  if (typeof def.auth !== "object" || def.auth === null) throw new Error(`route ${where}: auth must be "public" or {scopes}`);
-  const { scopes } = def.auth;
+  if (def.operation?.access && def.auth !== undefined) {
+    // declared twice, the two could drift: the route may add only the REST switches
+    const extra = def.auth === "public" ? ["public"] : Object.keys(def.auth).filter((k) => k !== "optional" && k !== "appToken");
+    if (extra.length) throw new Error(`route ${where}: its operation declares the access; the route may add only optional/appToken, not ${extra.join(", ")}`);
+  }
+  const auth = authOf(def);
+  if (auth === "public") return;
+  if (typeof auth !== "object" || auth === null) throw new Error(`route ${where}: auth must be "public" or {scopes}, or its operation must declare its access`);
+  const { scopes } = auth;
   if (scopes !== "any" && (!Array.isArray(scopes) || scopes.length === 0)) throw new Error(`route ${where} is authenticated but declares no scope check`);
 }

@@ -13,8 +13,6 @@ import { admin } from "./paths.ts";
 import { AdminAnnouncementSchema, EmptySchema } from "../views/schemas/misc.ts";
 import { listOf } from "../views/schemas/view.ts";
 
-const read = { scopes: ["admin:read"], privilege: "announcements_manage_announcements" } as const;
-const write = { scopes: ["admin:write"], privilege: "announcements_manage_announcements" } as const;
 const tags = ["Admin: announcements"];
 const idParam = z.object({ id: z.string() });
 
@@ -25,7 +23,7 @@ export const adminAnnouncementRoutes = [
     view: listOf(AdminAnnouncementSchema),
     summary: "Every announcement, oldest first",
     tags,
-    auth: read,
+    operation: listAllAnnouncements,
     query: listAllAnnouncements.input,
     response: { description: "array of Announcement (with `<ns>.raw_content`); `limit` defaults to 20, `limit` < 1 or `offset` < 0 answer 400" },
     handler: async (ctx, { query }) => renderAnnouncements(ctx, await listAllAnnouncements(ctx, query), { admin: true }),
@@ -36,7 +34,7 @@ export const adminAnnouncementRoutes = [
     view: AdminAnnouncementSchema,
     summary: "One announcement",
     tags,
-    auth: read,
+    operation: getAnnouncement,
     params: idParam,
     response: { description: "Announcement; 404 `{error: \"Not found\"}`" },
     handler: async (ctx, { params }) => renderAnnouncement(ctx, await getAnnouncement(ctx, params), { admin: true }),
@@ -47,7 +45,7 @@ export const adminAnnouncementRoutes = [
     view: AdminAnnouncementSchema,
     summary: "Create an announcement",
     tags,
-    auth: write,
+    operation: createAnnouncement,
     body: createAnnouncement.input,
     response: { description: "Announcement; `starts_at`/`ends_at` default to null (active at once, until deleted), `all_day` to false" },
     handler: async (ctx, { body }) => renderAnnouncement(ctx, await createAnnouncement(ctx, body), { admin: true }),
@@ -58,7 +56,7 @@ export const adminAnnouncementRoutes = [
     view: AdminAnnouncementSchema,
     summary: "Change an announcement; missing parameters keep their values",
     tags,
-    auth: write,
+    operation: updateAnnouncement,
     params: idParam,
     body: updateAnnouncement.input.omit({ id: true }),
     response: { description: "Announcement; 404 `{error: \"Not found\"}`" },
@@ -70,7 +68,7 @@ export const adminAnnouncementRoutes = [
     view: EmptySchema,
     summary: "Delete an announcement",
     tags,
-    auth: write,
+    operation: deleteAnnouncement,
     params: idParam,
     response: { description: "`{}`; 404 `{error: \"Not found\"}`" },
     async handler(ctx, { params }) {

@@ -11,8 +11,6 @@ import { admin } from "./paths.ts";
 import { AdminChatSchema, ChatMessageSchema } from "../views/schemas/notification.ts";
 import { listOf } from "../views/schemas/view.ts";
 
-const read = { scopes: ["admin:read:chats"], privilege: "messages_read" } as const;
-const write = { scopes: ["admin:write:chats"], privilege: "messages_delete" } as const;
 const tags = ["Admin: chats"];
 
 const couldNotDelete = (e: DomainError) => (e.kind === "not_found" ? { status: 400, body: { error: "could_not_delete" } } : undefined);
@@ -24,7 +22,7 @@ export const adminChatRoutes = [
     view: listOf(AdminChatSchema),
     summary: "Every chat of a user (by nickname or id), newest update first",
     tags,
-    auth: read,
+    operation: adminUserChats,
     params: z.object({ nickname: z.string() }),
     response: { description: "array of Chat with `sender` and `receiver`; 404 `{error: \"Not found\"}`" },
     async handler(ctx, { params }) {
@@ -37,7 +35,7 @@ export const adminChatRoutes = [
     view: AdminChatSchema,
     summary: "One chat, whoever owns it",
     tags,
-    auth: read,
+    operation: adminShowChat,
     params: z.object({ id: z.string() }),
     response: { description: "Chat with `sender` and `receiver`; 404 `{error: \"Not found\"}`" },
     async handler(ctx, { params }) {
@@ -50,7 +48,7 @@ export const adminChatRoutes = [
     view: listOf(ChatMessageSchema),
     summary: "Messages of a chat, newest first (max_id / min_id / limit)",
     tags,
-    auth: read,
+    operation: adminChatMessages,
     params: z.object({ id: z.string() }),
     query: pageInput,
     response: { description: "array of ChatMessage; 404 `{error: \"not found\"}`" },
@@ -65,7 +63,7 @@ export const adminChatRoutes = [
     view: ChatMessageSchema,
     summary: "Delete a chat message for both sides (moderation log: chat_message_delete)",
     tags,
-    auth: write,
+    operation: adminDeleteChatMessage,
     params: z.object({ id: z.string(), message_id: z.string() }),
     errors: couldNotDelete,
     response: { description: "the deleted ChatMessage; 400 `{error: \"could_not_delete\"}`" },

@@ -9,7 +9,7 @@ export const adminEmojiRoutes: RouteDef[] = [
     path: admin("/reload_emoji"),
     summary: "Reload the custom emoji from the packs on disk; answers \"ok\"",
     tags: ["Admin: emoji"],
-    auth: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
+    operation: reloadEmoji,
     async handler(ctx) {
       await reloadEmoji(ctx, {});
       return "ok";

@@ -38,7 +38,7 @@ export const adminInstanceRoutes = [
     view: AdminInstancesSchema,
     summary: "Remote instances with their delivery health (unreachable first)",
     tags,
-    auth: { scopes: ["admin:read"], privilege: "statistics_read" },
+    operation: listInstances,
     query: listInstances.input,
     response: {
       description:
@@ -55,7 +55,7 @@ export const adminInstanceRoutes = [
     view: AdminInstanceSchema,
     summary: "One remote instance's delivery health",
     tags,
-    auth: { scopes: ["admin:read"], privilege: "statistics_read" },
+    operation: showInstance,
     params: instance,
     response: { description: "the instance as in the list; 404 when nothing was ever delivered to it" },
     async handler(ctx, { params }) {
@@ -68,7 +68,7 @@ export const adminInstanceRoutes = [
     view: AdminStatusActivitiesSchema,
     summary: "Statuses of an instance's accounts, newest first (this server's host: local statuses)",
     tags,
-    auth: { scopes: ["admin:read:statuses"], privilege: "messages_read" },
+    operation: adminInstanceStatuses,
     params: instance,
     query: adminInstanceStatuses.input.omit({ instance: true, offset: true, with_total: true }),
     response: { description: "`{total, activities: [Status]}`; `page_size` defaults to 20" },
@@ -83,7 +83,7 @@ export const adminInstanceRoutes = [
     view: StringSchema,
     summary: "Remove every account of a remote instance and their content (a background job)",
     tags,
-    auth: { scopes: ["admin:write:accounts", "admin:write:statuses"], privilege: "instances_delete" },
+    operation: purgeInstance,
     params: instance,
     response: { description: "the instance's host" },
     handler: (ctx, { params }) => purgeInstance(ctx, params),

@@ -6,8 +6,6 @@ import { route } from "../route.ts";
 import { admin } from "./paths.ts";
 import { InviteSchema, InvitesSchema } from "../views/schemas/admin.ts";
 
-const read = { scopes: ["admin:read:invites"], privilege: "users_manage_invites" } as const;
-const write = { scopes: ["admin:write:invites"], privilege: "users_manage_invites" } as const;
 const tags = ["Admin: invites"];
 
 export function renderInvite(invite: Invite) {
@@ -29,7 +27,7 @@ export const adminInviteRoutes = [
     view: InviteSchema,
     summary: "Create a registration invite; its type follows from max_use and expires_at",
     tags,
-    auth: write,
+    operation: createInvite,
     body: createInvite.input,
     response: { description: "Invite: `one_time` without limits, `reusable` with max_use, `date_limited` with expires_at (a date), `reusable_date_limited` with both" },
     handler: async (ctx, { body }) => renderInvite(await createInvite(ctx, body)),
@@ -40,7 +38,7 @@ export const adminInviteRoutes = [
     view: InvitesSchema,
     summary: "Every invite, oldest first",
     tags,
-    auth: read,
+    operation: listInvites,
     response: { description: "`{invites: [Invite]}`" },
     handler: async (ctx) => ({ invites: (await listInvites(ctx, {})).map(renderInvite) }),
   }),
@@ -50,7 +48,7 @@ export const adminInviteRoutes = [
     view: InviteSchema,
     summary: "Revoke an invite (it is marked used)",
     tags,
-    auth: write,
+    operation: revokeInvite,
     body: revokeInvite.input,
     response: { description: "Invite; 404 `{error: \"Not found\"}` for an unknown token" },
     handler: async (ctx, { body }) => renderInvite(await revokeInvite(ctx, body)),
@@ -60,7 +58,7 @@ export const adminInviteRoutes = [
     path: admin("/users/email_invite"),
     summary: "Mail a one-time invite's registration link",
     tags,
-    auth: write,
+    operation: emailInvite,
     body: emailInvite.input,
     status: 204,
     response: { description: "204 empty; 400 `[{error}]` when registrations are open or invites disabled (or the mail fails); `{error}` in the pleroma profile" },

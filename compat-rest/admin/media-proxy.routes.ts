@@ -6,7 +6,6 @@ import { route } from "../route.ts";
 import { admin } from "./paths.ts";
 
 const tags = ["Admin: media proxy"];
-const write = { scopes: ["admin:write:media_proxy_caches"], role: "admin" } as const;
 
 export const adminMediaProxyRoutes = [
   route({
@@ -14,7 +13,7 @@ export const adminMediaProxyRoutes = [
     path: admin("/media_proxy_caches"),
     summary: "Banned media-proxy URLs, newest first",
     tags,
-    auth: { scopes: ["admin:read:media_proxy_caches"], role: "admin" },
+    operation: listMediaProxyBans,
     query: z.object({ query: z.string().optional(), page: int().pipe(z.number().min(1)).default(1), page_size: int().pipe(z.number().min(1)).default(50) }),
     response: { description: "`{page_size, count, urls}`; `query` keeps the URLs containing it (case-insensitive)" },
     async handler(ctx, { query }) {
@@ -27,7 +26,7 @@ export const adminMediaProxyRoutes = [
     path: admin("/media_proxy_caches/delete"),
     summary: "Lift the bans of these URLs",
     tags,
-    auth: write,
+    operation: unbanMediaProxyUrls,
     body: unbanMediaProxyUrls.input,
     response: { description: "`{}`" },
     async handler(ctx, { body }) {
@@ -40,7 +39,7 @@ export const adminMediaProxyRoutes = [
     path: admin("/media_proxy_caches/purge"),
     summary: "Purge these URLs from the media-proxy cache and, with `ban` (default true), ban them",
     tags,
-    auth: write,
+    operation: purgeMediaProxyUrls,
     body: purgeMediaProxyUrls.input,
     response: { description: "`{}`" },
     async handler(ctx, { body }) {

@@ -16,7 +16,7 @@ export const adminModerationLogRoutes = [
     view: ModerationLogSchema,
     summary: "Moderation log entries, newest first",
     tags: ["Admin: moderation log"],
-    auth: { scopes: ["admin:read"], privilege: "moderation_log_read" },
+    operation: listModerationLog,
     query: listModerationLog.input.omit({ offset: true }),
     response: { description: "`{items: [{id, data, time, message}], total}`; `page_size` defaults to 50; `search` matches the message (case-insensitive)" },
     async handler(ctx, { query }) {

@@ -19,10 +19,7 @@ import { listOf } from "../views/schemas/view.ts";
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): accounts"];
 const reportTags = ["Admin (reference): reports"];
-const readAccounts = { scopes: ["admin:read:accounts"], privilege: "users_read" } as const;
 const writeAccounts = (privilege: Privilege) => ({ scopes: ["admin:write:accounts"], privilege }) as const;
-const readReports = { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" } as const;
-const writeReports = { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" } as const;
 
 /** The reported statuses as staff see them now (deleted ones are left out). */
 async function reportedStatuses(ctx: Ctx, ids: string[]) {
@@ -40,7 +37,7 @@ export const referenceAccountRoutes = [
     view: listOf(ReferenceAdminAccountSchema),
     summary: "Accounts, newest first: v1 flags (local, remote, active, pending, disabled, silenced, suspended, sensitized, staff) or v2 origin/status/permissions; by_domain, username, display_name, email",
     tags,
-    auth: readAccounts,
+    operation: listAdminAccounts,
     query: listAdminAccountsInput,
     async handler(ctx, { query, req, res }) {
       const page = await listAdminAccounts(ctx, query);
@@ -54,7 +51,7 @@ export const referenceAccountRoutes = [
     view: ReferenceAdminAccountSchema,
     summary: "One account as staff see it",
     tags,
-    auth: readAccounts,
+    operation: showUser,
     params: id,
     handler: async (ctx, { params }) => renderAdminAccount(ctx, await showUser(ctx, { nickname_or_id: params.id })),
   }),
@@ -77,7 +74,7 @@ export const referenceAccountRoutes = [
     view: ReferenceAdminAccountSchema,
     summary: "Reject a pending sign-up: the account is deleted; 403 when it is not pending",
     tags,
-    auth: writeAccounts("users_manage_invites"),
+    operation: rejectUsers,
     params: id,
     async handler(ctx, { params }) {
       const [user] = await rejectUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
@@ -90,7 +87,7 @@ export const referenceAccountRoutes = [
     view: EmptySchema,
     summary: "Act on an account: type none (warn), disable or suspend (the family's deactivation), silence or sensitive (its moderation tags); report_id resolves that report; text is logged",
     tags,
-    auth: writeAccounts("users_manage_activation_state"),
+    operation: accountAction,
     params: id,
     body: accountAction.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => (await accountAction(ctx, { ...body, id: params.id }), {}),
@@ -134,7 +131,7 @@ export const referenceAccountRoutes = [
     view: ReferenceAdminAccountSchema,
     summary: "Delete an account's data (the family's user deletion)",
     tags,
-    auth: writeAccounts("users_delete"),
+    operation: deleteUsers,
     params: id,
     async handler(ctx, { params }) {
       const [user] = await deleteUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
@@ -149,7 +146,7 @@ export const referenceAccountRoutes = [
     view: listOf(ReferenceAdminReportSchema),
     summary: "Reports, newest first: open ones, or resolved=true for handled ones; account_id (reporter), target_account_id",
     tags: reportTags,
-    auth: readReports,
+    operation: listReferenceReports,
     query: listReferenceReports.input,
     async handler(ctx, { query, req, res }) {
       const page = await listReferenceReports(ctx, query);
@@ -163,7 +160,7 @@ export const referenceAccountRoutes = [
     view: ReferenceAdminReportSchema,
     summary: "One report",
     tags: reportTags,
-    auth: readReports,
+    operation: showReferenceReport,
     params: id,
     handler: async (ctx, { params }) => renderReport(ctx, await showReferenceReport(ctx, params)),
   }),
@@ -173,7 +170,7 @@ export const referenceAccountRoutes = [
     view: ReferenceAdminReportSchema,
     summary: "Change a report's category (spam, legal, violation, other) and the rules it names",
     tags: reportTags,
-    auth: writeReports,
+    operation: updateReportDetails,
     params: id,
     body: updateReportDetails.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderReport(ctx, await updateReportDetails(ctx, { ...body, id: params.id })),
@@ -185,7 +182,7 @@ export const referenceAccountRoutes = [
       view: ReferenceAdminReportSchema,
       summary: action === "assign_to_self" ? "Take a report" : "Leave a report to nobody",
       tags: reportTags,
-      auth: writeReports,
+      operation: assignReport,
       params: id,
       handler: async (ctx, { params }) => renderReport(ctx, await assignReport(ctx, { id: params.id, assign: action === "assign_to_self" })),
     }),
@@ -197,7 +194,7 @@ export const referenceAccountRoutes = [
       view: ReferenceAdminReportSchema,
       summary: action === "resolve" ? "Resolve a report (the family's state `resolved`)" : "Reopen a report (state `open`)",
       tags: reportTags,
-      auth: writeReports,
+      operation: setReportResolved,
       params: id,
       handler: async (ctx, { params }) => renderReport(ctx, await setReportResolved(ctx, { id: params.id, resolved: action === "resolve" })),
     }),

@@ -39,7 +39,7 @@ export const referenceBlocklistRoutes = [
     view: listOf(AdminEmailDomainBlockSchema),
     summary: "E-mail domains refused at sign-up (with their subdomains)",
     tags,
-    auth: email.read,
+    operation: listEmailDomainBlocks,
     query: pageInput,
     async handler(ctx, { query, req, res }) {
       const page = await listEmailDomainBlocks(ctx, query);
@@ -57,7 +57,7 @@ export const referenceBlocklistRoutes = [
     view: listOf(AdminCanonicalEmailBlockSchema),
     summary: "Canonical e-mail addresses refused at sign-up (SHA-256 of the canonical form)",
     tags,
-    auth: canonical.read,
+    operation: listCanonicalEmailBlocks,
     query: pageInput,
     async handler(ctx, { query, req, res }) {
       const page = await listCanonicalEmailBlocks(ctx, query);
@@ -71,7 +71,7 @@ export const referenceBlocklistRoutes = [
     view: listOf(AdminCanonicalEmailBlockSchema),
     summary: "The canonical e-mail blocks an address falls under",
     tags,
-    auth: canonical.read,
+    operation: testCanonicalEmailBlocks,
     body: testCanonicalEmailBlocks.input,
     handler: async (ctx, { body }) => (await testCanonicalEmailBlocks(ctx, body)).map(renderCanonicalEmailBlock),
   }),
@@ -82,7 +82,7 @@ export const referenceBlocklistRoutes = [
     view: AdminCanonicalEmailBlockSchema,
     summary: "Refuse an address in its canonical form (`email`, or its `canonical_email_hash`)",
     tags,
-    auth: canonical.write,
+    operation: createCanonicalEmailBlock,
     body: createCanonicalEmailBlock.input,
     handler: async (ctx, { body }) => renderCanonicalEmailBlock(await createCanonicalEmailBlock(ctx, body)),
   }),
@@ -94,7 +94,7 @@ export const referenceBlocklistRoutes = [
     view: listOf(AdminIpBlockSchema),
     summary: "IP ranges and what they may not do (sign_up_requires_approval, sign_up_block, no_access)",
     tags,
-    auth: ip.read,
+    operation: listIpBlocks,
     query: pageInput,
     async handler(ctx, { query, req, res }) {
       const page = await listIpBlocks(ctx, query);
@@ -110,7 +110,7 @@ export const referenceBlocklistRoutes = [
     view: AdminIpBlockSchema,
     summary: "Change an IP block",
     tags,
-    auth: ip.write,
+    operation: updateIpBlock,
     params: id,
     body: updateIpBlock.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderIpBlock(await updateIpBlock(ctx, { ...body, id: params.id })),

@@ -24,7 +24,6 @@ import { listOf } from "../views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const blocks = { read: { scopes: ["admin:read:domain_blocks"], role: "admin" }, write: { scopes: ["admin:write:domain_blocks"], role: "admin" } } as const;
-const allows = { read: { scopes: ["admin:read:domain_allows"], role: "admin" }, write: { scopes: ["admin:write:domain_allows"], role: "admin" } } as const;
 const tags = ["Admin (reference): federation"];
 
 /** A second block of a domain is refused with the existing one, so synchronisers can update it instead. */
@@ -53,7 +52,7 @@ export const referenceDomainBlockRoutes = [
     view: AdminDomainBlockSchema,
     summary: "One domain block",
     tags,
-    auth: blocks.read,
+    operation: showDomainBlock,
     params: id,
     handler: async (ctx, { params }) => renderDomainBlock(await showDomainBlock(ctx, params)),
   }),
@@ -63,7 +62,7 @@ export const referenceDomainBlockRoutes = [
     view: AdminDomainBlockSchema,
     summary: "Block a domain: severity silence (default), suspend or noop; reject_media, reject_reports, comments, obfuscate",
     tags,
-    auth: blocks.write,
+    operation: createDomainBlock,
     body: createDomainBlock.input,
     errors: existingBlock,
     response: { description: "DomainBlock; 422 `{error, existing_domain_block}` when the domain is already blocked" },
@@ -75,7 +74,7 @@ export const referenceDomainBlockRoutes = [
     view: AdminDomainBlockSchema,
     summary: "Change a domain block",
     tags,
-    auth: blocks.write,
+    operation: updateDomainBlock,
     params: id,
     body: blockBody,
     handler: async (ctx, { params, body }) => renderDomainBlock(await updateDomainBlock(ctx, { ...body, id: params.id })),
@@ -86,7 +85,7 @@ export const referenceDomainBlockRoutes = [
     view: EmptySchema,
     summary: "Lift a domain block",
     tags,
-    auth: blocks.write,
+    operation: deleteDomainBlock,
     params: id,
     handler: async (ctx, { params }) => (await deleteDomainBlock(ctx, params), {}),
   }),
@@ -96,7 +95,7 @@ export const referenceDomainBlockRoutes = [
     view: listOf(AdminDomainAllowSchema),
     summary: "Allowed domains (the allow-list: when it is not empty only these federate)",
     tags,
-    auth: allows.read,
+    operation: listDomainAllows,
     query: pageInput,
     async handler(ctx, { query, req, res }) {
       const page = await listDomainAllows(ctx, query);
@@ -110,7 +109,7 @@ export const referenceDomainBlockRoutes = [
     view: AdminDomainAllowSchema,
     summary: "One allowed domain",
     tags,
-    auth: allows.read,
+    operation: showDomainAllow,
     params: id,
     handler: async (ctx, { params }) => renderDomainAllow(await showDomainAllow(ctx, params)),
   }),
@@ -120,7 +119,7 @@ export const referenceDomainBlockRoutes = [
     view: AdminDomainAllowSchema,
     summary: "Allow a domain (the first one turns allow-list federation on)",
     tags,
-    auth: allows.write,
+    operation: createDomainAllow,
     body: createDomainAllow.input,
     handler: async (ctx, { body }) => renderDomainAllow(await createDomainAllow(ctx, body)),
   }),
@@ -130,7 +129,7 @@ export const referenceDomainBlockRoutes = [
     view: EmptySchema,
     summary: "Remove an allowed domain",
     tags,
-    auth: allows.write,
+    operation: deleteDomainAllow,
     params: id,
     handler: async (ctx, { params }) => (await deleteDomainAllow(ctx, params), {}),
   }),

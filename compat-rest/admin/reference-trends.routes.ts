@@ -23,7 +23,7 @@ const tagReview = (allowed: boolean) =>
     view: AdminTagSchema,
     summary: `${allowed ? "Approve" : "Reject"} a hashtag's trending; answers the Admin::Tag`,
     tags,
-    auth: write,
+    operation: reviewTag,
     params: id,
     handler: async (ctx, { params }) => renderAdminTag(ctx, await reviewTag(ctx, { id: params.id, allowed })),
   });
@@ -35,7 +35,7 @@ const statusReview = (allowed: boolean) =>
     view: StatusSchema,
     summary: `${allowed ? "Approve" : "Reject"} a status's trending; answers the Status`,
     tags,
-    auth: write,
+    operation: reviewStatus,
     params: id,
     async handler(ctx, { params }) {
       const { status } = await reviewStatus(ctx, { id: params.id, allowed });
@@ -63,7 +63,7 @@ export const referenceTrendRoutes = [
     view: listOf(AdminTagSchema),
     summary: "The week's trending hashtags, reviewed or not (limit ≤ 200, offset)",
     tags,
-    auth: read,
+    operation: reviewTrendingTags,
     query: reviewTrendingTags.input,
     handler: async (ctx, { query }) => (await reviewTrendingTags(ctx, query)).map((t) => renderAdminTag(ctx, t)),
   }),
@@ -75,7 +75,7 @@ export const referenceTrendRoutes = [
     view: StatusListSchema,
     summary: "The week's trending statuses, reviewed or not (limit ≤ 200, offset)",
     tags,
-    auth: read,
+    operation: reviewTrendingStatuses,
     query: reviewTrendingStatuses.input,
     handler: async (ctx, { query }) => renderStatuses(ctx, (await reviewTrendingStatuses(ctx, query)).map((t) => t.status)),
   }),

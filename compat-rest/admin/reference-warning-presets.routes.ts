@@ -24,7 +24,7 @@ export const referenceWarningPresetRoutes = [
     view: WarningPresetSchema,
     summary: "Change a warning preset's title or text",
     tags,
-    auth: write,
+    operation: updateWarningPreset,
     params: id,
     body: updateWarningPreset.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => render(await updateWarningPreset(ctx, { ...body, id: params.id })),

@@ -16,7 +16,7 @@ export const adminRelayRoutes = [
     view: RelaysSchema,
     summary: "Followed relays",
     tags,
-    auth: { scopes: ["admin:read"], role: "admin" },
+    operation: listRelays,
     response: { description: "array of `{actor, followed_back}` (the spec's shape); in the pleroma profile `{relays: [...]}`, as the family's servers answer and its admin front end reads" },
     async handler(ctx) {
       const relays = (await listRelays(ctx, {})).map(renderRelay);
@@ -29,7 +29,7 @@ export const adminRelayRoutes = [
     view: RelaySchema,
     summary: "Follow a relay",
     tags,
-    auth: { scopes: ["admin:write:follows"], role: "admin" },
+    operation: followRelay,
     body: followRelay.input,
     response: { description: "`{actor, followed_back}`; following it again answers the same" },
     handler: async (ctx, { body }) => renderRelay(await followRelay(ctx, body)),
@@ -40,7 +40,7 @@ export const adminRelayRoutes = [
     view: StringSchema,
     summary: "Unfollow a relay",
     tags,
-    auth: { scopes: ["admin:write:follows"], role: "admin" },
+    operation: unfollowRelay,
     body: unfollowRelay.input,
     response: { description: "the relay URL; an unknown relay (without `force`) answers 404 `{error}` (the family answers 500 with the URL)" },
     errors: (e) => (e instanceof RelayFailure ? { status: 404, body: { error: e.message } } : undefined),

@@ -15,8 +15,6 @@ import { admin } from "./paths.ts";
 import { text } from "../../src/domain/input-limits.ts";
 import { AdminReportSchema, AdminReportsSchema, GroupedReportsSchema } from "../views/schemas/admin.ts";
 
-const read = { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" } as const;
-const write = { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" } as const;
 const tags = ["Admin: reports"];
 
 /** Notes answer every refusal of their input (blank, unknown report or note) with the family's string. */
@@ -29,7 +27,7 @@ export const adminReportRoutes = [
     view: AdminReportsSchema,
     summary: "List reports, newest first",
     tags,
-    auth: read,
+    operation: listReports,
     query: listReports.input.omit({ offset: true }),
     response: { description: "`{total, reports: [Report]}`; `page_size` (or `limit`) defaults to 50" },
     async handler(ctx, { query }) {
@@ -43,7 +41,7 @@ export const adminReportRoutes = [
     view: GroupedReportsSchema,
     summary: "Reports grouped by reported status",
     tags,
-    auth: read,
+    operation: groupedReports,
     response: { description: "`{reports: [{date, account, status, actors, reports}]}`" },
     async handler(ctx) {
       return { reports: await renderGroupedReports(ctx, await groupedReports(ctx, {})) };
@@ -55,7 +53,7 @@ export const adminReportRoutes = [
     view: AdminReportSchema,
     summary: "One report",
     tags,
-    auth: read,
+    operation: showReport,
     params: z.object({ id: z.string() }),
     response: { description: "Report; 404 `{error: \"Not found\"}`" },
     async handler(ctx, { params }) {
@@ -67,7 +65,7 @@ export const adminReportRoutes = [
     path: admin("/reports"),
     summary: "Change the state of several reports",
     tags,
-    auth: write,
+    operation: updateReportStates,
     body: updateReportStates.input,
     status: 204,
     response: { description: "204; 400 with `[{id, error}]` for unknown ids and unsupported states (the other entries are applied)" },
@@ -82,7 +80,7 @@ export const adminReportRoutes = [
     path: admin("/reports/:id/notes"),
     summary: "Add a moderator's note to a report",
     tags,
-    auth: write,
+    operation: addReportNote,
     params: z.object({ id: z.string() }),
     body: z.object({ content: text() }),
     status: 204,
@@ -98,7 +96,7 @@ export const adminReportRoutes = [
     path: admin("/reports/:report_id/notes/:id"),
     summary: "Delete a note of a report",
     tags,
-    auth: write,
+    operation: deleteReportNote,
     params: z.object({ report_id: z.string(), id: z.string() }),
     status: 204,
     errors: invalidParameters,

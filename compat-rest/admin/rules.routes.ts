@@ -8,8 +8,6 @@ import { AdminRuleSchema, EmptySchema } from "../views/schemas/misc.ts";
 import { listOf } from "../views/schemas/view.ts";
 
 const tags = ["Admin: rules"];
-const read = { scopes: ["admin:read"], role: "admin" } as const;
-const write = { scopes: ["admin:write"], role: "admin" } as const;
 const idParam = z.object({ id: z.string() });
 
 export const adminRuleRoutes = [
@@ -19,7 +17,7 @@ export const adminRuleRoutes = [
     view: listOf(AdminRuleSchema),
     summary: "The instance rules `[{id, priority, text, hint}]`, by priority then age",
     tags,
-    auth: read,
+    operation: listRules,
     handler: async (ctx) => (await listRules(ctx, {})).map(renderAdminRule),
   }),
   route({
@@ -28,7 +26,7 @@ export const adminRuleRoutes = [
     view: AdminRuleSchema,
     summary: "Add a rule: `text` (required), `hint`, `priority` (default 0)",
     tags,
-    auth: write,
+    operation: createRule,
     body: createRule.input,
     handler: async (ctx, { body }) => renderAdminRule(await createRule(ctx, body)),
   }),
@@ -38,7 +36,7 @@ export const adminRuleRoutes = [
     view: AdminRuleSchema,
     summary: "Change a rule's text, hint or priority; 404 for an unknown rule",
     tags,
-    auth: write,
+    operation: updateRule,
     params: idParam,
     body: updateRule.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderAdminRule(await updateRule(ctx, { ...body, id: params.id })),
@@ -49,7 +47,7 @@ export const adminRuleRoutes = [
     view: EmptySchema,
     summary: "Delete a rule; answers `{}`; 404 for an unknown rule",
     tags,
-    auth: write,
+    operation: deleteRule,
     params: idParam,
     async handler(ctx, { params }) {
       await deleteRule(ctx, { id: params.id });

@@ -12,7 +12,7 @@ export const adminStatsRoutes = [
     view: StatusVisibilityStatsSchema,
     summary: "Status counts by visibility, for every instance or one host (this server's host: local statuses)",
     tags: ["Admin: statistics"],
-    auth: { scopes: ["admin:read"], privilege: "statistics_read" },
+    operation: statusStats,
     query: z.object({ instance: z.string().optional() }),
     response: { description: "`{status_visibility: {public, unlisted, private, direct}}`" },
     async handler(ctx, { query }) {

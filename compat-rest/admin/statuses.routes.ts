@@ -10,8 +10,6 @@ import { AdminStatusSchema } from "../views/schemas/admin.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
 import { listOf } from "../views/schemas/view.ts";
 
-const read = { scopes: ["admin:read:statuses"], privilege: "messages_read" } as const;
-const write = { scopes: ["admin:write:statuses"], privilege: "messages_delete" } as const;
 const tags = ["Admin: statuses"];
 const id = z.object({ id: z.string() });
 
@@ -29,7 +27,7 @@ export const adminStatusRoutes = [
     view: listOf(AdminStatusSchema),
     summary: "List statuses, newest first (public and unlisted unless godmode; no reblogs unless with_reblogs)",
     tags,
-    auth: read,
+    operation: adminListStatuses,
     query: adminListStatuses.input.omit({ offset: true, with_total: true }),
     response: { description: "array of Status; `page_size` defaults to 20" },
     async handler(ctx, { query }) {
@@ -43,7 +41,7 @@ export const adminStatusRoutes = [
     view: AdminStatusSchema,
     summary: "One status, whatever its visibility",
     tags,
-    auth: read,
+    operation: adminShowStatus,
     params: id,
     errors: stringErrors("Not Found"),
     response: { description: 'Status; 404 `"Not Found"`' },
@@ -57,7 +55,7 @@ export const adminStatusRoutes = [
     view: AdminStatusSchema,
     summary: "Change a status's sensitive flag or visibility (public, private, unlisted)",
     tags,
-    auth: write,
+    operation: adminUpdateStatus,
     params: id,
     body: adminUpdateStatus.input.omit({ id: true }),
     errors: stringErrors("Not found"),
@@ -73,7 +71,7 @@ export const adminStatusRoutes = [
     view: EmptySchema,
     summary: "Delete a status",
     tags,
-    auth: write,
+    operation: adminDeleteStatus,
     params: id,
     errors: stringErrors("Not found"),
     response: { description: '`{}`; 404 `"Not found"`' },

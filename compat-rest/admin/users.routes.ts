@@ -36,8 +36,6 @@ import { SuccessSchema } from "../views/schemas/own.ts";
 import { OkSchema } from "../views/schemas/misc.ts";
 
 const tags = ["Admin: users"];
-const readAccounts = ["admin:read:accounts"];
-const writeAccounts = ["admin:write:accounts"];
 const nickname = z.object({ nickname: z.string() });
 const nicknameOrId = z.object({ nickname_or_id: z.string() });
 const nicknames = z.object({ nicknames: array(z.string()) });
@@ -48,14 +46,14 @@ const nicknameAndGroup = nickname.extend({ permission_group: z.string() });
 const groupFlag = (group: string, value: boolean) => ({ [`is_${group}`]: value });
 
 /** PATCH /users/<action> {nicknames} → {users: [...]} */
-function batch(path: string, summary: string, privilege: "users_manage_activation_state" | "users_manage_invites" | "admin", op: typeof activateUsers) {
+function batch(path: string, summary: string, op: typeof activateUsers) {
   return route({
     method: "PATCH",
     path: admin(path),
     view: AdminUsersSchema,
     summary,
     tags,
-    auth: privilege === "admin" ? { scopes: writeAccounts, role: "admin" } : { scopes: writeAccounts, privilege },
+    operation: op,
     body: nicknames,
     async handler(ctx, { body }) {
       return { users: renderAdminUsers(ctx, await op(ctx, body)) };
@@ -70,7 +68,7 @@ export const adminUserRoutes = [
     view: AdminUsersPageSchema,
     summary: "Users, ordered by nickname: query, filters (local, external, active, need_approval, unconfirmed, deactivated, is_admin, is_moderator; comma-separated, combined), tags, actor_types, name, email, page, page_size (50)",
     tags,
-    auth: { scopes: readAccounts, privilege: "users_read" },
+    operation: listUsers,
     query: listUsersInput.omit({ offset: true }),
     async handler(ctx, { query }) {
       const page = await listUsers(ctx, query);
@@ -82,7 +80,7 @@ export const adminUserRoutes = [
     path: admin("/users"),
     summary: "Create users {users: [{nickname, email, password}]}, all or none; 409 lists every item with the failing ones' errors",
     tags,
-    auth: { scopes: writeAccounts, role: "admin" },
+    operation: createUsers,
     body: createUsers.input,
     errors: (error) => (error instanceof CreateUsersConflict ? { status: 409, body: error.items } : undefined),
     async handler(ctx, { body }) {
@@ -95,7 +93,7 @@ export const adminUserRoutes = [
     view: DeletedUsersSchema,
     summary: "Delete users (nicknames: array → the nicknames; deprecated nickname → that nickname): deactivated at once, their data removed by a background job",
     tags,
-    auth: { scopes: writeAccounts, privilege: "users_delete" },
+    operation: deleteUsers,
     body: z.object({ nickname: z.string().optional(), nicknames: array(z.string()).optional() }),
     async handler(ctx, { body }) {
       if (body.nicknames?.length) return (await deleteUsers(ctx, { nicknames: body.nicknames })).map((u) => u.nickname);
@@ -109,7 +107,7 @@ export const adminUserRoutes = [
     view: OkSchema,
     summary: "Make `follower` follow `followed` (nicknames), under the ordinary follow rules",
     tags,
-    auth: { scopes: ["admin:write:follows"], role: "admin" },
+    operation: forceFollow,
     body: forceFollow.input,
     async handler(ctx, { body }) {
       await forceFollow(ctx, body);
@@ -122,7 +120,7 @@ export const adminUserRoutes = [
     view: OkSchema,
     summary: "Make `follower` unfollow `followed` (nicknames)",
     tags,
-    auth: { scopes: ["admin:write:follows"], role: "admin" },
+    operation: forceUnfollow,
     body: forceUnfollow.input,
     async handler(ctx, { body }) {
       await forceUnfollow(ctx, body);
@@ -134,7 +132,7 @@ export const adminUserRoutes = [
     path: admin("/users/tag"),
     summary: "Add tags to users (nicknames, tags); 204",
     tags,
-    auth: { scopes: writeAccounts, privilege: "users_manage_tags" },
+    operation: tagUsers,
     body: tagUsers.input,
     status: 204,
     async handler(ctx, { body }) {
@@ -147,7 +145,7 @@ export const adminUserRoutes = [
     path: admin("/users/tag"),
     summary: "Remove tags from users (nicknames, tags); 204",
     tags,
-    auth: { scopes: writeAccounts, privilege: "users_manage_tags" },
+    operation: untagUsers,
     body: untagUsers.input,
     status: 204,
     async handler(ctx, { body }) {
@@ -155,18 +153,18 @@ export const adminUserRoutes = [
       return undefined;
     },
   }),
-  batch("/users/activate", "Activate users {nicknames} → {users}", "users_manage_activation_state", activateUsers),
-  batch("/users/deactivate", "Deactivate users {nicknames} → {users}", "users_manage_activation_state", deactivateUsers),
-  batch("/users/approve", "Approve users awaiting approval {nicknames} → {users}", "users_manage_invites", approveUsers),
-  batch("/users/suggest", "Add users to the follow suggestions {nicknames} → {users}", "admin", suggestUsers),
-  batch("/users/unsuggest", "Remove users from the follow suggestions {nicknames} → {users}", "admin", unsuggestUsers),
+  batch("/users/activate", "Activate users {nicknames} → {users}", activateUsers),
+  batch("/users/deactivate", "Deactivate users {nicknames} → {users}", deactivateUsers),
+  batch("/users/approve", "Approve users awaiting approval {nicknames} → {users}", approveUsers),
+  batch("/users/suggest", "Add users to the follow suggestions {nicknames} → {users}", suggestUsers),
+  batch("/users/unsuggest", "Remove users from the follow suggestions {nicknames} → {users}", unsuggestUsers),
   route({
     method: "PATCH",
     path: admin("/users/confirm_email"),
     view: NicknamesSchema,
     summary: "Confirm users' e-mail addresses {nicknames} → the nicknames",
     tags,
-    auth: { scopes: ["admin:write"], privilege: "users_manage_credentials" },
+    operation: confirmUsersEmail,
     body: nicknames,
     async handler(ctx, { body }) {
       return (await confirmUsersEmail(ctx, body)).map((u) => u.nickname);
@@ -178,7 +176,7 @@ export const adminUserRoutes = [
     view: NicknamesSchema,
     summary: "Send the confirmation e-mail again to users still unconfirmed {nicknames} → the nicknames",
     tags,
-    auth: { scopes: ["admin:write"], privilege: "users_manage_credentials" },
+    operation: resendConfirmationEmail,
     body: nicknames,
     async handler(ctx, { body }) {
       return (await resendConfirmationEmail(ctx, body)).map((u) => u.nickname);
@@ -189,7 +187,7 @@ export const adminUserRoutes = [
     path: admin("/users/force_password_reset"),
     summary: "Make users choose a new password before they sign in again {nicknames}; 204",
     tags,
-    auth: { scopes: writeAccounts, privilege: "users_manage_credentials" },
+    operation: forcePasswordReset,
     body: nicknames,
     status: 204,
     async handler(ctx, { body }) {
@@ -202,7 +200,7 @@ export const adminUserRoutes = [
     path: admin("/users/disable_mfa"),
     summary: "Turn a user's multi-factor sign-in off {nickname} → the nickname",
     tags,
-    auth: { scopes: writeAccounts, privilege: "users_manage_credentials" },
+    operation: disableMfa,
     body: nickname,
     handler: (ctx, { body }) => disableMfa(ctx, body),
   }),
@@ -212,7 +210,7 @@ export const adminUserRoutes = [
     path: admin("/users/permission_group/:permission_group"),
     summary: "Grant admin or moderator to users {nicknames} → {is_<group>: true}; another group is 404",
     tags,
-    auth: { scopes: writeAccounts, role: "admin" },
+    operation: grantPermission,
     params: group,
     body: nicknames,
     async handler(ctx, { params, body }) {
@@ -225,7 +223,7 @@ export const adminUserRoutes = [
     path: admin("/users/permission_group/:permission_group"),
     summary: "Revoke admin or moderator from users {nicknames} → {is_<group>: false}; 403 when the list names yourself",
     tags,
-    auth: { scopes: writeAccounts, role: "admin" },
+    operation: revokePermission,
     params: group,
     body: nicknames,
     async handler(ctx, { params, body }) {
@@ -238,7 +236,7 @@ export const adminUserRoutes = [
     path: admin("/users/:nickname/permission_group", "/users/:nickname/permission_group/:permission_group"),
     summary: "A user's permission groups {is_moderator, is_admin}; a group other than admin or moderator is 404",
     tags,
-    auth: { scopes: readAccounts, role: "admin" },
+    operation: getPermissionGroups,
     params: nickname.extend({ permission_group: z.string().optional() }),
     handler: (ctx, { params }) => getPermissionGroups(ctx, params),
   }),
@@ -247,7 +245,7 @@ export const adminUserRoutes = [
     path: admin("/users/:nickname/permission_group/:permission_group"),
     summary: "Grant admin or moderator to one user (deprecated form) → {is_<group>: true}",
     tags,
-    auth: { scopes: writeAccounts, role: "admin" },
+    operation: grantPermission,
     params: nicknameAndGroup,
     async handler(ctx, { params }) {
       await grantPermission(ctx, { nicknames: [params.nickname], permission_group: params.permission_group });
@@ -259,7 +257,7 @@ export const adminUserRoutes = [
     path: admin("/users/:nickname/permission_group/:permission_group"),
     summary: "Revoke admin or moderator from one user → {is_<group>: false}; 403 for yourself",
     tags,
-    auth: { scopes: writeAccounts, role: "admin" },
+    operation: revokePermission,
     params: nicknameAndGroup,
     async handler(ctx, { params }) {
       await revokePermission(ctx, { nicknames: [params.nickname], permission_group: params.permission_group });
@@ -272,7 +270,7 @@ export const adminUserRoutes = [
     view: AdminUserSchema,
     summary: "Activate a deactivated user or deactivate an active one → the user",
     tags,
-    auth: { scopes: writeAccounts, privilege: "users_manage_activation_state" },
+    operation: toggleActivation,
     params: nickname,
     async handler(ctx, { params }) {
       return renderAdminUser(ctx, await toggleActivation(ctx, params));
@@ -284,7 +282,7 @@ export const adminUserRoutes = [
     view: AdminActivitiesSchema,
     summary: "A user's statuses {total, activities}: page, page_size (20), godmode (private and direct too), with_reblogs (false)",
     tags,
-    auth: { scopes: ["admin:read:statuses"], privilege: "messages_read" },
+    operation: userStatuses,
     params: nicknameOrId,
     query: userStatusesInput.omit({ nickname_or_id: true, offset: true }),
     async handler(ctx, { params, query }) {
@@ -297,7 +295,7 @@ export const adminUserRoutes = [
     path: admin("/users/:nickname/password_reset"),
     summary: "A password reset token and link for a local user {token, link}",
     tags,
-    auth: { scopes: writeAccounts, privilege: "users_manage_credentials" },
+    operation: passwordResetToken,
     params: nickname,
     handler: (ctx, { params }) => passwordResetToken(ctx, params),
   }),
@@ -307,7 +305,7 @@ export const adminUserRoutes = [
     view: AdminCredentialsSchema,
     summary: "A user's credentials (profile and sign-in details)",
     tags,
-    auth: { scopes: readAccounts, privilege: "users_manage_credentials" },
+    operation: showCredentials,
     params: nickname,
     async handler(ctx, { params }) {
       return renderCredentials(ctx, await showCredentials(ctx, params));
@@ -319,7 +317,7 @@ export const adminUserRoutes = [
     view: SuccessSchema,
     summary: "Edit a user's credentials → {status: success}; 400 {errors: {field: message}}; a new password must be changed at next sign-in",
     tags,
-    auth: { scopes: writeAccounts, privilege: "users_manage_credentials" },
+    operation: updateCredentials,
     params: nickname,
     body: credentialsInput.omit({ nickname: true }),
     errors: (error) => (error.kind === "invalid" && error.fields ? { status: 400, body: { errors: error.fields } } : undefined),
@@ -338,7 +336,7 @@ export const adminUserLookupRoutes = [
     view: AdminUserSchema,
     summary: "One user by nickname or id; 404 {error: Not found}",
     tags,
-    auth: { scopes: readAccounts, privilege: "users_read" },
+    operation: showUser,
     params: nicknameOrId,
     async handler(ctx, { params }) {
       return renderAdminUser(ctx, await showUser(ctx, params));

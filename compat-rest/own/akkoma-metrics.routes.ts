@@ -16,7 +16,7 @@ export const akkomaMetricsRoutes = [
     path: "/api/v1/$family/metrics",
     summary: "Prometheus metrics in the text exposition format 0.0.4 (admins; 404 when instance.export_prometheus_metrics is off)",
     tags: ["Metrics"],
-    auth: { scopes: ["admin:metrics"], role: "admin" },
+    operation: serverMetrics,
     response: { description: "`text/plain; version=0.0.4` exposition" },
     async handler(ctx, { res }) {
       if (!ctx.config.get("instance", "export_prometheus_metrics")) throw NotFound();

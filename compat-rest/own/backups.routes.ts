@@ -62,7 +62,7 @@ export const backupRoutes = [
     path: admin("/backups"),
     summary: "Asks for a backup of a user's account",
     tags: ["Admin: users"],
-    auth: { scopes: ["admin:read:accounts"], role: "admin" },
+    operation: adminCreateBackup,
     body: adminCreateBackup.input,
     async handler(ctx, { body }) {
       await adminCreateBackup(ctx, body);

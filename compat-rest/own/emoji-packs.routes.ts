@@ -9,11 +9,10 @@ import { addPackFile, deletePackFile, updatePackFile } from "../../src/domain/em
 import { createPack, deletePack, getPackArchive, importPacks, listPacks, PackFailure, showPack, updatePackMetadata } from "../../src/domain/emoji/packs.ops.ts";
 import { downloadPack, listRemotePacks } from "../../src/domain/emoji/remote.ops.ts";
 import { Invalid, type DomainError } from "../../src/domain/errors.ts";
-import { route, type ErrorShape, type RouteAuth, type RouteDef } from "../route.ts";
+import { route, type ErrorShape, type RouteDef } from "../route.ts";
 import { EmojiMapSchema, OkSchema } from "../views/schemas/misc.ts";
 
 const paths = (p: string) => [`/api/v1/$ns${p}`, `/api/$ns${p}`];
-const admin: RouteAuth = { scopes: ["admin:write"], privilege: "emoji_manage_emoji" };
 const tags = ["Emoji packs"];
 
 /**
@@ -72,7 +71,7 @@ export const emojiPackRoutes: RouteDef[] = [
     view: OkSchema,
     summary: "Create an empty pack; 409 when it exists, 400 for an empty or unsafe name",
     tags,
-    auth: admin,
+    operation: createPack,
     body: nameParam,
     errors: packErrors,
     async handler(ctx, { body }) {
@@ -85,7 +84,7 @@ export const emojiPackRoutes: RouteDef[] = [
     path: paths("/emoji/pack"),
     summary: "Update a pack's metadata (license, homepage, description, fallback-src, fallback-src-sha256, share-files; null removes a key); answers the metadata. A new fallback-src is fetched and must hold every file (400 otherwise)",
     tags,
-    auth: admin,
+    operation: updatePackMetadata,
     body: updatePackMetadata.input,
     errors: packErrors,
     async handler(ctx, { body }) {
@@ -98,7 +97,7 @@ export const emojiPackRoutes: RouteDef[] = [
     view: OkSchema,
     summary: "Delete a pack and its files; 404 when missing, 500 when the files cannot be removed",
     tags,
-    auth: admin,
+    operation: deletePack,
     body: nameParam,
     errors: packErrors,
     async handler(ctx, { body }) {
@@ -111,7 +110,7 @@ export const emojiPackRoutes: RouteDef[] = [
     path: paths("/emoji/packs/import"),
     summary: "Write a pack.json for each pack folder copied onto the disk without one (from its emoji.txt or its image files); answers their names",
     tags,
-    auth: admin,
+    operation: importPacks,
     errors: packErrors,
     async handler(ctx) {
       return importPacks(ctx, {});
@@ -122,7 +121,7 @@ export const emojiPackRoutes: RouteDef[] = [
     path: paths("/emoji/packs/remote"),
     summary: "Another instance's packs, as it lists them (page default 1, page_size 50); 502 when it does not share packs or cannot be used, 400 for a refused URL",
     tags,
-    auth: admin,
+    operation: listRemotePacks,
     query: listRemotePacks.input,
     errors: packErrors,
     async handler(ctx, { query }) {
@@ -135,7 +134,7 @@ export const emojiPackRoutes: RouteDef[] = [
     view: OkSchema,
     summary: "Copy another instance's pack `name` here (as `as`): its shared archive, or its fallback-src, checked against the advertised sha256; 409 when the local name exists, 502 when the remote cannot be used, 400 for a refused URL",
     tags,
-    auth: admin,
+    operation: downloadPack,
     body: downloadPack.input,
     errors: packErrors,
     async handler(ctx, { body }) {
@@ -148,7 +147,7 @@ export const emojiPackRoutes: RouteDef[] = [
     path: paths("/emoji/packs/files"),
     summary: "Add an image (`file`: an upload, a zip of images, or a URL) as `shortcode` (default: the file name without extension) under `filename`; answers the file map. 409 for a used shortcode, 422 for empty values, 404 for a missing pack",
     tags,
-    auth: admin,
+    operation: addPackFile,
     files: ["file"],
     body: z.object({ name: z.string(), file: z.string().optional(), shortcode: z.string().optional(), filename: z.string().optional() }),
     errors: packErrors,
@@ -163,7 +162,7 @@ export const emojiPackRoutes: RouteDef[] = [
     path: paths("/emoji/packs/files"),
     summary: "Rename an emoji (`new_shortcode`) and/or its file (`new_filename`); `force` overwrites a used shortcode or file; answers the file map. 400 for an unknown emoji, 409 for a used name, 422 for empty values",
     tags,
-    auth: admin,
+    operation: updatePackFile,
     body: updatePackFile.input,
     errors: packErrors,
     async handler(ctx, { body }) {
@@ -175,7 +174,7 @@ export const emojiPackRoutes: RouteDef[] = [
     path: paths("/emoji/packs/files"),
     summary: "Remove an emoji and its file; answers the file map. 400 for an unknown emoji, 404 for a missing pack",
     tags,
-    auth: admin,
+    operation: deletePackFile,
     body: deletePackFile.input,
     errors: packErrors,
     async handler(ctx, { body }) {

@@ -3,11 +3,17 @@
 import { z } from "zod";
 import type { Ctx } from "./context.ts";
 import { Invalid } from "./errors.ts";
+import { enforceAccess, type Access } from "./auth/access.ts";
 import { assertSafeInput, withLengthLimits } from "./input-limits.ts";
 
 export interface OperationDef<S extends z.ZodType, O> {
   name: string;
   input: S;
+  /**
+   * who may run it, read by every surface (the REST route and GraphQL field derive their checks from it);
+   * the operation enforces the role/privilege part itself when called (src/domain/auth/access.ts)
+   */
+  access?: Access;
   /** throws a DomainError when the viewer may not run it (its result is ignored, so `requireAccount` fits) */
   authorize?: (ctx: Ctx, input: z.output<S>) => unknown;
   run: (ctx: Ctx, input: z.output<S>) => Promise<O>;
@@ -15,17 +21,23 @@ export interface OperationDef<S extends z.ZodType, O> {
 
 export type Operation<S extends z.ZodType, O> = ((ctx: Ctx, input: z.input<S>) => Promise<O>) & OperationDef<S, O>;
 
+/** Any operation, where only its declaration is read (a route naming its operation). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, any>;
+
 export function operation<S extends z.ZodType, O>(declared: OperationDef<S, O>): Operation<S, O> {
   // every string and array gets a maximum length (src/domain/input-limits.ts), whichever surface calls
   const def = { ...declared, input: withLengthLimits(declared.input) };
   const fn = async (ctx: Ctx, raw: z.input<S>) => {
     assertSafeInput(raw);
+    // who the caller is before what they sent: a refused viewer learns nothing about the input's validity
+    enforceAccess(ctx, def.access);
     const input = parseInput(def.input, raw);
     await def.authorize?.(ctx, input);
     return def.run(ctx, input);
   };
   Object.defineProperty(fn, "name", { value: def.name }); // Function#name is read-only for assign
-  return Object.assign(fn, { input: def.input, authorize: def.authorize, run: def.run }) as Operation<S, O>;
+  return Object.assign(fn, { input: def.input, access: def.access, authorize: def.authorize, run: def.run }) as Operation<S, O>;
 }
 
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {

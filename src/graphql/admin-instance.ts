@@ -6,6 +6,7 @@ import { installFrontend, listFrontends } from "../domain/admin/frontends.ops.ts
 import { serverMetrics, type ServerMetrics } from "../domain/admin/server-metrics.ops.ts";
 import { adminCreateBackup } from "../domain/backups/backups.ops.ts";
 import { adminOnly } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
 
@@ -43,7 +44,7 @@ builder.queryFields((t) => ({
   serverMetrics: t.field({ ...adminOnly("admin:metrics"), type: ServerMetricsRef, resolve: (_root, _args, ctx) => serverMetrics(ctx, {}) }),
   frontends: t.field({ ...adminOnly("admin:read"), type: [FrontendRef], resolve: (_root, _args, ctx) => listFrontends(ctx, {}) }),
   instanceDocument: t.string({
-    ...adminOnly("admin:read"),
+    ...accessOf(showDocument),
     description: "the document's HTML: `instance-panel`, `terms-of-service` or `privacy-policy`",
     args: { name: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => showDocument(ctx, args),
@@ -52,25 +53,25 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   installFrontend: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(installFrontend),
     type: [FrontendRef],
     args: { name: t.arg.string({ required: true }), ref: t.arg.string(), file: t.arg.string(), buildUrl: t.arg.string(), buildDir: t.arg.string() },
     resolve: (_root, a, ctx) => installFrontend(ctx, { name: a.name, ref: opt(a.ref), file: opt(a.file), build_url: opt(a.buildUrl), build_dir: opt(a.buildDir) }),
   }),
   updateInstanceDocument: t.string({
-    ...adminOnly("admin:write"),
+    ...accessOf(updateDocument),
     description: "replaces the document; answers its URL",
     args: { name: t.arg.string({ required: true }), html: t.arg.string({ required: true }) },
     resolve: async (_root, a, ctx) => (await updateDocument(ctx, { name: a.name, content: Buffer.from(a.html) })).url,
   }),
   deleteInstanceDocument: t.string({
-    ...adminOnly("admin:write"),
+    ...accessOf(deleteDocument),
     description: "back to the default; answers the document's URL",
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_root, a, ctx) => (await deleteDocument(ctx, a)).url,
   }),
   requestUserBackup: t.boolean({
-    ...adminOnly("admin:read:accounts"),
+    ...accessOf(adminCreateBackup),
     args: { nickname: t.arg.string({ required: true }) },
     resolve: async (_root, a, ctx) => !!(await adminCreateBackup(ctx, a)),
   }),

@@ -1,7 +1,7 @@
 // Remote instances' delivery health over GraphQL: the operations of the admin REST `instances` routes.
 import { listInstances, showInstance } from "../domain/admin/instances.ops.ts";
 import type { InstanceView } from "../domain/admin/instances.ops.ts";
-import { privileged } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { opt } from "./paging.ts";
@@ -25,7 +25,7 @@ const AdminInstance = builder.objectRef<InstanceView>("AdminInstance").implement
 builder.queryFields((t) => ({
   adminInstances: t.connection(
     {
-      ...privileged("statistics_read", "admin:read"),
+      ...accessOf(listInstances),
       type: AdminInstance,
       description: "Remote instances with their delivery health, the unreachable first",
       args: { unreachable: t.arg.boolean() },
@@ -40,7 +40,7 @@ builder.queryFields((t) => ({
     { name: "AdminInstanceConnection", ...totalCountField },
   ),
   adminInstance: t.field({
-    ...privileged("statistics_read", "admin:read"),
+    ...accessOf(showInstance),
     type: AdminInstance,
     description: "One remote instance's delivery health",
     args: { domain: t.arg.string({ required: true }) },

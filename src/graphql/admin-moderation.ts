@@ -8,6 +8,7 @@ import { findLogEntry, listModerationLog } from "../domain/moderation-log/modera
 import type { ModerationLogEntry } from "../generated/prisma/client.ts";
 import { guardSubscription, privileged } from "./admin-auth.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
 import "./accounts.ts";
@@ -40,13 +41,11 @@ const DailyActivityType = builder.objectRef<DailyActivity>("DailyActivity").impl
   }),
 });
 
-const READ_STATUSES = ["admin:read:statuses"];
-const WRITE_STATUSES = ["admin:write:statuses"];
 
 builder.queryFields((t) => ({
   adminStatuses: t.connection(
     {
-      ...privileged("messages_read", ...READ_STATUSES),
+      ...accessOf(adminListStatuses),
       type: StatusType,
       description: "Statuses newest first: public and unlisted unless godmode, without reblogs unless withReblogs",
       args: { localOnly: t.arg.boolean(), godmode: t.arg.boolean(), withReblogs: t.arg.boolean() },
@@ -61,7 +60,7 @@ builder.queryFields((t) => ({
   ),
   adminInstanceStatuses: t.connection(
     {
-      ...privileged("messages_read", ...READ_STATUSES),
+      ...accessOf(adminInstanceStatuses),
       type: StatusType,
       description: "Statuses of one host's accounts (this server's host: local statuses)",
       args: { instance: t.arg.string({ required: true }), godmode: t.arg.boolean(), withReblogs: t.arg.boolean() },
@@ -74,7 +73,7 @@ builder.queryFields((t) => ({
     { name: "AdminInstanceStatusConnection", ...totalCountField },
   ),
   adminStatus: t.field({
-    ...privileged("messages_read", ...READ_STATUSES),
+    ...accessOf(adminShowStatus),
     type: StatusType,
     description: "One status, whatever its visibility",
     args: { id: t.arg.id({ required: true }) },
@@ -106,7 +105,7 @@ builder.queryFields((t) => ({
     { name: "ModerationLogConnection", ...totalCountField },
   ),
   stats: t.field({
-    ...privileged("statistics_read", "admin:read"),
+    ...accessOf(statusStats),
     type: VisibilityCounts,
     description: "Status counts by visibility, for every instance or one host (this server's host: local statuses)",
     args: { instance: t.arg.string() },
@@ -123,20 +122,20 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   adminUpdateStatus: t.field({
-    ...privileged("messages_delete", ...WRITE_STATUSES),
+    ...accessOf(adminUpdateStatus),
     type: StatusType,
     args: { id: t.arg.id({ required: true }), sensitive: t.arg.boolean(), visibility: t.arg.string({ description: "public, private or unlisted" }) },
     resolve: (_root, args, ctx) => adminUpdateStatus(ctx, { id: String(args.id), sensitive: opt(args.sensitive), visibility: opt(args.visibility) }),
   }),
   adminDeleteStatus: t.field({
-    ...privileged("messages_delete", ...WRITE_STATUSES),
+    ...accessOf(adminDeleteStatus),
     type: "ID",
     description: "Deletes a status; answers its id",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await adminDeleteStatus(ctx, { id: String(args.id) })).id,
   }),
   purgeInstance: t.field({
-    ...privileged("instances_delete", "admin:write:accounts", "admin:write:statuses"),
+    ...accessOf(purgeInstance),
     type: "String",
     description: "Queues the removal of every account of a remote host and their content; answers the host",
     args: { instance: t.arg.string({ required: true }) },

@@ -37,6 +37,7 @@ import { IP_BLOCK_SEVERITIES } from "../domain/auth/access-blocks.ts";
 import type { CanonicalEmailBlock, EmailDomainBlock, InstanceDomainAllow, InstanceDomainBlock, IpBlock } from "../generated/prisma/client.ts";
 import { adminOnly, privileged } from "./admin-auth.ts";
 import { ReportRef } from "./admin-reports.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
 import { AdminUser } from "./admin-users.ts";
@@ -89,7 +90,7 @@ builder.queryFields((t) => {
     adminDomainAllows: t.field({ ...allows.read, type: [DomainAllowRef], args: paging, resolve: async (_r, a, ctx) => (await listDomainAllows(ctx, page(a))).items }),
     adminDomainAllow: t.field({ ...allows.read, type: DomainAllowRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showDomainAllow(ctx, { id: String(a.id) }) }),
     adminAccounts: t.field({
-      ...privileged("users_read", "admin:read:accounts"),
+      ...accessOf(listAdminAccounts),
       type: [AdminUser],
       description: "Accounts newest first, filtered as GET /api/v2/admin/accounts filters them",
       args: {
@@ -173,14 +174,14 @@ builder.mutationFields((t) => ({
   createDomainAllow: t.field({ ...allows.write, type: DomainAllowRef, args: { domain: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => createDomainAllow(ctx, { domain: a.domain }) }),
   deleteDomainAllow: t.field({ ...allows.write, type: DomainAllowRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => deleteDomainAllow(ctx, { id: String(a.id) }) }),
   adminRejectUsers: t.field({
-    ...privileged("users_manage_invites", "admin:write:accounts"),
+    ...accessOf(rejectUsers),
     type: [AdminUser],
     description: "Reject sign-ups waiting for approval (the accounts are deleted)",
     args: { nicknames: t.arg.stringList({ required: true }) },
     resolve: (_r, a, ctx) => rejectUsers(ctx, { nicknames: a.nicknames }),
   }),
   adminAccountAction: t.field({
-    ...privileged("users_manage_activation_state", "admin:write:accounts"),
+    ...accessOf(accountAction),
     type: AdminUser,
     description: "The reference API's moderation action: none (warn), disable, suspend, silence or sensitive; recorded as the account's warning and notified (e-mailed with sendEmailNotification)",
     args: { id: t.arg.id({ required: true }), type: t.arg({ type: AccountActionType, required: true }), text: t.arg.string(), reportId: t.arg.id(), sendEmailNotification: t.arg.boolean() },

@@ -16,6 +16,7 @@ import { loadFound } from "../domain/loaders.ts";
 import { Invalid, NotFound } from "../domain/errors.ts";
 import type { Account, ReportNote } from "../generated/prisma/client.ts";
 import { guardSubscription, privileged } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
@@ -95,12 +96,11 @@ const ReportGroupRef = builder.objectRef<ReportGroup>("ReportGroup").implement({
 });
 
 const READ = ["admin:read:reports"];
-const WRITE = ["admin:write:reports"];
 
 builder.queryFields((t) => ({
   adminReports: t.connection(
     {
-      ...privileged("reports_manage_reports", ...READ),
+      ...accessOf(listReports),
       type: ReportRef,
       description: "Reports, newest first",
       args: { state: t.arg({ type: ReportStateEnum }) },
@@ -113,13 +113,13 @@ builder.queryFields((t) => ({
     { name: "ReportConnection", ...totalCountField },
   ),
   adminGroupedReports: t.field({
-    ...privileged("reports_manage_reports", ...READ),
+    ...accessOf(groupedReports),
     type: [ReportGroupRef],
     description: "Reports grouped by reported status",
     resolve: (_root, _args, ctx) => groupedReports(ctx, {}),
   }),
   adminReport: t.field({
-    ...privileged("reports_manage_reports", ...READ),
+    ...accessOf(showReport),
     type: ReportRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => showReport(ctx, { id: String(args.id) }),
@@ -128,7 +128,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   updateReportState: t.field({
-    ...privileged("reports_manage_reports", ...WRITE),
+    ...accessOf(updateReportStates),
     type: ReportRef,
     args: { id: t.arg.id({ required: true }), state: t.arg({ type: ReportStateEnum, required: true }) },
     resolve: async (_root, args, ctx) => {
@@ -139,13 +139,13 @@ builder.mutationFields((t) => ({
     },
   }),
   addReportNote: t.field({
-    ...privileged("reports_manage_reports", ...WRITE),
+    ...accessOf(addReportNote),
     type: ReportRef,
     args: { reportId: t.arg.id({ required: true }), content: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => addReportNote(ctx, { id: String(args.reportId), content: args.content }),
   }),
   deleteReportNote: t.field({
-    ...privileged("reports_manage_reports", ...WRITE),
+    ...accessOf(deleteReportNote),
     type: ReportRef,
     args: { reportId: t.arg.id({ required: true }), noteId: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => deleteReportNote(ctx, { report_id: String(args.reportId), id: String(args.noteId) }),

@@ -1,7 +1,6 @@
 // Admin users over GraphQL: the same operations as the admin REST routes, guarded like them — the
 // route's OAuth scope together with its privilege (or the admin role), both required.
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
-import type { Privilege } from "../config/runtime.ts";
 import { disableMfa, passwordResetToken, showCredentials, updateCredentials } from "../domain/admin/users-credentials.ops.ts";
 import {
   activateUsers,
@@ -25,7 +24,8 @@ import {
 import { getPermissionGroups, listUsers, showUser, userStatuses } from "../domain/admin/users.read.ts";
 import type { Account } from "../generated/prisma/client.ts";
 import { avatarUrl } from "../media/defaults.ts";
-import { adminOnly, guardSubscription, privileged } from "./admin-auth.ts";
+import { guardSubscription } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { opt, StatusType } from "./paging.ts";
 import "./statuses.ts";
@@ -102,7 +102,7 @@ const PasswordReset = builder.objectRef<{ token: string; link: string }>("AdminP
 builder.queryFields((t) => ({
   adminUsers: t.connection(
     {
-      ...privileged("users_read", "admin:read:accounts"),
+      ...accessOf(listUsers),
       type: AdminUser,
       description: "Users ordered by nickname, filtered as GET /users filters them",
       args: {
@@ -135,26 +135,26 @@ builder.queryFields((t) => ({
     { name: "AdminUserConnection", fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as unknown as { totalCount: number }).totalCount }) }) },
   ),
   adminUser: t.field({
-    ...privileged("users_read", "admin:read:accounts"),
+    ...accessOf(showUser),
     type: AdminUser,
     args: { nicknameOrId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => showUser(ctx, { nickname_or_id: args.nicknameOrId }),
   }),
   adminPermissionGroups: t.field({
-    ...adminOnly("admin:read:accounts"),
+    ...accessOf(getPermissionGroups),
     type: PermissionGroups,
     args: { nickname: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => getPermissionGroups(ctx, args),
   }),
   adminUserCredentials: t.field({
-    ...privileged("users_manage_credentials", "admin:read:accounts"),
+    ...accessOf(showCredentials),
     type: AdminCredentials,
     args: { nickname: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => showCredentials(ctx, args),
   }),
   adminUserStatuses: t.connection(
     {
-      ...privileged("messages_read", "admin:read:statuses"),
+      ...accessOf(userStatuses),
       type: StatusType,
       description: "A user's statuses, newest first; godmode adds private and direct ones",
       args: { nicknameOrId: t.arg.string({ required: true }), godmode: t.arg.boolean(), withReblogs: t.arg.boolean() },
@@ -204,83 +204,83 @@ builder.mutationFields((t) => {
   const nicknames = { nicknames: t.arg.stringList({ required: true }) };
   /** a batch action on users named, answering them as they are now */
   // `{ activateUsers }`: the operation with its name, recorded on the field for the parity test
-  const batch = (guard: ReturnType<typeof privileged> | ReturnType<typeof adminOnly>, named: Record<string, typeof activateUsers>) => {
+  const batch = (named: Record<string, typeof activateUsers>) => {
     const [[name, op]] = Object.entries(named);
-    return t.field({ ...guard, type: [AdminUser], args: nicknames, extensions: { domainOperation: name }, resolve: (_root, args, ctx) => op(ctx, { nicknames: args.nicknames }) });
+    const guard = accessOf(op);
+    return t.field({ ...guard, type: [AdminUser], args: nicknames, extensions: { ...guard.extensions, domainOperation: name }, resolve: (_root, args, ctx) => op(ctx, { nicknames: args.nicknames }) });
   };
-  const writeAccounts = (privilege: Privilege) => privileged(privilege, "admin:write:accounts");
 
   return {
-    adminActivateUsers: batch(writeAccounts("users_manage_activation_state"), { activateUsers }),
-    adminDeactivateUsers: batch(writeAccounts("users_manage_activation_state"), { deactivateUsers }),
-    adminApproveUsers: batch(writeAccounts("users_manage_invites"), { approveUsers }),
-    adminSuggestUsers: batch(adminOnly("admin:write:accounts"), { suggestUsers }),
-    adminUnsuggestUsers: batch(adminOnly("admin:write:accounts"), { unsuggestUsers }),
-    adminConfirmEmail: batch(privileged("users_manage_credentials", "admin:write"), { confirmUsersEmail }),
-    adminResendConfirmationEmail: batch(privileged("users_manage_credentials", "admin:write"), { resendConfirmationEmail }),
-    adminForcePasswordReset: batch(writeAccounts("users_manage_credentials"), { forcePasswordReset }),
-    adminDeleteUsers: batch(writeAccounts("users_delete"), { deleteUsers }),
+    adminActivateUsers: batch({ activateUsers }),
+    adminDeactivateUsers: batch({ deactivateUsers }),
+    adminApproveUsers: batch({ approveUsers }),
+    adminSuggestUsers: batch({ suggestUsers }),
+    adminUnsuggestUsers: batch({ unsuggestUsers }),
+    adminConfirmEmail: batch({ confirmUsersEmail }),
+    adminResendConfirmationEmail: batch({ resendConfirmationEmail }),
+    adminForcePasswordReset: batch({ forcePasswordReset }),
+    adminDeleteUsers: batch({ deleteUsers }),
     adminToggleActivation: t.field({
-      ...writeAccounts("users_manage_activation_state"),
+      ...accessOf(toggleActivation),
       type: AdminUser,
       args: { nickname: t.arg.string({ required: true }) },
       resolve: (_root, args, ctx) => toggleActivation(ctx, args),
     }),
     adminTagUsers: t.field({
-      ...writeAccounts("users_manage_tags"),
+      ...accessOf(tagUsers),
       type: [AdminUser],
       args: { ...nicknames, tags: t.arg.stringList({ required: true }) },
       resolve: (_root, args, ctx) => tagUsers(ctx, args),
     }),
     adminUntagUsers: t.field({
-      ...writeAccounts("users_manage_tags"),
+      ...accessOf(untagUsers),
       type: [AdminUser],
       args: { ...nicknames, tags: t.arg.stringList({ required: true }) },
       resolve: (_root, args, ctx) => untagUsers(ctx, args),
     }),
     adminGrantPermission: t.field({
-      ...adminOnly("admin:write:accounts"),
+      ...accessOf(grantPermission),
       type: [AdminUser],
       args: { ...nicknames, group: t.arg({ type: PermissionGroup, required: true }) },
       resolve: (_root, args, ctx) => grantPermission(ctx, { nicknames: args.nicknames, permission_group: args.group }),
     }),
     adminRevokePermission: t.field({
-      ...adminOnly("admin:write:accounts"),
+      ...accessOf(revokePermission),
       type: [AdminUser],
       args: { ...nicknames, group: t.arg({ type: PermissionGroup, required: true }) },
       resolve: (_root, args, ctx) => revokePermission(ctx, { nicknames: args.nicknames, permission_group: args.group }),
     }),
     adminFollow: t.boolean({
-      ...adminOnly("admin:write:follows"),
+      ...accessOf(forceFollow),
       args: { follower: t.arg.string({ required: true }), followed: t.arg.string({ required: true }) },
       resolve: async (_root, args, ctx) => (await forceFollow(ctx, args), true),
     }),
     adminUnfollow: t.boolean({
-      ...adminOnly("admin:write:follows"),
+      ...accessOf(forceUnfollow),
       args: { follower: t.arg.string({ required: true }), followed: t.arg.string({ required: true }) },
       resolve: async (_root, args, ctx) => (await forceUnfollow(ctx, args), true),
     }),
     adminCreateUsers: t.field({
-      ...adminOnly("admin:write:accounts"),
+      ...accessOf(createUsers),
       type: [AdminUser],
       description: "All or none: a taken nickname or e-mail fails the whole batch (CONFLICT)",
       args: { users: t.arg({ type: [NewUser], required: true }) },
       resolve: (_root, args, ctx) => createUsers(ctx, { users: args.users }),
     }),
     adminDisableMfa: t.string({
-      ...writeAccounts("users_manage_credentials"),
+      ...accessOf(disableMfa),
       args: { nickname: t.arg.string({ required: true }) },
       resolve: (_root, args, ctx) => disableMfa(ctx, args),
     }),
     adminPasswordReset: t.field({
-      ...writeAccounts("users_manage_credentials"),
+      ...accessOf(passwordResetToken),
       type: PasswordReset,
       description: "A password reset token and link for a local user",
       args: { nickname: t.arg.string({ required: true }) },
       resolve: (_root, args, ctx) => passwordResetToken(ctx, args),
     }),
     adminUpdateCredentials: t.field({
-      ...writeAccounts("users_manage_credentials"),
+      ...accessOf(updateCredentials),
       type: AdminUser,
       args: { nickname: t.arg.string({ required: true }), input: t.arg({ type: CredentialsInput, required: true }) },
       resolve: (_root, { nickname, input }, ctx) =>
@@ -314,7 +314,7 @@ builder.mutationFields((t) => {
 
 builder.subscriptionField("userRegistered", (t) =>
   t.field({
-    ...privileged("users_read", "admin:read:accounts"),
+    ...accessOf(showUser),
     type: AdminUser,
     description: "Each local account as it signs up (staff holding users_read)",
     subscribe: (_root, _args, ctx) => {

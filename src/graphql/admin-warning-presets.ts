@@ -2,6 +2,7 @@
 import { createWarningPreset, deleteWarningPreset, listWarningPresets, showWarningPreset, updateWarningPreset } from "../domain/admin/warning-presets.ops.ts";
 import type { WarningPreset } from "../generated/prisma/client.ts";
 import { adminOnly } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 
 const WarningPresetRef = builder.objectRef<WarningPreset>("WarningPreset").implement({
@@ -21,13 +22,13 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createWarningPreset: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(createWarningPreset),
     type: WarningPresetRef,
     args: { title: t.arg.string(), text: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => createWarningPreset(ctx, { title: a.title, text: a.text }),
   }),
   updateWarningPreset: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(updateWarningPreset),
     type: WarningPresetRef,
     args: { id: t.arg.id({ required: true }), title: t.arg.string(), text: t.arg.string() },
     resolve: (_r, a, ctx) => updateWarningPreset(ctx, { id: String(a.id), title: a.title, text: a.text }),

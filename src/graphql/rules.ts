@@ -2,6 +2,7 @@
 import { createRule, deleteRule, listRules, readRules, updateRule } from "../domain/rules/rules.ops.ts";
 import type { Rule } from "../generated/prisma/client.ts";
 import { adminOnly } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
 
@@ -21,19 +22,19 @@ builder.queryField("adminRules", (t) => t.field({ ...adminOnly("admin:read"), ty
 
 builder.mutationFields((t) => ({
   createRule: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(createRule),
     type: RuleRef,
     args: { text: t.arg.string({ required: true }), hint: t.arg.string(), priority: t.arg.int() },
     resolve: (_r, a, ctx) => createRule(ctx, { text: a.text, hint: a.hint, priority: opt(a.priority) }),
   }),
   updateRule: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(updateRule),
     type: RuleRef,
     args: { id: t.arg.id({ required: true }), text: t.arg.string(), hint: t.arg.string(), priority: t.arg.int() },
     resolve: (_r, a, ctx) => updateRule(ctx, { id: Number(a.id), text: opt(a.text), hint: a.hint, priority: opt(a.priority) }),
   }),
   deleteRule: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(deleteRule),
     type: "Boolean",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => {

@@ -10,7 +10,7 @@ import {
   type TagDay,
   type TrendingTag,
 } from "../domain/trends/trends.ops.ts";
-import { privileged } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { optional } from "./optional-scopes.ts";
 import { opt, StatusType } from "./paging.ts";
@@ -55,14 +55,14 @@ builder.queryFields((t) => ({
     resolve: async (_r, a, ctx) => (await listTrendingStatuses(ctx, pageOf(a))).map((x) => x.status),
   }),
   adminTrendingTags: t.field({
-    ...privileged("messages_delete", "admin:read"),
+    ...accessOf(reviewTrendingTags),
     type: [TrendingTagRef],
     description: "The week's trending hashtags with their review state, rejected ones included",
     args: { limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_r, a, ctx) => reviewTrendingTags(ctx, pageOf(a)),
   }),
   adminTrendingStatuses: t.field({
-    ...privileged("messages_delete", "admin:read"),
+    ...accessOf(reviewTrendingStatuses),
     type: [StatusType],
     description: "The week's trending statuses, rejected ones included",
     args: { limit: t.arg.int(), offset: t.arg.int() },
@@ -72,14 +72,14 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   reviewTrendingTag: t.field({
-    ...privileged("messages_delete", "admin:write"),
+    ...accessOf(reviewTag),
     type: TrendingTagRef,
     description: "Approve (allowed: true) or reject a hashtag's trending",
     args: { id: t.arg.id({ required: true }), allowed: t.arg.boolean({ required: true }) },
     resolve: (_r, a, ctx) => reviewTag(ctx, { id: String(a.id), allowed: a.allowed }),
   }),
   reviewTrendingStatus: t.field({
-    ...privileged("messages_delete", "admin:write"),
+    ...accessOf(reviewStatus),
     type: StatusType,
     description: "Approve (allowed: true) or reject a status's trending",
     args: { id: t.arg.id({ required: true }), allowed: t.arg.boolean({ required: true }) },

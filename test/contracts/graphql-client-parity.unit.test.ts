@@ -4,7 +4,7 @@
 // checks are test/support/graphql-parity.ts, shared with the admin table (graphql-parity.unit.test.ts).
 import { expect, test } from "vitest";
 import { allRoutes } from "../../compat-rest/index.ts";
-import { pathsOf, type RouteDef } from "../../compat-rest/route.ts";
+import { authOf, pathsOf, type RouteDef } from "../../compat-rest/route.ts";
 import { describeParity, field } from "../support/graphql-parity.ts";
 
 /** `METHOD path` (first path, namespace `ext`, family `own`) → `Query.field` or `Mutation.field`. */
@@ -343,7 +343,7 @@ const EXCEPTIONS: Record<string, string> = {
 const MISSING: string[] = [
 ];
 
-const isAdminRoute = (r: RouteDef) => pathsOf(r, "ext").some((p) => p.includes("/admin/")) || (r.auth !== "public" && !!(r.auth.role || r.auth.privilege));
+const isAdminRoute = (r: RouteDef) => pathsOf(r, "ext").some((p) => p.includes("/admin/")) || ((a) => a !== "public" && !!(a.role || a.privilege))(authOf(r));
 
 describeParity({
   name: "client",

@@ -4,7 +4,7 @@
 // in EXCEPTIONS with a reason. The checks themselves (field exists, guarded alike, same domain operation)
 // are test/support/graphql-parity.ts, shared with the client table (graphql-client-parity.unit.test.ts).
 import { allRoutes } from "../../compat-rest/index.ts";
-import { pathsOf, type RouteDef } from "../../compat-rest/route.ts";
+import { authOf, pathsOf, type RouteDef } from "../../compat-rest/route.ts";
 import { describeParity } from "../support/graphql-parity.ts";
 
 /** `METHOD path` (first path, namespace `ext`) → `Query.field` or `Mutation.field`. */
@@ -188,7 +188,8 @@ const REST_HELPER_OPERATION: Record<string, string> = {
 
 function isAdminRoute(r: RouteDef): boolean {
   if (pathsOf(r, "ext").some((p) => p.includes("/admin/"))) return true;
-  return r.auth !== "public" && !!(r.auth.role || r.auth.privilege);
+  const auth = authOf(r);
+  return auth !== "public" && !!(auth.role || auth.privilege);
 }
 
 describeParity({

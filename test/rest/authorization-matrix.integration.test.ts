@@ -16,7 +16,7 @@
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { allRoutes } from "../../compat-rest/index.ts";
-import { resolveRoute, type RouteDef } from "../../compat-rest/route.ts";
+import { authOf, resolveRoute, type RouteAuth, type RouteDef } from "../../compat-rest/route.ts";
 import type { Privilege } from "../../src/config/runtime.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -28,12 +28,13 @@ type Persona = (typeof PERSONAS)[number];
 const DECLARATION_REFUSAL = /^(Invalid credentials\.|Insufficient permissions: .*|User is not an admin\.|User is not a staff member\.|User isn't privileged\.)$/;
 const MODERATOR_PRIVILEGES: Privilege[] = ["messages_delete", "reports_manage_reports"]; // the default moderator_privileges
 
-type Auth = Exclude<RouteDef["auth"], "public">;
+type Auth = Exclude<RouteAuth, "public">;
 
 /** What the declaration says `persona` gets: "refused" (403 with a declaration message) or "passes". */
 function expected(def: RouteDef, persona: Persona): "refused" | "passes" {
-  if (def.auth === "public") return "passes";
-  const auth = def.auth as Auth;
+  const declared = authOf(def);
+  if (declared === "public") return "passes";
+  const auth = declared as Auth;
   const staffOnly = !!auth.role || !!auth.privilege;
   if (persona === "admin") return "passes";
   if (persona === "anonymous") return auth.optional && !staffOnly ? "passes" : "refused";
@@ -74,7 +75,7 @@ describe("authorization matrix from the route table", () => {
   const tokenFor = async (persona: Persona, def: RouteDef): Promise<string | undefined> => {
     if (persona === "anonymous") return undefined;
     if (persona !== "lacking_scope") return tokens[persona];
-    const scope = scopeNotCovering(def.auth === "public" ? [] : (def.auth as Auth).scopes);
+    const scope = scopeNotCovering(((a) => (a === "public" ? [] : a.scopes))(authOf(def)));
     if (!narrowTokens.has(scope)) narrowTokens.set(scope, (await passwordToken(server, "admin1", scope)).access_token);
     return narrowTokens.get(scope);
   };

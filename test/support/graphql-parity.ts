@@ -5,7 +5,7 @@
 // that its resolver calls a domain operation the route's handler calls too.
 import type { GraphQLField } from "graphql";
 import { describe, expect, test } from "vitest";
-import { pathsOf, type RouteDef } from "../../compat-rest/route.ts";
+import { authOf, pathsOf, type RouteDef } from "../../compat-rest/route.ts";
 import { schema } from "../../src/graphql/schema.ts";
 
 export interface ParityTable {
@@ -42,12 +42,13 @@ interface Guard {
   optional?: boolean;
 }
 
-function routeGuard(r: RouteDef): Guard | null {
-  if (r.auth === "public") return null;
-  const scopes = r.auth.scopes === "any" ? [] : [...r.auth.scopes];
-  if (r.auth.privilege) return { privilege: r.auth.privilege, scopes };
-  if (r.auth.role) return { admin: r.auth.role === "admin", scopes };
-  return r.auth.optional ? { scopes, optional: true } : { scopes };
+export function routeGuard(r: RouteDef): Guard | null {
+  const auth = authOf(r);
+  if (auth === "public") return null;
+  const scopes = auth.scopes === "any" ? [] : [...auth.scopes];
+  if (auth.privilege) return { privilege: auth.privilege, scopes };
+  if (auth.role) return { admin: auth.role === "admin", scopes };
+  return auth.optional ? { scopes, optional: true } : { scopes };
 }
 
 type ScopeMap = { $all?: ScopeMap; scopes?: string[]; admin?: boolean; staff?: boolean; privilege?: string; signedIn?: boolean };
@@ -61,7 +62,7 @@ function guardOf(auth: ScopeMap): Guard {
 }
 
 /** The field's guard; a function guard is asked about an anonymous and a signed-in caller. */
-function fieldGuard(f: GraphQLField<unknown, unknown>): Guard | null {
+export function fieldGuard(f: GraphQLField<unknown, unknown>): Guard | null {
   const auth = (f.extensions?.pothosOptions as { authScopes?: ScopeMap | ((...a: unknown[]) => ScopeMap | boolean) } | undefined)?.authScopes;
   if (!auth) return null;
   if (typeof auth !== "function") return guardOf(auth);
@@ -79,7 +80,7 @@ function ctxCalls(fn: unknown): Set<string> {
   return new Set([...source.matchAll(/([A-Za-z_$][\w$]*)\)?\(\s*ctx\b/g)].map((m) => m[1]!).filter((n) => !/^render|^ctx$|^op$|^handler$|^call$|^async$/.test(n)));
 }
 
-const norm = (g: Guard | null) => (g ? JSON.stringify({ ...g, scopes: [...g.scopes].sort() }) : "null");
+export const norm = (g: Guard | null) => (g ? JSON.stringify({ ...g, scopes: [...g.scopes].sort() }) : "null");
 
 /** Registers the parity tests for one table. */
 export function describeParity(t: ParityTable): void {
@@ -131,6 +132,12 @@ export function describeParity(t: ParityTable): void {
         const name = counterparts[k];
         if (!name || callExceptions[k]) continue;
         const f = field(name)!;
+        // both name their operation (the route's `operation`, the field's `accessOf(op)`): the same one, or not
+        const named = f.extensions?.operation;
+        if (r.operation && named) {
+          if (named !== r.operation) differing.push(`${k} runs ${r.operation.name}; ${name} runs ${(named as { name: string }).name}`);
+          continue;
+        }
         const resolver = (f.extensions?.pothosOriginalResolve as unknown) ?? f.resolve;
         const rest = helperOps[k] ? new Set([helperOps[k]]) : ctxCalls(r.handler);
         const options = f.extensions?.pothosOptions as { resolve?: unknown } | undefined;

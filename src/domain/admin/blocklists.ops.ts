@@ -5,7 +5,6 @@ import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { canonicalEmailHash, IP_BLOCK_SEVERITIES, parseCidr } from "../auth/access-blocks.ts";
-import { requireAdmin } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
 import { text } from "../input-limits.ts";
@@ -33,22 +32,22 @@ const taken = (what: string) => Unprocessable(`Validation failed: ${what} has al
 
 export const listEmailDomainBlocks = operation({
   name: "admin.emailDomainBlocks.list",
+  access: { scopes: ["admin:read:email_domain_blocks"], role: "admin" },
   input: pageInput,
-  authorize: requireAdmin,
   run: (ctx, input) => paged(input, (args) => ctx.db.emailDomainBlock.findMany(args)),
 });
 
 export const showEmailDomainBlock = operation({
   name: "admin.emailDomainBlocks.show",
+  access: { scopes: ["admin:read:email_domain_blocks"], role: "admin" },
   input: byId,
-  authorize: requireAdmin,
   run: async (ctx, input) => found(await ctx.db.emailDomainBlock.findUnique({ where: { id: input.id } })),
 });
 
 export const createEmailDomainBlock = operation({
   name: "admin.emailDomainBlocks.create",
+  access: { scopes: ["admin:write:email_domain_blocks"], role: "admin" },
   input: z.object({ domain: z.string() }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     const domain = normalizeDomain(input.domain.replace(/^@/, ""));
     if (!domain || domain.startsWith("*.")) throw Unprocessable("Validation failed: Domain is not a valid domain name", { domain: "is invalid" });
@@ -63,8 +62,8 @@ export const createEmailDomainBlock = operation({
 
 export const deleteEmailDomainBlock = operation({
   name: "admin.emailDomainBlocks.delete",
+  access: { scopes: ["admin:write:email_domain_blocks"], role: "admin" },
   input: byId,
-  authorize: requireAdmin,
   async run(ctx, input) {
     const row = found(await ctx.db.emailDomainBlock.findUnique({ where: { id: input.id } }));
     await ctx.db.$transaction(async (tx) => {
@@ -79,31 +78,31 @@ export const deleteEmailDomainBlock = operation({
 
 export const listCanonicalEmailBlocks = operation({
   name: "admin.canonicalEmailBlocks.list",
+  access: { scopes: ["admin:read:canonical_email_blocks"], role: "admin" },
   input: pageInput,
-  authorize: requireAdmin,
   run: (ctx, input) => paged(input, (args) => ctx.db.canonicalEmailBlock.findMany(args)),
 });
 
 export const showCanonicalEmailBlock = operation({
   name: "admin.canonicalEmailBlocks.show",
+  access: { scopes: ["admin:read:canonical_email_blocks"], role: "admin" },
   input: byId,
-  authorize: requireAdmin,
   run: async (ctx, input) => found(await ctx.db.canonicalEmailBlock.findUnique({ where: { id: input.id } })),
 });
 
 /** The blocks an address falls under (the reference API's `test`). */
 export const testCanonicalEmailBlocks = operation({
   name: "admin.canonicalEmailBlocks.test",
+  access: { scopes: ["admin:read:canonical_email_blocks"], role: "admin" },
   input: z.object({ email: z.string() }),
-  authorize: requireAdmin,
   run: (ctx, input) => ctx.db.canonicalEmailBlock.findMany({ where: { canonicalEmailHash: canonicalEmailHash(input.email) } }),
 });
 
 /** Blocks an address in its canonical form: given as `email`, or already hashed as `canonical_email_hash`. */
 export const createCanonicalEmailBlock = operation({
   name: "admin.canonicalEmailBlocks.create",
+  access: { scopes: ["admin:write:canonical_email_blocks"], role: "admin" },
   input: z.object({ email: z.string().optional(), canonical_email_hash: z.string().optional() }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     let hash: string;
     if (input.email) {
@@ -122,8 +121,8 @@ export const createCanonicalEmailBlock = operation({
 
 export const deleteCanonicalEmailBlock = operation({
   name: "admin.canonicalEmailBlocks.delete",
+  access: { scopes: ["admin:write:canonical_email_blocks"], role: "admin" },
   input: byId,
-  authorize: requireAdmin,
   async run(ctx, input) {
     const row = found(await ctx.db.canonicalEmailBlock.findUnique({ where: { id: input.id } }));
     await ctx.db.$transaction(async (tx) => {
@@ -159,22 +158,22 @@ function ipData(ctx: Ctx, input: { comment?: string | null; expires_in?: number 
 
 export const listIpBlocks = operation({
   name: "admin.ipBlocks.list",
+  access: { scopes: ["admin:read:ip_blocks"], role: "admin" },
   input: pageInput,
-  authorize: requireAdmin,
   run: (ctx, input) => paged(input, (args) => ctx.db.ipBlock.findMany(args)),
 });
 
 export const showIpBlock = operation({
   name: "admin.ipBlocks.show",
+  access: { scopes: ["admin:read:ip_blocks"], role: "admin" },
   input: byId,
-  authorize: requireAdmin,
   run: async (ctx, input) => found(await ctx.db.ipBlock.findUnique({ where: { id: input.id } })),
 });
 
 export const createIpBlock = operation({
   name: "admin.ipBlocks.create",
+  access: { scopes: ["admin:write:ip_blocks"], role: "admin" },
   input: z.object({ ip: z.string(), ...ipFields }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     const ip = cidrOf(input.ip);
     if (input.expires_in !== undefined && input.expires_in !== null && input.expires_in <= 0) throw Unprocessable("Validation failed: Expires in must be positive", { expires_in: "is invalid" });
@@ -188,8 +187,8 @@ export const createIpBlock = operation({
 
 export const updateIpBlock = operation({
   name: "admin.ipBlocks.update",
+  access: { scopes: ["admin:write:ip_blocks"], role: "admin" },
   input: z.object({ id: z.string(), ip: z.string().optional(), severity: ipFields.severity.optional(), comment: ipFields.comment, expires_in: ipFields.expires_in }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     found(await ctx.db.ipBlock.findUnique({ where: { id: input.id } }));
     const data = { ...(input.ip !== undefined && { ip: cidrOf(input.ip) }), ...(input.severity && { severity: input.severity }), ...ipData(ctx, input) };
@@ -203,8 +202,8 @@ export const updateIpBlock = operation({
 
 export const deleteIpBlock = operation({
   name: "admin.ipBlocks.delete",
+  access: { scopes: ["admin:write:ip_blocks"], role: "admin" },
   input: byId,
-  authorize: requireAdmin,
   async run(ctx, input) {
     const row = found(await ctx.db.ipBlock.findUnique({ where: { id: input.id } }));
     await ctx.db.$transaction(async (tx) => {

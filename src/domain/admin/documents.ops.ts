@@ -7,7 +7,6 @@ import { z } from "zod";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { operation } from "../operation.ts";
-import { requireRole } from "../auth/policy.ts";
 
 /** document name → the path it is served at */
 export const INSTANCE_DOCUMENTS: Record<string, string> = {
@@ -50,15 +49,15 @@ const documentUrl = (ctx: Ctx, name: string) => ctx.settings.baseUrl + servedPat
 
 export const showDocument = operation({
   name: "showInstanceDocument",
+  access: { scopes: ["admin:read"], role: "admin" },
   input: nameInput,
-  authorize: (ctx) => requireRole(ctx.viewer, "admin"),
   run: (ctx, { name }) => documentContent(ctx, name),
 });
 
 export const updateDocument = operation({
   name: "updateInstanceDocument",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: nameInput.extend({ content: z.instanceof(Buffer).optional() }),
-  authorize: (ctx) => requireRole(ctx.viewer, "admin"),
   async run(ctx, { name, content }) {
     const file = storedFile(ctx, servedPath(name));
     if (!content) throw Invalid("Missing field: file.");
@@ -74,8 +73,8 @@ export const updateDocument = operation({
 
 export const deleteDocument = operation({
   name: "deleteInstanceDocument",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: nameInput,
-  authorize: (ctx) => requireRole(ctx.viewer, "admin"),
   async run(ctx, { name }) {
     await fs.rm(storedFile(ctx, servedPath(name)), { force: true });
     return { url: documentUrl(ctx, name) };

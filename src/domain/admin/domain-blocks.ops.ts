@@ -87,15 +87,15 @@ async function findBlock(ctx: Ctx, id: string) {
 
 export const showDomainBlock = operation({
   name: "admin.domainBlocks.show",
+  access: { scopes: ["admin:read:domain_blocks"], role: "admin" },
   input: z.object({ id: z.string() }),
-  authorize: requireAdmin,
   run: (ctx, input) => findBlock(ctx, input.id),
 });
 
 export const createDomainBlock = operation({
   name: "admin.domainBlocks.create",
+  access: { scopes: ["admin:write:domain_blocks"], role: "admin" },
   input: z.object({ domain: z.string(), ...fields }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     const domain = requireDomain(input.domain);
     const existing = await ctx.db.instanceDomainBlock.findUnique({ where: { domain } });
@@ -113,8 +113,8 @@ export const createDomainBlock = operation({
 
 export const updateDomainBlock = operation({
   name: "admin.domainBlocks.update",
+  access: { scopes: ["admin:write:domain_blocks"], role: "admin" },
   input: z.object({ id: z.string(), ...fields }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     const before = await findBlock(ctx, input.id);
     const block = await ctx.db.$transaction(async (tx) => {
@@ -130,8 +130,8 @@ export const updateDomainBlock = operation({
 
 export const deleteDomainBlock = operation({
   name: "admin.domainBlocks.delete",
+  access: { scopes: ["admin:write:domain_blocks"], role: "admin" },
   input: z.object({ id: z.string() }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     const block = await findBlock(ctx, input.id);
     await ctx.db.$transaction(async (tx) => {
@@ -147,8 +147,8 @@ export const deleteDomainBlock = operation({
 
 export const listDomainAllows = operation({
   name: "admin.domainAllows.list",
+  access: { scopes: ["admin:read:domain_allows"], role: "admin" },
   input: listInput,
-  authorize: requireAdmin,
   run: (ctx, input) => page(input, (args) => ctx.db.instanceDomainAllow.findMany(args)),
 });
 
@@ -160,16 +160,16 @@ async function findAllow(ctx: Ctx, id: string): Promise<InstanceDomainAllow> {
 
 export const showDomainAllow = operation({
   name: "admin.domainAllows.show",
+  access: { scopes: ["admin:read:domain_allows"], role: "admin" },
   input: z.object({ id: z.string() }),
-  authorize: requireAdmin,
   run: (ctx, input) => findAllow(ctx, input.id),
 });
 
 /** Allowing a domain already allowed answers the existing entry, as the reference server does. */
 export const createDomainAllow = operation({
   name: "admin.domainAllows.create",
+  access: { scopes: ["admin:write:domain_allows"], role: "admin" },
   input: z.object({ domain: z.string() }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     const domain = requireDomain(input.domain);
     const existing = await ctx.db.instanceDomainAllow.findUnique({ where: { domain } });
@@ -186,8 +186,8 @@ export const createDomainAllow = operation({
 
 export const deleteDomainAllow = operation({
   name: "admin.domainAllows.delete",
+  access: { scopes: ["admin:write:domain_allows"], role: "admin" },
   input: z.object({ id: z.string() }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     const allow = await findAllow(ctx, input.id);
     await ctx.db.$transaction(async (tx) => {

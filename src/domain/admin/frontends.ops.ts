@@ -5,7 +5,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
-import { requireRole } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Invalid } from "../errors.ts";
 import { operation } from "../operation.ts";
@@ -70,8 +69,8 @@ async function installedRefs(ctx: Ctx, name: string): Promise<string[]> {
 
 export const listFrontends = operation({
   name: "listFrontends",
+  access: { scopes: ["admin:read"], role: "admin" },
   input: z.object({}),
-  authorize: (ctx) => requireRole(ctx.viewer, "admin"),
   async run(ctx) {
     return Promise.all(
       AVAILABLE_FRONTENDS.map(async (f) => {
@@ -93,8 +92,8 @@ export const installFrontendInput = z.object({
 
 export const installFrontend = operation({
   name: "installFrontend",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: installFrontendInput,
-  authorize: (ctx) => requireRole(ctx.viewer, "admin"),
   async run(ctx, input) {
     const known = AVAILABLE_FRONTENDS.find((f) => f.name === input.name);
     const ref = input.ref ?? known?.ref;

@@ -2,7 +2,6 @@
 // durable job; the job deletes every account of that host with all its content, in batches that survive
 // a crash, and logs its progress.
 import { z } from "zod";
-import { requirePrivilege } from "../auth/policy.ts";
 import { deletedStatusesWhere } from "../streams/streams.read.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
@@ -19,8 +18,8 @@ const BATCH = 100;
 
 export const purgeInstance = operation({
   name: "admin.instances.purge",
+  access: { scopes: ["admin:write:accounts", "admin:write:statuses"], privilege: "instances_delete" },
   input: z.object({ instance: z.string().trim().min(1) }),
-  authorize: (ctx) => requirePrivilege(ctx, "instances_delete"),
   async run(ctx, input): Promise<string> {
     const host = input.instance.toLowerCase();
     const actor = actorOf(ctx);
@@ -108,8 +107,8 @@ const pageSize = (n: number) => Math.min(500, Math.max(1, n));
 /** Known remote instances with their delivery health, the unreachable first, then by domain. */
 export const listInstances = operation({
   name: "admin.instances.list",
+  access: { scopes: ["admin:read"], privilege: "statistics_read" },
   input: instancesInput,
-  authorize: (ctx) => requirePrivilege(ctx, "statistics_read"),
   async run(ctx, input): Promise<{ total: number; items: InstanceView[] }> {
     const where = input.unreachable === undefined ? {} : { unreachableSince: input.unreachable ? { not: null } : null };
     const [total, rows] = await Promise.all([
@@ -142,8 +141,8 @@ async function instanceCounts(ctx: Ctx, domains: string[]): Promise<(domain: str
 /** One instance's delivery health; 404 when nothing was ever delivered to or heard from it. */
 export const showInstance = operation({
   name: "admin.instances.show",
+  access: { scopes: ["admin:read"], privilege: "statistics_read" },
   input: z.object({ instance: z.string().trim().min(1) }),
-  authorize: (ctx) => requirePrivilege(ctx, "statistics_read"),
   async run(ctx, input): Promise<InstanceView> {
     const row = await ctx.db.instance.findUnique({ where: { domain: input.instance.toLowerCase() } });
     if (!row) throw NotFound("Instance not found");

@@ -4,7 +4,6 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Invite } from "../../generated/prisma/client.ts";
 import type { Mail } from "../../mail/mailer.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { escapeHtml } from "../escape.ts";
 import { Invalid, NotFound } from "../errors.ts";
@@ -20,7 +19,6 @@ export function inviteTypeOf(limits: { maxUse?: number | null; expiresAt?: Date 
   return reusable && dated ? "reusable_date_limited" : reusable ? "reusable" : dated ? "date_limited" : "one_time";
 }
 
-const manageInvites = (ctx: Ctx) => requirePrivilege(ctx, "users_manage_invites");
 
 /** A calendar date (`2020-04-20`); the invite works through that whole UTC day. */
 const dateOnly = z.string().refine((s) => {
@@ -45,24 +43,24 @@ async function createInviteRow(ctx: Ctx, limits: { maxUse?: number | null; expir
 
 export const createInvite = operation({
   name: "admin.invites.create",
+  access: { scopes: ["admin:write:invites"], privilege: "users_manage_invites" },
   input: z.object({ max_use: int().pipe(z.number().min(1)).optional().nullable(), expires_at: dateOnly.optional().nullable() }),
-  authorize: manageInvites,
   run: (ctx, input) => createInviteRow(ctx, { maxUse: input.max_use, expiresAt: midnightUtc(input.expires_at) }),
 });
 
 /** Every invite, oldest first (the family's order). */
 export const listInvites = operation({
   name: "admin.invites.list",
+  access: { scopes: ["admin:read:invites"], privilege: "users_manage_invites" },
   input: z.object({}),
-  authorize: manageInvites,
   run: (ctx) => ctx.db.invite.findMany({ orderBy: { id: "asc" } }),
 });
 
 /** Marks the invite used, whatever its type; 404 for an unknown token. */
 export const revokeInvite = operation({
   name: "admin.invites.revoke",
+  access: { scopes: ["admin:write:invites"], privilege: "users_manage_invites" },
   input: z.object({ token: z.string().min(1) }),
-  authorize: manageInvites,
   async run(ctx, input) {
     const { count } = await ctx.db.invite.updateMany({ where: { token: input.token }, data: { used: true } });
     if (count === 0) throw NotFound();
@@ -101,8 +99,8 @@ ${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
  */
 export const emailInvite = operation({
   name: "admin.invites.email",
+  access: { scopes: ["admin:write:invites"], privilege: "users_manage_invites" },
   input: z.object({ email: emailAddress(), name: z.string().optional().nullable() }),
-  authorize: manageInvites,
   async run(ctx, input) {
     if (ctx.config.get("instance", "registrations_open")) throw Invalid("To send invites you need to set the `registrations_open` option to false.");
     if (!ctx.config.get("instance", "invites_enabled")) throw Invalid("To send invites you need to set the `invites_enabled` option to true.");

@@ -4,7 +4,6 @@
 // original it names.
 import { logAction } from "../moderation-log/log.ts";
 import { z } from "zod";
-import { requireAdmin } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { array, bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
@@ -30,8 +29,8 @@ function originalUrl(ctx: Pick<Ctx, "settings" | "config">, url: string): string
 /** Banned URLs, newest ban first; `query` keeps those containing it (case-insensitive). */
 export const listMediaProxyBans = operation({
   name: "admin.mediaProxy.list",
+  access: { scopes: ["admin:read:media_proxy_caches"], role: "admin" },
   input: z.object({ query: z.string().optional(), offset: int().pipe(z.number().min(0)).default(0), limit: int().pipe(z.number().min(1)).default(50) }),
-  authorize: (ctx) => requireAdmin(ctx),
   async run(ctx, input) {
     const where = input.query ? { url: { contains: input.query, mode: "insensitive" as const } } : {};
     const [count, rows] = await Promise.all([
@@ -45,8 +44,8 @@ export const listMediaProxyBans = operation({
 /** Lifts the bans of `urls` (unknown ones are ignored). */
 export const unbanMediaProxyUrls = operation({
   name: "admin.mediaProxy.delete",
+  access: { scopes: ["admin:write:media_proxy_caches"], role: "admin" },
   input: z.object({ urls }),
-  authorize: (ctx) => requireAdmin(ctx),
   async run(ctx, input) {
     const originals = input.urls.map((u) => originalUrl(ctx, u));
     await ctx.db.mediaProxyBan.deleteMany({ where: { url: { in: originals } } });
@@ -58,8 +57,8 @@ export const unbanMediaProxyUrls = operation({
 /** Purges `urls` from the proxy's cache and, with `ban` (the family's default), bans them. */
 export const purgeMediaProxyUrls = operation({
   name: "admin.mediaProxy.purge",
+  access: { scopes: ["admin:write:media_proxy_caches"], role: "admin" },
   input: z.object({ urls, ban: bool().optional().default(true) }),
-  authorize: (ctx) => requireAdmin(ctx),
   async run(ctx, input) {
     const originals = [...new Set(input.urls.map((u) => originalUrl(ctx, u)))];
     await evictProxied(ctx, originals);

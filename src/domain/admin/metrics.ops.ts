@@ -4,14 +4,12 @@
 // as the reference server leaves them out.
 import { z } from "zod";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { array, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 
 const DAY = 86_400_000;
-const guard = (ctx: Ctx) => requirePrivilege(ctx, "statistics_read");
 
 const range = {
   start_at: z.coerce.date(),
@@ -142,8 +140,8 @@ function argFor(input: KeyParams & { tag_id?: string; domain?: string }, key: st
 
 export const measures = operation({
   name: "admin.metrics.measures",
+  access: { scopes: ["admin:read"], privilege: "statistics_read" },
   input: z.object({ keys: array(z.string()), ...range, tag_id: z.string().optional(), domain: z.string().optional(), ...keyParams }),
-  authorize: guard,
   async run(ctx, input): Promise<Measure[]> {
     const dayList = days(input.start_at, input.end_at);
     const [from, to] = bounds(dayList);
@@ -218,8 +216,8 @@ const DIMENSIONS: Record<string, { needs?: "tag_id" | "domain"; sql?: (from: Dat
 
 export const dimensions = operation({
   name: "admin.metrics.dimensions",
+  access: { scopes: ["admin:read"], privilege: "statistics_read" },
   input: z.object({ keys: array(z.string()), ...range, limit: int().optional(), tag_id: z.string().optional(), domain: z.string().optional(), ...keyParams }),
-  authorize: guard,
   async run(ctx, input): Promise<Dimension[]> {
     const [from, to] = bounds(days(input.start_at, input.end_at));
     const limit = Math.min(Math.max(input.limit ?? 10, 1), 100);
@@ -266,8 +264,8 @@ const periodOf = (d: Date, frequency: "day" | "month") => (frequency === "day" ?
 /** Sign-up cohorts (local accounts) per day or month, and the share of each still active in every later period. */
 export const retention = operation({
   name: "admin.metrics.retention",
+  access: { scopes: ["admin:read"], privilege: "statistics_read" },
   input: z.object({ ...range, frequency: z.enum(["day", "month"]).default("day") }),
-  authorize: guard,
   async run(ctx, input): Promise<Cohort[]> {
     const dayList = days(input.start_at, input.end_at);
     const [from, to] = bounds(dayList);

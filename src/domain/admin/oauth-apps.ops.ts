@@ -2,16 +2,13 @@
 // are not asked to authorize it), change and delete. Secrets are made as for POST /api/v1/apps.
 import { z } from "zod";
 import type { OAuthApp, Prisma } from "../../generated/prisma/client.ts";
-import { requireAdmin } from "../auth/policy.ts";
 import { isKnownScope, parseScopes } from "../auth/scopes.ts";
 import { newSecret } from "../auth/secrets.ts";
-import type { Ctx } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { bool, int, scopeList } from "../inputs.ts";
 import { OOB_REDIRECT } from "../oauth-apps/apps.ops.ts";
 import { operation } from "../operation.ts";
 
-const admin = (ctx: Ctx) => requireAdmin(ctx);
 const BLANK = "can't be blank";
 
 /** Field problems in one error: the family's joined message, with field → message for the spec's object body. */
@@ -65,6 +62,7 @@ function appData(input: AppInput, required: boolean) {
 /** Apps matching every filter given (exact name, exact client id, trusted or not), oldest first. */
 export const listOAuthApps = operation({
   name: "admin.oauthApps.list",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object({
     name: z.string().optional(),
     client_id: z.string().optional(),
@@ -72,7 +70,6 @@ export const listOAuthApps = operation({
     offset: int().pipe(z.number().min(0)).default(0),
     limit: int().pipe(z.number().min(1)).default(50),
   }),
-  authorize: admin,
   async run(ctx, input): Promise<{ apps: OAuthApp[]; count: number }> {
     const where: Prisma.OAuthAppWhereInput = {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -89,8 +86,8 @@ export const listOAuthApps = operation({
 
 export const createOAuthApp = operation({
   name: "admin.oauthApps.create",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object(appFields),
-  authorize: admin,
   run(ctx, input) {
     const data = appData(input, true);
     return ctx.db.oAuthApp.create({
@@ -113,8 +110,8 @@ const appId = int().pipe(z.number().int().positive());
 /** Changes only what is given; an unknown id is a 404 (REST answers it as the family's 400). */
 export const updateOAuthApp = operation({
   name: "admin.oauthApps.update",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object({ id: appId, ...appFields }),
-  authorize: admin,
   async run(ctx, input) {
     const data = appData(input, false);
     const { count } = await ctx.db.oAuthApp.updateMany({ where: { id: input.id }, data });
@@ -126,8 +123,8 @@ export const updateOAuthApp = operation({
 /** Deletes the app with its tokens and authorizations (statuses keep no application). */
 export const deleteOAuthApp = operation({
   name: "admin.oauthApps.delete",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object({ id: appId }),
-  authorize: admin,
   async run(ctx, input) {
     const { count } = await ctx.db.oAuthApp.deleteMany({ where: { id: input.id } });
     if (count === 0) throw NotFound();

@@ -75,8 +75,8 @@ function accountsWhere(input: z.output<typeof listAdminAccountsInput>): Prisma.A
 
 export const listAdminAccounts = operation({
   name: "admin.accounts.list",
+  access: { scopes: ["admin:read:accounts"], privilege: "users_read" },
   input: listAdminAccountsInput,
-  authorize: (ctx) => requirePrivilege(ctx, "users_read"),
   async run(ctx, input) {
     const k = keyset(input, { defaultLimit: 100, maxLimit: 200 });
     const where: Prisma.AccountWhereInput = { AND: [accountsWhere(input), ...(k.cursor ? [{ id: k.cursor }] : [])] };
@@ -92,6 +92,7 @@ export const listAdminAccounts = operation({
  */
 export const accountAction = operation({
   name: "admin.accounts.action",
+  access: { scopes: ["admin:write:accounts"], privilege: "users_manage_activation_state" },
   input: z.object({
     id: z.string(),
     type: z.enum(ACCOUNT_ACTIONS).default("none"),
@@ -101,7 +102,6 @@ export const accountAction = operation({
     /** the warning goes by e-mail too (the in-app `moderation_warning` notification is always sent) */
     send_email_notification: flag,
   }),
-  authorize: (ctx) => requirePrivilege(ctx, "users_manage_activation_state"),
   async run(ctx, input) {
     const account = await getUser(ctx, input.id);
     const report = input.report_id ? await ctx.db.report.findUnique({ where: { id: input.report_id }, select: { id: true, statusIds: true } }) : null;

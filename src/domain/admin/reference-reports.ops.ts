@@ -3,7 +3,6 @@
 // state change (updateReportStates), so both APIs log them alike.
 import { z } from "zod";
 import type { Account, Prisma, Report, Rule } from "../../generated/prisma/client.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
 import { array, bool } from "../inputs.ts";
@@ -17,7 +16,6 @@ export const REPORT_CATEGORIES = ["spam", "legal", "violation", "other"] as cons
 export type AdminReportRow = ReportRow & { assignedAccount: Account | null; rules: Rule[] };
 
 const include = { ...reportInclude, assignedAccount: true } satisfies Prisma.ReportInclude;
-const guard = (ctx: Ctx) => requirePrivilege(ctx, "reports_manage_reports");
 
 /** Attaches the instance rules each report names (one query for the whole list). */
 async function withRules(ctx: Ctx, reports: (ReportRow & { assignedAccount: Account | null })[]): Promise<AdminReportRow[]> {
@@ -28,6 +26,7 @@ async function withRules(ctx: Ctx, reports: (ReportRow & { assignedAccount: Acco
 
 export const listReferenceReports = operation({
   name: "admin.reports.listReference",
+  access: { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" },
   input: pageInput.extend({
     /** true: handled reports only; false or absent: open ones */
     resolved: bool().optional(),
@@ -36,7 +35,6 @@ export const listReferenceReports = operation({
     /** reports about accounts of this server */
     by_target_domain: z.string().optional(),
   }),
-  authorize: guard,
   async run(ctx, input): Promise<Page<AdminReportRow>> {
     const k = keyset(input, { defaultLimit: 100, maxLimit: 200 });
     const where: Prisma.ReportWhereInput = {
@@ -59,8 +57,8 @@ export async function findReferenceReport(ctx: Ctx, id: string): Promise<AdminRe
 
 export const showReferenceReport = operation({
   name: "admin.reports.showReference",
+  access: { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" },
   input: z.object({ id: z.string() }),
-  authorize: guard,
   run: (ctx, input) => findReferenceReport(ctx, input.id),
 });
 
@@ -69,8 +67,8 @@ const ref = (r: Report & { target: Account }) => ({ id: r.id, state: r.state, ta
 /** Assigns the report to the viewer (`assign_to_self`), or to nobody. */
 export const assignReport = operation({
   name: "admin.reports.assign",
+  access: { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" },
   input: z.object({ id: z.string(), assign: z.boolean() }),
-  authorize: guard,
   async run(ctx, input) {
     const report = await findReferenceReport(ctx, input.id);
     const assignee = input.assign ? ctx.viewer.account : null;
@@ -87,8 +85,8 @@ export const assignReport = operation({
 /** Resolves (`resolved`) or reopens (`open`) a report through the family's state change. */
 export const setReportResolved = operation({
   name: "admin.reports.setResolved",
+  access: { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" },
   input: z.object({ id: z.string(), resolved: z.boolean() }),
-  authorize: guard,
   async run(ctx, input) {
     await findReferenceReport(ctx, input.id);
     await updateReportStates(ctx, { reports: [{ id: input.id, state: input.resolved ? "resolved" : "open" }] });
@@ -98,8 +96,8 @@ export const setReportResolved = operation({
 
 export const updateReportDetails = operation({
   name: "admin.reports.updateDetails",
+  access: { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" },
   input: z.object({ id: z.string(), category: z.enum(REPORT_CATEGORIES).optional(), rule_ids: array(z.union([z.string(), z.number()]).transform(String)).optional() }),
-  authorize: guard,
   async run(ctx, input) {
     const report = await findReferenceReport(ctx, input.id);
     const category = input.category ?? report.category;

@@ -6,7 +6,6 @@
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Relay } from "../../generated/prisma/client.ts";
-import { requireAdmin } from "../auth/policy.ts";
 import { DomainError } from "../errors.ts";
 import type { Ctx } from "../context.ts";
 import { federate } from "../federation/outbox.ts";
@@ -25,16 +24,16 @@ export class RelayFailure extends DomainError {
 
 export const listRelays = operation({
   name: "admin.relays.list",
+  access: { scopes: ["admin:read"], role: "admin" },
   input: z.object({}),
-  authorize: (ctx) => requireAdmin(ctx),
   run: (ctx): Promise<Relay[]> => ctx.db.relay.findMany({ orderBy: { createdAt: "asc" } }),
 });
 
 /** Follows a relay; following one again keeps its row (the family sends the Follow again). */
 export const followRelay = operation({
   name: "admin.relays.follow",
+  access: { scopes: ["admin:write:follows"], role: "admin" },
   input: z.object({ relay_url: relayUrl }),
-  authorize: (ctx) => requireAdmin(ctx),
   async run(ctx, input): Promise<Relay> {
     const relay = await ctx.db.relay.upsert({
       where: { actor: input.relay_url },
@@ -54,8 +53,8 @@ export const followRelay = operation({
  */
 export const unfollowRelay = operation({
   name: "admin.relays.unfollow",
+  access: { scopes: ["admin:write:follows"], role: "admin" },
   input: z.object({ relay_url: z.string().min(1), force: bool().optional().default(false) }),
-  authorize: (ctx) => requireAdmin(ctx),
   async run(ctx, input): Promise<string> {
     const relay = await ctx.db.relay.findUnique({ where: { actor: input.relay_url } });
     if (!relay && !input.force) throw new RelayFailure(input.relay_url, `Not following relay ${input.relay_url}`);

@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Account, Prisma, Report, ReportNote } from "../../generated/prisma/client.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { array, int } from "../inputs.ts";
@@ -19,7 +18,6 @@ export const reportInclude = { reporter: true, target: true, notes: { include: {
 /** A report with what every surface shows of it: both accounts and the notes (oldest first). */
 export type ReportRow = Report & { reporter: Account; target: Account; notes: (ReportNote & { author: Account | null })[] };
 
-const guard = (ctx: Ctx) => requirePrivilege(ctx, "reports_manage_reports");
 
 /** `page` / `page_size` (or an explicit `offset`, for cursor surfaces) → skip/take. */
 export function offsetOf(input: { page?: number; offset?: number }, size: number) {
@@ -28,6 +26,7 @@ export function offsetOf(input: { page?: number; offset?: number }, size: number
 
 export const listReports = operation({
   name: "admin.reports.list",
+  access: { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" },
   input: z.object({
     state: z.enum(REPORT_STATES).optional(),
     page: int().optional(),
@@ -36,7 +35,6 @@ export const listReports = operation({
     limit: int().optional(),
     offset: int().optional(),
   }),
-  authorize: guard,
   async run(ctx, input): Promise<{ total: number; reports: ReportRow[] }> {
     const size = Math.max(input.page_size ?? input.limit ?? 50, 1);
     const where: Prisma.ReportWhereInput = input.state ? { state: input.state } : {};
@@ -56,8 +54,8 @@ export async function findReport(ctx: Ctx, id: string): Promise<ReportRow> {
 
 export const showReport = operation({
   name: "admin.reports.show",
+  access: { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" },
   input: z.object({ id: z.string() }),
-  authorize: guard,
   run: (ctx, input) => findReport(ctx, input.id),
 });
 
@@ -73,8 +71,8 @@ export interface ReportGroup {
 /** Reports grouped by reported status (newest report first); reports without statuses are in no group. */
 export const groupedReports = operation({
   name: "admin.reports.grouped",
+  access: { scopes: ["admin:read:reports"], privilege: "reports_manage_reports" },
   input: z.object({}),
-  authorize: guard,
   async run(ctx): Promise<ReportGroup[]> {
     const reports = await ctx.db.report.findMany({ where: { NOT: { statusIds: { isEmpty: true } } }, include: reportInclude, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
     const groups = new Map<string, ReportGroup>();
@@ -101,10 +99,10 @@ export interface StateUpdateResult {
 /** Sets the state of each listed report; each applied change is one moderation-log entry. */
 export const updateReportStates = operation({
   name: "admin.reports.updateStates",
+  access: { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" },
   input: z.object({
     reports: array(z.object({ id: z.union([z.string(), z.number()]).transform(String), state: z.string() })),
   }),
-  authorize: guard,
   async run(ctx, input): Promise<StateUpdateResult> {
     const errors: StateUpdateResult["errors"] = [];
     const rows = await ctx.db.report.findMany({ where: { id: { in: input.reports.map((r) => r.id) } }, include: { target: true } });
@@ -130,8 +128,8 @@ export const updateReportStates = operation({
 
 export const addReportNote = operation({
   name: "admin.reports.addNote",
+  access: { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" },
   input: z.object({ id: z.string(), content: text() }),
-  authorize: guard,
   async run(ctx, input): Promise<ReportRow> {
     const content = input.content.trim();
     if (!content) throw Invalid("Invalid parameters", { content: "can't be blank" });
@@ -147,8 +145,8 @@ export const addReportNote = operation({
 
 export const deleteReportNote = operation({
   name: "admin.reports.deleteNote",
+  access: { scopes: ["admin:write:reports"], privilege: "reports_manage_reports" },
   input: z.object({ report_id: z.string(), id: z.string() }),
-  authorize: guard,
   async run(ctx, input): Promise<ReportRow> {
     const note = await ctx.db.reportNote.findUnique({ where: { id: input.id }, include: { report: { include: { target: true } } } });
     if (!note || note.reportId !== input.report_id) throw NotFound("Not found");

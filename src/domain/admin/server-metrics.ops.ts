@@ -2,7 +2,6 @@
 // database and the job queue: a fixed handful of counting queries, whatever the instance's size.
 // Process and HTTP figures are added by the route (they belong to the process, not the domain).
 import { z } from "zod";
-import { requireRole } from "../auth/policy.ts";
 import { operation } from "../operation.ts";
 
 export interface ServerMetrics {
@@ -17,8 +16,8 @@ export interface ServerMetrics {
 
 export const serverMetrics = operation({
   name: "admin.serverMetrics",
+  access: { scopes: ["admin:metrics"], role: "admin" },
   input: z.object({}),
-  authorize: (ctx) => requireRole(ctx.viewer, "admin"),
   async run(ctx): Promise<ServerMetrics> {
     const [localUsers, remoteUsers, statuses, domains, jobs] = await Promise.all([
       // the same population as `/api/v1/instance`'s user_count

@@ -15,8 +15,8 @@ export interface StatusVisibilityCounts {
 
 export const statusStats = operation({
   name: "admin.stats",
+  access: { scopes: ["admin:read"], privilege: "statistics_read" },
   input: z.object({ instance: z.string().optional().nullable() }),
-  authorize: (ctx) => requirePrivilege(ctx, "statistics_read"),
   async run(ctx, input): Promise<StatusVisibilityCounts> {
     const host = input.instance?.trim().toLowerCase();
     // local statuses are counted under "" ; this server's own host names them too, as the family counts by host

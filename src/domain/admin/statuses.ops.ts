@@ -3,7 +3,6 @@
 // stays the rule for everyone else — and change or delete them, each change in the moderation log.
 import { z } from "zod";
 import type { Prisma, Status } from "../../generated/prisma/client.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import { systemCtx, type Ctx } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { bool, int } from "../inputs.ts";
@@ -60,21 +59,19 @@ export async function adminStatusPage(ctx: Ctx, where: Prisma.StatusWhereInput, 
   return { total, items };
 }
 
-const readGuard = (ctx: Ctx) => requirePrivilege(ctx, "messages_read");
-const writeGuard = (ctx: Ctx) => requirePrivilege(ctx, "messages_delete");
 
 export const adminListStatuses = operation({
   name: "admin.statuses.list",
+  access: { scopes: ["admin:read:statuses"], privilege: "messages_read" },
   input: z.object({ ...listing, local_only: bool().optional() }),
-  authorize: readGuard,
   run: (ctx, input) =>
     adminStatusPage(ctx, adminStatusWhere(ctx, { godmode: input.godmode, withReblogs: input.with_reblogs, localOnly: input.local_only }), input),
 });
 
 export const adminInstanceStatuses = operation({
   name: "admin.instances.statuses",
+  access: { scopes: ["admin:read:statuses"], privilege: "messages_read" },
   input: z.object({ ...listing, instance: z.string() }),
-  authorize: readGuard,
   run: (ctx, input) =>
     adminStatusPage(ctx, adminStatusWhere(ctx, { godmode: input.godmode, withReblogs: input.with_reblogs, instance: input.instance }), { ...input, with_total: input.with_total ?? true }),
 });
@@ -87,15 +84,15 @@ async function findStatus(ctx: Ctx, id: string): Promise<Status> {
 
 export const adminShowStatus = operation({
   name: "admin.statuses.show",
+  access: { scopes: ["admin:read:statuses"], privilege: "messages_read" },
   input: z.object({ id: z.string() }),
-  authorize: readGuard,
   run: (ctx, input) => findStatus(ctx, input.id),
 });
 
 export const adminUpdateStatus = operation({
   name: "admin.statuses.update",
+  access: { scopes: ["admin:write:statuses"], privilege: "messages_delete" },
   input: z.object({ id: z.string(), sensitive: bool().optional().nullable(), visibility: z.string().optional().nullable() }),
-  authorize: writeGuard,
   async run(ctx, input): Promise<Status> {
     const visibility = input.visibility ?? undefined;
     const sensitive = input.sensitive ?? undefined;
@@ -115,8 +112,8 @@ export const adminUpdateStatus = operation({
 
 export const adminDeleteStatus = operation({
   name: "admin.statuses.delete",
+  access: { scopes: ["admin:write:statuses"], privilege: "messages_delete" },
   input: z.object({ id: z.string() }),
-  authorize: writeGuard,
   async run(ctx, input): Promise<Status> {
     const status = await findStatus(ctx, input.id);
     // the author's own deletion, run as the system: the same side effects whoever deletes

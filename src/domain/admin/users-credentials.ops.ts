@@ -5,7 +5,6 @@ import type { Account, Prisma } from "../../generated/prisma/client.ts";
 import { passwordResetLink } from "../../mail/templates.ts";
 import { issueAccountToken } from "../accounts/account-tokens.ts";
 import { hashPassword } from "../auth/passwords.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { bool, isEmailAddress } from "../inputs.ts";
@@ -14,13 +13,12 @@ import { operation } from "../operation.ts";
 import { getUser, NOT_FOUND } from "./users.read.ts";
 import { text } from "../input-limits.ts";
 
-const manageCredentials = (ctx: Ctx) => requirePrivilege(ctx, "users_manage_credentials");
 
 /** A password reset token and its link, for staff to hand over; local users only. */
 export const passwordResetToken = operation({
   name: "admin.passwordResetToken",
+  access: { scopes: ["admin:write:accounts"], privilege: "users_manage_credentials" },
   input: z.object({ nickname: z.string() }),
-  authorize: manageCredentials,
   async run(ctx, input) {
     const user = await getUser(ctx, input.nickname);
     if (!user.local) throw NotFound(NOT_FOUND);
@@ -32,8 +30,8 @@ export const passwordResetToken = operation({
 /** Turns TOTP sign-in off and forgets the secret and backup codes. */
 export const disableMfa = operation({
   name: "admin.disableMfa",
+  access: { scopes: ["admin:write:accounts"], privilege: "users_manage_credentials" },
   input: z.object({ nickname: z.string() }),
-  authorize: manageCredentials,
   async run(ctx, input) {
     const user = await getUser(ctx, input.nickname);
     await ctx.db.account.update({ where: { id: user.id }, data: { mfaEnabled: false, mfaTotpSecret: null, mfaBackupCodes: [] } });
@@ -43,8 +41,8 @@ export const disableMfa = operation({
 
 export const showCredentials = operation({
   name: "admin.showCredentials",
+  access: { scopes: ["admin:read:accounts"], privilege: "users_manage_credentials" },
   input: z.object({ nickname: z.string() }),
-  authorize: manageCredentials,
   run: (ctx, input) => getUser(ctx, input.nickname),
 });
 
@@ -146,8 +144,8 @@ async function credentialChanges(ctx: Ctx, user: Account, input: z.output<typeof
  */
 export const updateCredentials = operation({
   name: "admin.updateCredentials",
+  access: { scopes: ["admin:write:accounts"], privilege: "users_manage_credentials" },
   input: credentialsInput,
-  authorize: manageCredentials,
   async run(ctx, input) {
     const user = await getUser(ctx, input.nickname);
     const { data, errors } = await credentialChanges(ctx, user, input);

@@ -10,14 +10,13 @@ import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { findAccountByIdOrNickname } from "../accounts/lookup.ts";
 import { sendConfirmation } from "../accounts/registration.ops.ts";
 import { hashPassword } from "../auth/passwords.ts";
-import { requireAdmin, requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Forbidden } from "../errors.ts";
 import { array, isEmailAddress } from "../inputs.ts";
 import { logAction, type LogAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
+import type { AccessRule } from "../auth/access.ts";
 import { followAs, unfollowAs } from "../relationships/follows.ops.ts";
-import type { Privilege } from "../../config/runtime.ts";
 import { findUsers, getUser, getUsers, permissionGroup } from "./users.read.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -36,14 +35,16 @@ async function changeUsers(ctx: Ctx, users: Account[], change: (tx: Tx, ids: str
   });
 }
 
+const writeAccounts = ["admin:write:accounts"];
+
 type FlagLog = "activate" | "deactivate" | "approve" | "add_suggestion" | "remove_suggestion" | "confirm_email" | "force_password_reset";
 
 /** A batch action setting the same columns on every user named, with its log entry. */
-function flagAction(name: string, privilege: Privilege | "admin", data: Prisma.AccountUpdateManyMutationInput, action: FlagLog) {
+function flagAction(name: string, access: AccessRule, data: Prisma.AccountUpdateManyMutationInput, action: FlagLog) {
   return operation({
     name,
+    access,
     input: nicknames,
-    authorize: (ctx) => (privilege === "admin" ? requireAdmin(ctx) : requirePrivilege(ctx, privilege)),
     async run(ctx, input) {
       const users = await getUsers(ctx, input.nicknames);
       return changeUsers(ctx, users, (tx, ids) => tx.account.updateMany({ where: { id: { in: ids } }, data }), { action, subjects: users });
@@ -51,19 +52,19 @@ function flagAction(name: string, privilege: Privilege | "admin", data: Prisma.A
   });
 }
 
-export const activateUsers = flagAction("admin.activateUsers", "users_manage_activation_state", { deactivated: false }, "activate");
-export const deactivateUsers = flagAction("admin.deactivateUsers", "users_manage_activation_state", { deactivated: true }, "deactivate");
-export const approveUsers = flagAction("admin.approveUsers", "users_manage_invites", { approvalPending: false }, "approve");
-export const suggestUsers = flagAction("admin.suggestUsers", "admin", { isSuggested: true }, "add_suggestion");
-export const unsuggestUsers = flagAction("admin.unsuggestUsers", "admin", { isSuggested: false }, "remove_suggestion");
-export const confirmUsersEmail = flagAction("admin.confirmEmail", "users_manage_credentials", { confirmationPending: false }, "confirm_email");
+export const activateUsers = flagAction("admin.activateUsers", { scopes: writeAccounts, privilege: "users_manage_activation_state" }, { deactivated: false }, "activate");
+export const deactivateUsers = flagAction("admin.deactivateUsers", { scopes: writeAccounts, privilege: "users_manage_activation_state" }, { deactivated: true }, "deactivate");
+export const approveUsers = flagAction("admin.approveUsers", { scopes: writeAccounts, privilege: "users_manage_invites" }, { approvalPending: false }, "approve");
+export const suggestUsers = flagAction("admin.suggestUsers", { scopes: writeAccounts, role: "admin" }, { isSuggested: true }, "add_suggestion");
+export const unsuggestUsers = flagAction("admin.unsuggestUsers", { scopes: writeAccounts, role: "admin" }, { isSuggested: false }, "remove_suggestion");
+export const confirmUsersEmail = flagAction("admin.confirmEmail", { scopes: ["admin:write"], privilege: "users_manage_credentials" }, { confirmationPending: false }, "confirm_email");
 /** The user must choose a new password before signing in again (src/domain/auth/sign-in.ts refuses until then). */
-export const forcePasswordReset = flagAction("admin.forcePasswordReset", "users_manage_credentials", { passwordResetPending: true }, "force_password_reset");
+export const forcePasswordReset = flagAction("admin.forcePasswordReset", { scopes: writeAccounts, privilege: "users_manage_credentials" }, { passwordResetPending: true }, "force_password_reset");
 
 export const toggleActivation = operation({
   name: "admin.toggleActivation",
+  access: { scopes: ["admin:write:accounts"], privilege: "users_manage_activation_state" },
   input: z.object({ nickname: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "users_manage_activation_state"),
   async run(ctx, input) {
     const user = await getUser(ctx, input.nickname);
     const deactivated = !user.deactivated;
@@ -78,8 +79,8 @@ export const toggleActivation = operation({
 /** Sends a new confirmation link to those still waiting for one (with an address to send it to). */
 export const resendConfirmationEmail = operation({
   name: "admin.resendConfirmationEmail",
+  access: { scopes: ["admin:write"], privilege: "users_manage_credentials" },
   input: nicknames,
-  authorize: (ctx) => requirePrivilege(ctx, "users_manage_credentials"),
   async run(ctx, input) {
     const users = await getUsers(ctx, input.nicknames);
     for (const user of users) {
@@ -99,8 +100,8 @@ const normalizeTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim().t
 function tagAction(name: string, action: "tag" | "untag") {
   return operation({
     name,
+    access: { scopes: ["admin:write:accounts"], privilege: "users_manage_tags" },
     input: tagInput,
-    authorize: (ctx) => requirePrivilege(ctx, "users_manage_tags"),
     async run(ctx, input) {
       // unknown nicknames are skipped, as the family's bulk tagging does
       const users = await findUsers(ctx, input.nicknames);
@@ -129,8 +130,8 @@ const groupInput = nicknames.extend({ permission_group: z.string() });
 /** Grants `admin` or `moderator` to the users named; answers them as they are now. */
 export const grantPermission = operation({
   name: "admin.grantPermission",
+  access: { scopes: ["admin:write:accounts"], role: "admin" },
   input: groupInput,
-  authorize: requireAdmin,
   async run(ctx, input) {
     const group = permissionGroup(input.permission_group);
     const users = await getUsers(ctx, input.nicknames);
@@ -144,8 +145,8 @@ export const CANT_REVOKE_SELF = "You can't revoke your own admin/moderator statu
 /** Revokes `admin` or `moderator`; nobody revokes their own, whichever form they use. */
 export const revokePermission = operation({
   name: "admin.revokePermission",
+  access: { scopes: ["admin:write:accounts"], role: "admin" },
   input: groupInput,
-  authorize: requireAdmin,
   async run(ctx, input) {
     const group = permissionGroup(input.permission_group);
     const users = await getUsers(ctx, input.nicknames);
@@ -162,8 +163,8 @@ const followInput = z.object({ follower: z.string(), followed: z.string() });
 /** The follower follows through the ordinary follow rules (blocks, locked accounts), acting as themselves. */
 export const forceFollow = operation({
   name: "admin.follow",
+  access: { scopes: ["admin:write:follows"], role: "admin" },
   input: followInput,
-  authorize: requireAdmin,
   async run(ctx, input) {
     const follower = await getUser(ctx, input.follower);
     // a remote account to follow is fetched when not stored yet, as the family does
@@ -175,8 +176,8 @@ export const forceFollow = operation({
 
 export const forceUnfollow = operation({
   name: "admin.unfollow",
+  access: { scopes: ["admin:write:follows"], role: "admin" },
   input: followInput,
-  authorize: requireAdmin,
   async run(ctx, input) {
     const [follower, followed] = [await getUser(ctx, input.follower), await getUser(ctx, input.followed)];
     await unfollowAs(ctx, follower, followed);
@@ -192,8 +193,8 @@ export const forceUnfollow = operation({
  */
 export const deleteUsers = operation({
   name: "admin.deleteUsers",
+  access: { scopes: ["admin:write:accounts"], privilege: "users_delete" },
   input: nicknames,
-  authorize: (ctx) => requirePrivilege(ctx, "users_delete"),
   async run(ctx, input) {
     const users = await getUsers(ctx, input.nicknames);
     const deleted = await changeUsers(ctx, users, (tx, ids) => tx.account.updateMany({ where: { id: { in: ids } }, data: { deactivated: true } }), { action: "delete", subjects: users });
@@ -208,8 +209,8 @@ export const deleteUsers = operation({
  */
 export const rejectUsers = operation({
   name: "admin.rejectUsers",
+  access: { scopes: ["admin:write:accounts"], privilege: "users_manage_invites" },
   input: nicknames,
-  authorize: (ctx) => requirePrivilege(ctx, "users_manage_invites"),
   async run(ctx, input) {
     const users = await getUsers(ctx, input.nicknames);
     if (users.some((u) => !u.approvalPending)) throw Forbidden("This account is not pending approval");
@@ -255,8 +256,8 @@ function userProblems(user: z.output<typeof newUser>, taken: { nicknames: Set<st
  */
 export const createUsers = operation({
   name: "admin.createUsers",
+  access: { scopes: ["admin:write:accounts"], role: "admin" },
   input: z.object({ users: z.array(newUser).min(1) }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     const conflict = async () => {
       const clashes = await ctx.db.account.findMany({

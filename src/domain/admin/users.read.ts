@@ -4,7 +4,6 @@ import { z } from "zod";
 import { likeLiteral } from "../../db/like.ts";
 import type { Account, Prisma, Status } from "../../generated/prisma/client.ts";
 import { findAccountByIdOrNickname, findAccountsByHandles } from "../accounts/lookup.ts";
-import { requireAdmin, requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { array, bool, int } from "../inputs.ts";
@@ -81,8 +80,8 @@ export interface UserPage {
 /** GET /users: ordered by nickname; a page past the end is empty but still counts every match. */
 export const listUsers = operation({
   name: "admin.listUsers",
+  access: { scopes: ["admin:read:accounts"], privilege: "users_read" },
   input: listUsersInput,
-  authorize: (ctx) => requirePrivilege(ctx, "users_read"),
   async run(ctx, input): Promise<UserPage> {
     const pageSize = Math.max(input.page_size ?? USERS_PAGE_SIZE, 1);
     const skip = input.offset !== undefined ? Math.max(input.offset, 0) : (Math.max(input.page ?? 1, 1) - 1) * pageSize;
@@ -125,8 +124,8 @@ function inOrder(found: Map<string, Account>, nicknames: readonly string[]): Acc
 
 export const showUser = operation({
   name: "admin.showUser",
+  access: { scopes: ["admin:read:accounts"], privilege: "users_read" },
   input: z.object({ nickname_or_id: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "users_read"),
   run: (ctx, input) => getUser(ctx, input.nickname_or_id),
 });
 
@@ -148,8 +147,8 @@ export const userStatusesInput = z.object({
  */
 export const userStatuses = operation({
   name: "admin.userStatuses",
+  access: { scopes: ["admin:read:statuses"], privilege: "messages_read" },
   input: userStatusesInput,
-  authorize: (ctx) => requirePrivilege(ctx, "messages_read"),
   async run(ctx, input): Promise<{ total: number; statuses: Status[] }> {
     const user = await getUser(ctx, input.nickname_or_id);
     const pageSize = Math.max(input.page_size ?? USER_STATUSES_PAGE_SIZE, 1);
@@ -180,8 +179,8 @@ export function permissionGroup(group: string): PermissionGroup {
 /** GET permission_group (optionally naming one group): both flags either way, as the family answers. */
 export const getPermissionGroups = operation({
   name: "admin.getPermissionGroups",
+  access: { scopes: ["admin:read:accounts"], role: "admin" },
   input: z.object({ nickname: z.string(), permission_group: z.string().optional() }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     if (input.permission_group !== undefined) permissionGroup(input.permission_group);
     const user = await getUser(ctx, input.nickname);

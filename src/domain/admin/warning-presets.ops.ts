@@ -3,7 +3,6 @@
 // the list is short and unpaged, oldest first, as the reference answers it.
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
-import { requireAdmin } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
 import { text } from "../input-limits.ts";
@@ -19,17 +18,17 @@ export async function findWarningPreset(ctx: Ctx, presetId: string) {
 
 export const listWarningPresets = operation({
   name: "admin.warningPresets.list",
+  access: { scopes: ["admin:read"], role: "admin" },
   input: z.object({}),
-  authorize: requireAdmin,
   run: (ctx) => ctx.db.warningPreset.findMany({ orderBy: { id: "asc" } }),
 });
 
-export const showWarningPreset = operation({ name: "admin.warningPresets.show", input: id, authorize: requireAdmin, run: (ctx, input) => findWarningPreset(ctx, input.id) });
+export const showWarningPreset = operation({ name: "admin.warningPresets.show", access: { scopes: ["admin:read"], role: "admin" }, input: id, run: (ctx, input) => findWarningPreset(ctx, input.id) });
 
 export const createWarningPreset = operation({
   name: "admin.warningPresets.create",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object({ title: text().optional().nullable(), text: text() }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     if (!input.text.trim()) throw Unprocessable("Validation failed: Text can't be blank", { text: "can't be blank" });
     const now = ctx.clock();
@@ -39,8 +38,8 @@ export const createWarningPreset = operation({
 
 export const updateWarningPreset = operation({
   name: "admin.warningPresets.update",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: id.extend({ title: text().optional().nullable(), text: text().optional().nullable() }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     await findWarningPreset(ctx, input.id);
     if (input.text != null && !input.text.trim()) throw Unprocessable("Validation failed: Text can't be blank", { text: "can't be blank" });
@@ -53,8 +52,8 @@ export const updateWarningPreset = operation({
 
 export const deleteWarningPreset = operation({
   name: "admin.warningPresets.delete",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: id,
-  authorize: requireAdmin,
   async run(ctx, input) {
     const preset = await findWarningPreset(ctx, input.id);
     await ctx.db.warningPreset.delete({ where: { id: preset.id } });

@@ -6,7 +6,7 @@ import { logAction } from "../moderation-log/log.ts";
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Announcement, Prisma } from "../../generated/prisma/client.ts";
-import { requireAccount, requirePrivilege } from "../auth/policy.ts";
+import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { bool, int } from "../inputs.ts";
@@ -14,7 +14,6 @@ import { operation } from "../operation.ts";
 import { normalizeEmoji } from "../reactions/reactions.ops.ts";
 import { text } from "../input-limits.ts";
 
-const manage = (ctx: Ctx) => requirePrivilege(ctx, "announcements_manage_announcements");
 
 /** null (or an empty form value) clears the date; a datetime with an offset sets it. */
 const when = z.preprocess((v) => (v === "" ? null : v), z.iso.datetime({ offset: true }).nullable());
@@ -42,8 +41,8 @@ async function findOr404(ctx: Ctx, id: string, message?: string): Promise<Announ
 /** Every announcement, oldest first; `limit` 20 by default. */
 export const listAllAnnouncements = operation({
   name: "announcements.listAll",
+  access: { scopes: ["admin:read"], privilege: "announcements_manage_announcements" },
   input: z.object({ offset: int().pipe(z.number().min(0)).default(0), limit: int().pipe(z.number().min(1)).default(20) }),
-  authorize: manage,
   run: (ctx, input) => ctx.db.announcement.findMany({ orderBy: ORDER, skip: input.offset, take: input.limit }),
 });
 
@@ -51,15 +50,15 @@ export const countAllAnnouncements = (ctx: Ctx) => ctx.db.announcement.count();
 
 export const getAnnouncement = operation({
   name: "announcements.get",
+  access: { scopes: ["admin:read"], privilege: "announcements_manage_announcements" },
   input: z.object({ id: z.string() }),
-  authorize: manage,
   run: (ctx, input) => findOr404(ctx, input.id),
 });
 
 export const createAnnouncement = operation({
   name: "announcements.create",
+  access: { scopes: ["admin:write"], privilege: "announcements_manage_announcements" },
   input: z.object({ content: text(), starts_at: when.optional(), ends_at: when.optional(), all_day: bool().optional().default(false) }),
-  authorize: manage,
   async run(ctx, input) {
     const now = ctx.clock();
     const row = await ctx.db.announcement.create({
@@ -74,8 +73,8 @@ export const createAnnouncement = operation({
 /** Changes what is given; a missing parameter keeps its value, an explicit null clears a date. */
 export const updateAnnouncement = operation({
   name: "announcements.update",
+  access: { scopes: ["admin:write"], privilege: "announcements_manage_announcements" },
   input: z.object({ id: z.string(), content: text().optional(), starts_at: when.optional(), ends_at: when.optional(), all_day: bool().optional() }),
-  authorize: manage,
   async run(ctx, input) {
     const data: Prisma.AnnouncementUpdateManyMutationInput = {
       ...(input.content !== undefined ? { content: input.content } : {}),
@@ -94,8 +93,8 @@ export const updateAnnouncement = operation({
 
 export const deleteAnnouncement = operation({
   name: "announcements.delete",
+  access: { scopes: ["admin:write"], privilege: "announcements_manage_announcements" },
   input: z.object({ id: z.string() }),
-  authorize: manage,
   async run(ctx, input) {
     const { count } = await ctx.db.announcement.deleteMany({ where: { id: input.id } });
     if (count === 0) throw NotFound();

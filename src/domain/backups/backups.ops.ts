@@ -11,7 +11,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, Backup, Status } from "../../generated/prisma/client.ts";
 import { actorDocument, announceActivity, createActivity, noteDocument, orderedCollection } from "../../federation/activitystreams.ts";
 import { uploadsDir } from "../../media/storage.ts";
-import { requireAccount, requireRole } from "../auth/policy.ts";
+import { requireAccount } from "../auth/policy.ts";
 import type { Ctx, Services } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { logAction } from "../moderation-log/log.ts";
@@ -64,8 +64,8 @@ export const createBackup = operation({
 /** The admin asks for a user's backup (no rate limit); logged as the family logs it. */
 export const adminCreateBackup = operation({
   name: "adminCreateBackup",
+  access: { scopes: ["admin:read:accounts"], role: "admin" },
   input: z.object({ nickname: z.string() }),
-  authorize: (ctx) => requireRole(ctx.viewer, "admin"),
   async run(ctx, { nickname }) {
     const user = await ctx.db.account.findFirst({ where: { nickname, local: true } });
     if (!user) throw NotFound();

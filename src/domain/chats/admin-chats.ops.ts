@@ -2,7 +2,6 @@
 // messages; with `messages_delete` they delete a message for both sides (logged as the family logs it).
 import { z } from "zod";
 import { findAccountByIdOrNickname } from "../accounts/lookup.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import { NotFound } from "../errors.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
@@ -12,8 +11,8 @@ import { chatInclude, chatView, chatViews, refInChat, type ChatView, type Messag
 
 export const adminUserChats = operation({
   name: "admin.chats.ofUser",
+  access: { scopes: ["admin:read:chats"], privilege: "messages_read" },
   input: z.object({ nickname: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "messages_read"),
   async run(ctx, input): Promise<ChatView[]> {
     const user = await findAccountByIdOrNickname(ctx, input.nickname);
     if (!user) throw NotFound("Not found");
@@ -24,8 +23,8 @@ export const adminUserChats = operation({
 
 export const adminShowChat = operation({
   name: "admin.chats.show",
+  access: { scopes: ["admin:read:chats"], privilege: "messages_read" },
   input: z.object({ id: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "messages_read"),
   async run(ctx, input): Promise<ChatView> {
     const chat = await ctx.db.chat.findUnique({ where: { id: input.id }, include: chatInclude });
     if (!chat) throw NotFound("Not found");
@@ -35,8 +34,8 @@ export const adminShowChat = operation({
 
 export const adminChatMessages = operation({
   name: "admin.chats.messages",
+  access: { scopes: ["admin:read:chats"], privilege: "messages_read" },
   input: pageInput.extend({ id: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "messages_read"),
   async run(ctx, input): Promise<Page<MessageRef>> {
     const chat = await ctx.db.chat.findUnique({ where: { id: input.id }, select: { id: true } });
     if (!chat) throw NotFound("not found");
@@ -47,8 +46,8 @@ export const adminChatMessages = operation({
 /** Deletes the message for both sides; the log names the message id the request gave. Answers the message as it was. */
 export const adminDeleteChatMessage = operation({
   name: "admin.chats.deleteMessage",
+  access: { scopes: ["admin:write:chats"], privilege: "messages_delete" },
   input: z.object({ id: z.string(), message_id: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "messages_delete"),
   async run(ctx, input): Promise<MessageRef> {
     const ref = await refInChat(ctx, input.id, input.message_id);
     if (!ref) throw NotFound("could_not_delete");

@@ -84,6 +84,7 @@ export async function applyEverywhere(ctx: Ctx) {
 
 export const getConfig = operation({
   name: "config.get",
+  access: { scopes: ["admin:read"], role: "admin" },
   input: z.object({ only_db: bool().optional() }),
   authorize,
   async run(ctx, input): Promise<ConfigList> {
@@ -145,6 +146,7 @@ const keysOf = (term: Term | undefined) => (isKeyword(term) ? keywordKeys(term) 
 
 export const updateConfig = operation({
   name: "config.update",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object({ configs: z.array(configInput) }),
   authorize,
   async run(ctx, input): Promise<ConfigList> {
@@ -193,6 +195,7 @@ export const updateConfig = operation({
 
 export const describeConfig = operation({
   name: "config.descriptions",
+  access: { scopes: ["admin:read"], role: "admin" },
   input: z.object({}),
   authorize,
   async run(ctx) {
@@ -202,6 +205,7 @@ export const describeConfig = operation({
 
 export const needReboot = operation({
   name: "config.needReboot",
+  access: { scopes: ["admin:read"], role: "admin" },
   input: z.object({}),
   authorize,
   async run(ctx) {
@@ -215,6 +219,7 @@ export const needReboot = operation({
  */
 export const restart = operation({
   name: "config.restart",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object({}),
   authorize,
   async run(ctx) {

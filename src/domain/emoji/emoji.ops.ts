@@ -1,6 +1,5 @@
 // The instance's custom emoji as clients list them, and the admin's rescan of the packs.
 import { z } from "zod";
-import { requirePrivilege } from "../auth/policy.ts";
 import { operation } from "../operation.ts";
 import { reloadRegistry } from "./packs.ops.ts";
 import { emojiRegistry, type CustomEmoji } from "./registry.ts";
@@ -17,8 +16,8 @@ export const listCustomEmoji = operation({
 /** Rescans the packs on disk (the admin's `reload_emoji`, also after packs were copied by hand). */
 export const reloadEmoji = operation({
   name: "emoji.reload",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({}),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx): Promise<void> {
     reloadRegistry(ctx);
   },

@@ -7,7 +7,6 @@ import path from "node:path";
 import { z } from "zod";
 import { detectImageType, type Upload } from "../../media/storage.ts";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Conflict, Invalid, NotFound, Unprocessable, UpstreamFailure } from "../errors.ts";
 import { bool } from "../inputs.ts";
@@ -64,6 +63,7 @@ function addZip(ctx: Ctx, pack: Pack, data: Uint8Array, maxBytes: number) {
 
 export const addPackFile = operation({
   name: "emoji.addFile",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({
     name: z.string(),
     /** an upload, or the URL of an image to fetch */
@@ -71,7 +71,6 @@ export const addPackFile = operation({
     shortcode: z.string().optional(),
     filename: z.string().optional(),
   }),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Record<string, string>> {
     const maxBytes = ctx.config.get("instance", "upload_limit");
     packOrNotFound(ctx, input.name);
@@ -113,6 +112,7 @@ export const addPackFile = operation({
 
 export const updatePackFile = operation({
   name: "emoji.updateFile",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({
     name: z.string(),
     shortcode: z.string(),
@@ -120,7 +120,6 @@ export const updatePackFile = operation({
     new_filename: z.string().optional(),
     force: bool().optional(),
   }),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Record<string, string>> {
     const done = await withPackLock(ctx.settings, async () => {
       const pack = packOrNotFound(ctx, input.name);
@@ -153,8 +152,8 @@ export const updatePackFile = operation({
 
 export const deletePackFile = operation({
   name: "emoji.deleteFile",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({ name: z.string(), shortcode: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Record<string, string>> {
     const done = await withPackLock(ctx.settings, async () => {
       if (!input.name.trim() || !input.shortcode) throw Unprocessable("pack name or shortcode cannot be empty");

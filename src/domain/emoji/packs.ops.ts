@@ -5,7 +5,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, UpstreamFailure } from "../errors.ts";
 import { int } from "../inputs.ts";
@@ -106,8 +105,8 @@ export const getPackArchive = operation({
 
 export const createPack = operation({
   name: "emoji.createPack",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({ name: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Pack> {
     const name = checkPackName(input.name);
     const dir = packDir(ctx.settings, name);
@@ -155,8 +154,8 @@ function mergeMeta(current: PackMeta, changes: Record<string, unknown>): PackMet
  */
 export const updatePackMetadata = operation({
   name: "emoji.updatePackMetadata",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({ name: z.string(), metadata: metadataInput }),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<PackMeta> {
     const current = loadPack(ctx, input.name);
     const next = mergeMeta(current.pack, input.metadata);
@@ -182,8 +181,8 @@ export const updatePackMetadata = operation({
 
 export const deletePack = operation({
   name: "emoji.deletePack",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({ name: z.string() }),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<void> {
     const name = checkPackName(input.name);
     const dir = packDir(ctx.settings, name);
@@ -231,8 +230,8 @@ function filesOnDisk(dir: string): Record<string, string> {
 /** Writes a pack.json for every pack folder that has none (copied onto the disk by hand); answers their names. */
 export const importPacks = operation({
   name: "emoji.importPacks",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({}),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx): Promise<string[]> {
     const done = await withPackLock(ctx.settings, async () => {
       const imported: string[] = [];

@@ -7,7 +7,6 @@ import path from "node:path";
 import { z } from "zod";
 import { guardedFetch, type GuardedResponse } from "../../net/guarded-fetch.ts";
 import { detectImageType } from "../../media/storage.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Conflict, DomainError, Invalid, UpstreamFailure } from "../errors.ts";
 import { int } from "../inputs.ts";
@@ -57,8 +56,8 @@ const pagingInput = { page: int().pipe(z.number().min(1)).default(1), page_size:
 /** The remote's pack list, as it answers it (`{packs, count}`). */
 export const listRemotePacks = operation({
   name: "emoji.listRemotePacks",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({ url: z.string(), ...pagingInput }),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<unknown> {
     const base = baseOf(input.url);
     const rns = await remoteNamespace(ctx, base);
@@ -99,8 +98,8 @@ function remoteMeta(pack: Record<string, unknown> = {}): PackMeta {
  */
 export const downloadPack = operation({
   name: "emoji.downloadPack",
+  access: { scopes: ["admin:write"], privilege: "emoji_manage_emoji" },
   input: z.object({ url: z.string(), name: z.string(), as: z.string().optional().nullable() }),
-  authorize: (ctx) => requirePrivilege(ctx, "emoji_manage_emoji"),
   async run(ctx, input): Promise<Pack> {
     const localName = checkPackName(input.as || input.name);
     const dir = packDir(ctx.settings, localName);

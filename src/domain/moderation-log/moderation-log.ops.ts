@@ -3,7 +3,6 @@
 import { z } from "zod";
 import type { ModerationLogEntry, Prisma } from "../../generated/prisma/client.ts";
 import { likeLiteral } from "../../db/like.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { int } from "../inputs.ts";
@@ -20,6 +19,7 @@ function dateParam(field: string, value: string | null | undefined): Date | unde
 
 export const listModerationLog = operation({
   name: "moderationLog.list",
+  access: { scopes: ["admin:read"], privilege: "moderation_log_read" },
   input: z.object({
     page: int().optional(),
     page_size: int().optional(),
@@ -29,7 +29,6 @@ export const listModerationLog = operation({
     user_id: z.union([z.string(), z.number()]).transform(String).optional().nullable(),
     search: z.string().optional().nullable(),
   }),
-  authorize: (ctx) => requirePrivilege(ctx, "moderation_log_read"),
   async run(ctx, input): Promise<{ total: number; items: ModerationLogEntry[] }> {
     const size = Math.max(input.page_size ?? 50, 1);
     const start = dateParam("start_date", input.start_date);

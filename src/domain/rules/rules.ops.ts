@@ -2,7 +2,6 @@
 // information, ordered by priority then age, as the family orders them.
 import { z } from "zod";
 import type { Rule } from "../../generated/prisma/client.ts";
-import { requireAdmin } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { int } from "../inputs.ts";
@@ -15,8 +14,8 @@ export function readRules(ctx: Ctx): Promise<Rule[]> {
 
 export const listRules = operation({
   name: "rules.list",
+  access: { scopes: ["admin:read"], role: "admin" },
   input: z.object({}),
-  authorize: requireAdmin,
   run: (ctx) => readRules(ctx),
 });
 
@@ -28,8 +27,8 @@ const fields = {
 
 export const createRule = operation({
   name: "rules.create",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object(fields),
-  authorize: requireAdmin,
   run: (ctx, input) => ctx.db.rule.create({ data: { text: input.text, hint: input.hint || null, priority: input.priority ?? 0 } }),
 });
 
@@ -44,8 +43,8 @@ async function existing(ctx: Ctx, id: number): Promise<Rule> {
 /** Changes the fields given; `hint: ""` or null removes the hint. */
 export const updateRule = operation({
   name: "rules.update",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object({ ...idInput, text: fields.text.optional(), hint: fields.hint, priority: fields.priority }),
-  authorize: requireAdmin,
   async run(ctx, input) {
     await existing(ctx, input.id);
     return ctx.db.rule.update({
@@ -61,8 +60,8 @@ export const updateRule = operation({
 
 export const deleteRule = operation({
   name: "rules.delete",
+  access: { scopes: ["admin:write"], role: "admin" },
   input: z.object(idInput),
-  authorize: requireAdmin,
   async run(ctx, input) {
     await existing(ctx, input.id);
     await ctx.db.rule.delete({ where: { id: input.id } });

@@ -5,7 +5,6 @@
 import { z } from "zod";
 import { firstIdAt } from "../../db/ids.ts";
 import { Prisma, type Status, type Tag } from "../../generated/prisma/client.ts";
-import { requirePrivilege } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { int } from "../inputs.ts";
@@ -40,7 +39,6 @@ export interface TrendingStatus {
 }
 
 /** Staff who may review trends: reviewing is moderating content, the privilege of deleting statuses. */
-const reviewer = (ctx: Ctx) => requirePrivilege(ctx, "messages_delete");
 
 const listInput = z.object({ limit: int().optional(), offset: int().optional() });
 
@@ -170,15 +168,15 @@ export const listTrendingLinks = operation({
 
 export const reviewTrendingTags = operation({
   name: "admin.trends.tags",
+  access: { scopes: ["admin:read"], privilege: "messages_delete" },
   input: listInput,
-  authorize: reviewer,
   run: (ctx, input) => trendingTags(ctx, input, true, 200),
 });
 
 export const reviewTrendingStatuses = operation({
   name: "admin.trends.statuses",
+  access: { scopes: ["admin:read"], privilege: "messages_delete" },
   input: listInput,
-  authorize: reviewer,
   run: (ctx, input) => trendingStatuses(ctx, input, true, 200),
 });
 
@@ -195,8 +193,8 @@ async function review(ctx: Ctx, kind: "tag" | "status", targetId: string, allowe
 /** Approves (`allowed`) or rejects a hashtag's trending; the tag with its week's history. */
 export const reviewTag = operation({
   name: "admin.trends.reviewTag",
+  access: { scopes: ["admin:write"], privilege: "messages_delete" },
   input: reviewInput,
-  authorize: reviewer,
   async run(ctx, input): Promise<TrendingTag> {
     const tag = await ctx.db.tag.findUnique({ where: { id: input.id } });
     if (!tag) throw NotFound("Record not found");
@@ -209,8 +207,8 @@ export const reviewTag = operation({
 /** Approves or rejects a status's trending. */
 export const reviewStatus = operation({
   name: "admin.trends.reviewStatus",
+  access: { scopes: ["admin:write"], privilege: "messages_delete" },
   input: reviewInput,
-  authorize: reviewer,
   async run(ctx, input): Promise<TrendingStatus> {
     const status = await ctx.db.status.findUnique({ where: { id: input.id } });
     if (!status || status.reblogOfId) throw NotFound("Record not found");
