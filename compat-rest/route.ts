@@ -8,6 +8,7 @@ import type { DomainError } from "../src/domain/errors.ts";
 import type { Privilege } from "../src/config/runtime.ts";
 import type { RateLimitName } from "../src/http/rate-limit.ts";
 import type { Settings } from "../src/config/env.ts";
+import { PAGING_PARAMS, type IdPage, type OffsetPage, type Paging } from "./pagination.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -62,6 +63,12 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   bodyLimit?: number;
   /** the rate limit (runtime settings `rate_limit.<name>`) counted before the handler runs; 429 beyond it */
   rateLimit?: RateLimitName;
+  /**
+   * a paged list: "id" pages by max_id / since_id / min_id (the handler returns an `IdPage`: the rendered
+   * items and the cursors of their rows), "offset" by offset (an `OffsetPage`). The mount code sets the
+   * Link header and sends the items; the query declares the paging parameters.
+   */
+  paged?: Paging;
   /** success status (default 200) */
   status?: number;
   /** OpenAPI response descriptions (success schema optional) */
@@ -75,8 +82,14 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
 }
 
+/** A paged route's handler returns its page (compat-rest/pagination.ts), checked where it is declared. */
+type PagedHandler<P extends AnyObject, Q extends AnyObject, B extends AnyObject> =
+  | { paged?: undefined }
+  | { paged: "id"; handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<IdPage> }
+  | { paged: "offset"; handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<OffsetPage> };
+
 /** Keeps declarations typed per route while collecting them in plain arrays. */
-export function route<P extends AnyObject, Q extends AnyObject, B extends AnyObject>(def: RouteDef<P, Q, B>): RouteDef {
+export function route<P extends AnyObject, Q extends AnyObject, B extends AnyObject>(def: RouteDef<P, Q, B> & PagedHandler<P, Q, B>): RouteDef {
   return def as unknown as RouteDef;
 }
 
@@ -97,8 +110,16 @@ export function resolveRoute(def: RouteDef, namespace: string, family = "own") {
 /** The start-up guard: an authenticated route must say which scopes it checks. */
 export function assertRouteDeclared(def: RouteDef): void {
   const where = `${def.method} ${pathsOf(def, "$ns").join(", ")}`;
+  if (def.paged) assertPagingDeclared(def, where);
   if (def.auth === "public") return;
   if (typeof def.auth !== "object" || def.auth === null) throw new Error(`route ${where}: auth must be "public" or {scopes}`);
   const { scopes } = def.auth;
   if (scopes !== "any" && (!Array.isArray(scopes) || scopes.length === 0)) throw new Error(`route ${where} is authenticated but declares no scope check`);
+}
+
+/** A paged route's query declares the parameters its paging reads, so they are validated and described. */
+function assertPagingDeclared(def: RouteDef, where: string): void {
+  const shape = (def.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+  const missing = PAGING_PARAMS[def.paged!].filter((name) => !(name in shape));
+  if (missing.length) throw new Error(`route ${where} is paged by ${def.paged} but its query does not declare ${missing.join(", ")}`);
 }

@@ -7,7 +7,6 @@ import { activateUsers, approveUsers, deleteUsers, rejectUsers, untagUsers } fro
 import { getUser, showUser } from "../../src/domain/admin/users.read.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import type { Privilege } from "../../src/config/runtime.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAdminAccount, renderAdminAccounts, renderReferenceReports } from "../views/reference-admin.ts";
 import { renderStatuses } from "../views/status.ts";
@@ -36,10 +35,10 @@ export const referenceAccountRoutes = [
     tags,
     auth: readAccounts,
     query: listAdminAccountsInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listAdminAccounts(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderAdminAccounts(ctx, page.items);
+      return { ...page, items: await renderAdminAccounts(ctx, page.items) };
     },
   }),
   route({
@@ -137,10 +136,10 @@ export const referenceAccountRoutes = [
     tags: reportTags,
     auth: readReports,
     query: listReferenceReports.input,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listReferenceReports(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderReferenceReports(ctx, page.items, reportedStatuses);
+      return { ...page, items: await renderReferenceReports(ctx, page.items, reportedStatuses) };
     },
   }),
   route({

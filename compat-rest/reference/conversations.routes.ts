@@ -14,7 +14,6 @@ import {
 } from "../../src/domain/conversations/conversations.ops.ts";
 import { array } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
@@ -60,10 +59,10 @@ export const conversationRoutes = [
     tags,
     auth: { scopes: ["read:statuses"] },
     query: pageInput.extend({ recipients: array(z.string()).optional() }),
+    paged: "id",
     async handler(ctx, input) {
       const page = await listConversations(ctx, input.query);
-      setLinkHeader(input.req, input.res, ctx.settings.baseUrl, page);
-      return renderConversations(ctx, page.items);
+      return { ...page, items: await renderConversations(ctx, page.items) };
     },
   }),
   route({
@@ -107,10 +106,10 @@ export const conversationRoutes = [
     auth: { scopes: ["read:statuses"] },
     params: idParam,
     query: pageInput,
+    paged: "id",
     async handler(ctx, input) {
       const page = await conversationStatuses(ctx, { ...input.query, id: input.params.id });
-      setLinkHeader(input.req, input.res, ctx.settings.baseUrl, page);
-      return renderStatuses(ctx, page.items);
+      return { ...page, items: await renderStatuses(ctx, page.items) };
     },
   }),
   route({

@@ -14,7 +14,6 @@ import {
 } from "../../src/domain/notifications/notification-requests.ops.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
@@ -124,10 +123,10 @@ export const notificationRequestRoutes = [
     tags,
     auth: READ,
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listNotificationRequests(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, { ...page, first: page.first, last: page.last });
-      return renderRequests(ctx, page.items);
+      return { ...page, items: await renderRequests(ctx, page.items) };
     },
   }),
   route({

@@ -22,7 +22,6 @@ import {
 import type { Ctx } from "../../src/domain/context.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderNotificationGroups } from "../views/notification-group.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderNotification, renderNotifications } from "../views/notification.ts";
 
@@ -74,10 +73,10 @@ const groupedRoutes: RouteDef[] = [
     tags: TAGS,
     auth: READ,
     query: listNotificationGroupsInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listNotificationGroups(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderNotificationGroups(ctx, page.items, query.expand_accounts);
+      return { ...page, items: await renderNotificationGroups(ctx, page.items, query.expand_accounts) };
     },
   }),
   route({
@@ -121,10 +120,10 @@ export const notificationRoutes: RouteDef[] = [
     tags: TAGS,
     auth: READ,
     query: listNotificationsInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listNotifications(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderNotifications(ctx, page.items);
+      return { ...page, items: await renderNotifications(ctx, page.items) };
     },
   }),
   route({

@@ -23,7 +23,6 @@ import {
 } from "../../src/domain/statuses/actions.ops.ts";
 import { statusContext } from "../../src/domain/statuses/context.ops.ts";
 import { editInput, editStatus, statusHistory, statusSource, translateStatus, type StatusHistory } from "../../src/domain/statuses/edit.ops.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderAccount, renderAccounts } from "../views/account.ts";
 import { renderMedia } from "../views/media.ts";
@@ -107,10 +106,10 @@ export const statusActionRoutes: RouteDef[] = [
       auth: { scopes: ["read:accounts"], optional: true },
       params: idParam,
       query: statusAccountsInput.omit({ id: true }),
-      async handler(ctx, { params, query, req, res }) {
+      paged: "id",
+      async handler(ctx, { params, query }) {
         const page = await op(ctx, { ...query, id: params.id });
-        setLinkHeader(req, res, ctx.settings.baseUrl, page);
-        return renderAccounts(ctx, page.items);
+        return { ...page, items: await renderAccounts(ctx, page.items) };
       },
     }),
   ),

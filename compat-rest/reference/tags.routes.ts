@@ -4,7 +4,6 @@ import { accountFeaturedTags, featuredTagSuggestions, featureTag, listFeaturedTa
 import { followTag, listFollowedTags, showTag, unfollowTag, type TagView } from "../../src/domain/tags/followed-tags.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import type { Ctx } from "../../src/domain/context.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 
 const nameParam = z.object({ id: z.string() });
@@ -107,10 +106,10 @@ export const tagRoutes = [
     tags,
     auth: { scopes: ["read:follows"] },
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listFollowedTags(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map((t) => renderTag(ctx, t));
+      return { ...page, items: page.items.map((t) => renderTag(ctx, t)) };
     },
   }),
 ];
