@@ -10,7 +10,7 @@ import type { FollowSide } from "../realtime/bus.ts";
 import { authorizeStream, parseStream, streamHub, type Delivery, type StreamParams } from "../realtime/streams.ts";
 import { builder } from "./builder.ts";
 import { optional } from "./optional-scopes.ts";
-import { AnnouncementRef } from "./admin-misc.ts";
+import { AnnouncementRef } from "./announcements.ts";
 import { Chat } from "./chats.ts";
 import { Conversation } from "./conversations.ts";
 import { Notification } from "./notifications.ts";
