@@ -1,55 +1,15 @@
 // Reference API conversations (direct messages) and the family's own conversation endpoints.
 // A conversation's id is the Conversation id, the `<ns>.direct_conversation_id` of its statuses.
 import { z } from "zod";
-import type { Ctx } from "../../src/domain/context.ts";
-import {
-  conversationStatuses,
-  deleteConversation,
-  listConversations,
-  readAllConversations,
-  readConversation,
-  showConversation,
-  updateConversationRecipients,
-  type ConversationView,
-} from "../../src/domain/conversations/conversations.ops.ts";
+import { conversationStatuses, deleteConversation, listConversations, readAllConversations, readConversation, showConversation, updateConversationRecipients } from "../../src/domain/conversations/conversations.ops.ts";
 import { array } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { route } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
+import { renderConversations, renderConversation } from "../views/conversation.ts";
 
 const idParam = z.object({ id: z.string() });
 const tags = ["Conversations"];
-
-/** The Conversation entity with `<ns>.recipients`; accounts and statuses are loaded once for the whole list. */
-export async function renderConversations(ctx: Ctx, views: ConversationView[]) {
-  if (views.length === 0) return [];
-  const viewerId = ctx.viewer.account?.id;
-  const ids = [...new Set(views.flatMap((v) => v.participation.recipientIds))];
-  const [accounts, statuses] = await Promise.all([
-    ctx.db.account.findMany({ where: { id: { in: ids } } }),
-    renderStatuses(ctx, views.flatMap((v) => (v.lastStatus ? [v.lastStatus] : []))),
-  ]);
-  const rendered = new Map((await renderAccounts(ctx, accounts)).map((a) => [a.id, a]));
-  const byStatus = new Map(statuses.map((s) => [s.id, s]));
-  const ns = ctx.settings.namespace;
-  return views.map(({ participation: p, lastStatus }) => {
-    const recipients = p.recipientIds.flatMap((id) => (rendered.has(id) ? [rendered.get(id)!] : []));
-    // everyone but the viewer, unless the viewer is alone in it (as in the family)
-    const others = recipients.filter((a) => a.id !== viewerId);
-    return {
-      id: p.conversationId,
-      unread: p.unread,
-      accounts: others.length ? others : recipients,
-      last_status: lastStatus ? (byStatus.get(lastStatus.id) ?? null) : null,
-      [ns]: { recipients },
-    };
-  });
-}
-
-async function renderConversation(ctx: Ctx, view: ConversationView) {
-  return (await renderConversations(ctx, [view]))[0];
-}
 
 export const conversationRoutes = [
   route({

@@ -1,6 +1,6 @@
 // Notifications (reference API plus the family's read-marking) and markers.
 import { z } from "zod";
-import { getMarkers, saveMarkers, type MarkerView } from "../../src/domain/notifications/markers.ops.ts";
+import { getMarkers, saveMarkers } from "../../src/domain/notifications/markers.ops.ts";
 import {
   clearNotifications,
   destroyNotifications,
@@ -19,30 +19,16 @@ import {
   unreadCountInput,
   unreadNotificationCount,
 } from "../../src/domain/notifications/groups.ts";
-import type { Ctx } from "../../src/domain/context.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderNotificationGroups } from "../views/notification-group.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderNotification, renderNotifications } from "../views/notification.ts";
+import { renderMarkers } from "../views/marker.ts";
 
 const idParam = z.object({ id: z.string() });
 const READ = { scopes: ["read:notifications"] };
 const WRITE = { scopes: ["write:notifications"] };
 const TAGS = ["Notifications"];
-
-function renderMarkers(ctx: Ctx, markers: Partial<Record<string, MarkerView>>) {
-  const out: Record<string, unknown> = {};
-  for (const [timeline, view] of Object.entries(markers)) {
-    if (!view) continue;
-    out[timeline] = {
-      last_read_id: view.marker.lastReadId,
-      version: view.marker.version,
-      updated_at: view.marker.updatedAt.toISOString(),
-      ...(view.unreadCount !== undefined ? { [ctx.settings.namespace]: { unread_count: view.unreadCount } } : {}),
-    };
-  }
-  return out;
-}
 
 const groupKeyParam = z.object({ group_key: z.string() });
 

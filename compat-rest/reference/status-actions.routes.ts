@@ -22,11 +22,11 @@ import {
   unreblogStatus,
 } from "../../src/domain/statuses/actions.ops.ts";
 import { statusContext } from "../../src/domain/statuses/context.ops.ts";
-import { editInput, editStatus, statusHistory, statusSource, translateStatus, type StatusHistory } from "../../src/domain/statuses/edit.ops.ts";
+import { editInput, editStatus, statusHistory, statusSource, translateStatus } from "../../src/domain/statuses/edit.ops.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderAccount, renderAccounts } from "../views/account.ts";
-import { renderMedia } from "../views/media.ts";
 import { renderStatus, renderStatuses } from "../views/status.ts";
+import { renderStatusHistory } from "../views/status-history.ts";
 
 const idParam = z.object({ id: z.string() });
 const noBody = z.object({});
@@ -52,20 +52,6 @@ function action(
       return renderStatus(ctx, await op(ctx, { ...input.body, id: input.params.id }));
     },
   });
-}
-
-function renderHistory(ctx: Ctx, history: StatusHistory, account: unknown) {
-  const poll = history.poll ? { options: history.poll.options.map((title) => ({ title })) } : null;
-  return history.versions.map((v) => ({
-    content: v.content,
-    spoiler_text: v.spoilerText,
-    sensitive: v.sensitive,
-    created_at: v.createdAt.toISOString(),
-    account,
-    poll,
-    media_attachments: v.media.map((m) => renderMedia(ctx, m)),
-    emojis: [],
-  }));
 }
 
 export const statusActionRoutes: RouteDef[] = [
@@ -150,7 +136,7 @@ export const statusActionRoutes: RouteDef[] = [
     params: idParam,
     async handler(ctx, { params }) {
       const history = await statusHistory(ctx, params);
-      return renderHistory(ctx, history, await renderAccount(ctx, history.account));
+      return renderStatusHistory(ctx, history, await renderAccount(ctx, history.account));
     },
   }),
   route({

@@ -9,7 +9,7 @@
 import { makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
 import { parentVisible } from "../../src/domain/timelines/inclusion.ts";
 import type { Delivery, EventScope } from "../../src/realtime/streams.ts";
-import { renderConversations } from "../reference/conversations.routes.ts";
+import { renderConversations } from "../views/conversation.ts";
 import { renderAnnouncement } from "../views/announcement.ts";
 import { renderChat } from "../views/chat.ts";
 import { renderNotification } from "../views/notification.ts";
