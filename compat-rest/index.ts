@@ -26,7 +26,11 @@ import { accountRoutes } from "./reference/accounts.routes.ts";
 import { conversationRoutes } from "./reference/conversations.routes.ts";
 import { chatRoutes } from "./own/chats.routes.ts";
 import { adminChatRoutes } from "./admin/chats.routes.ts";
-import { listFilterRoutes } from "./reference/lists-filters.routes.ts";
+import { listRoutes } from "./reference/lists.routes.ts";
+import { bookmarkRoutes } from "./reference/bookmarks.routes.ts";
+import { favouriteRoutes } from "./reference/favourites.routes.ts";
+import { suggestionRoutes } from "./reference/suggestions.routes.ts";
+import { stubRoutes } from "./reference/stubs.routes.ts";
 import { filterRoutes } from "./reference/filters.routes.ts";
 import { notificationRoutes } from "./reference/notifications.routes.ts";
 import { notificationRequestRoutes } from "./reference/notification-requests.routes.ts";
@@ -106,7 +110,11 @@ export const allRoutes: readonly RouteDef[] = [
   // fixed account paths (relationships, verify_credentials, search, …) come before /api/v1/accounts/:id
   ...relationshipRoutes,
   ...severedRelationshipRoutes,
-  ...listFilterRoutes,
+  ...listRoutes,
+  ...bookmarkRoutes,
+  ...favouriteRoutes,
+  ...suggestionRoutes,
+  ...stubRoutes,
   ...filterRoutes,
   ...accountRoutes,
   ...mediaRoutes,

@@ -13,6 +13,7 @@ import { sendFault } from "../src/http/faults.ts";
 import { HTTP_LIMITS, multipartBoundary, restBodyParsers, restMediaType } from "../src/http/boundary.ts";
 import { applyRateDecision, RateLimiter } from "../src/http/rate-limit.ts";
 import { credentialsOf } from "./credentials.ts";
+import { pageBody } from "./pagination.ts";
 import type { Settings } from "../src/config/env.ts";
 import { assertRouteDeclared, authOf, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
 
@@ -123,8 +124,10 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
           req,
           res,
         };
-        const result = await def.handler(ctx, input as any);
+        const handled = await def.handler(ctx, input as any);
         if (res.headersSent) return;
+        // a paged route answers its page: the Link header from its cursors, the items as the body
+        const result = def.paged ? pageBody(def.paged, req, res, services.settings.baseUrl, handled) : handled;
         if (result === undefined) res.status(def.status ?? 204).end();
         else res.status(def.status ?? 200).json(result);
       } catch (error) {

@@ -44,6 +44,8 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
           [String(def.status ?? 200)]: {
             description: def.response?.description ?? "Success",
             ...(success ? { content: { "application/json": { schema: success } } } : {}),
+            ...(def.paged ? { headers: { Link: { $ref: `#/components/headers/${LINK_HEADER_IDS[def.paged]}` } } } : {}),
+            ...(def.response?.schema ? { content: { "application/json": { schema: def.response.schema } } } : {}),
           },
           ...(def.rateLimit ? { "429": { description: `Rate limited (runtime setting rate_limit.${def.rateLimit}); Retry-After says when to retry`, content: { "application/json": { schema: errorSchema } } } } : {}),
           default: { description: "Error", content: { "application/json": { schema: errorSchema } } },
@@ -64,6 +66,7 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
       info: { title: "Client, own and admin API", version: SOFTWARE_VERSION },
       servers: [{ url: settings.baseUrl }],
       components: {
+        headers: LINK_HEADERS,
         securitySchemes: {
           oauth: {
             type: "oauth2",
@@ -82,5 +85,18 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
     { reused: "ref", allowEmptySchema: { transform: true, pipe: true } as any },
   );
 }
+
+/** The Link header of paged routes (compat-rest/pagination.ts); the paging parameters are in each route's query. */
+const LINK_HEADER_IDS = { id: "KeysetLink", offset: "OffsetLink" } as const;
+const LINK_HEADERS = {
+  KeysetLink: {
+    description: 'Keyset paging: `<…max_id=…>; rel="next"` (older items), `<…min_id=…>; rel="prev"` (newer ones); absent on an empty page. The other query parameters carry over.',
+    schema: { type: "string" },
+  },
+  OffsetLink: {
+    description: 'Offset paging: `<…offset=…>; rel="next"` when the page was full. The other query parameters carry over.',
+    schema: { type: "string" },
+  },
+} as const;
 
 const errorSchema = z.object({ error: z.string() }).meta({ id: "Error" });

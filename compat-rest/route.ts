@@ -10,6 +10,7 @@ import type { AnyOperation } from "../src/domain/operation.ts";
 import type { RateLimitName } from "../src/http/rate-limit.ts";
 import type { Settings } from "../src/config/env.ts";
 import type { ViewSchema } from "./views/schemas/view.ts";
+import { PAGING_PARAMS, type IdPage, type OffsetPage, type Paging } from "./pagination.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -56,6 +57,12 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   bodyLimit?: number;
   /** the rate limit (runtime settings `rate_limit.<name>`) counted before the handler runs; 429 beyond it */
   rateLimit?: RateLimitName;
+  /**
+   * a paged list: "id" pages by max_id / since_id / min_id (the handler returns an `IdPage`: the rendered
+   * items and the cursors of their rows), "offset" by offset (an `OffsetPage`). The mount code sets the
+   * Link header and sends the items; the query declares the paging parameters.
+   */
+  paged?: Paging;
   /** success status (default 200) */
   status?: number;
   /** what a success sends (a schema of `views/schemas/`, a function of the namespace words): the OpenAPI document's success response */
@@ -71,8 +78,14 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
 }
 
+/** A paged route's handler returns its page (compat-rest/pagination.ts), checked where it is declared. */
+type PagedHandler<P extends AnyObject, Q extends AnyObject, B extends AnyObject> =
+  | { paged?: undefined }
+  | { paged: "id"; handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<IdPage> }
+  | { paged: "offset"; handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<OffsetPage> };
+
 /** Keeps declarations typed per route while collecting them in plain arrays. */
-export function route<P extends AnyObject, Q extends AnyObject, B extends AnyObject>(def: RouteDef<P, Q, B>): RouteDef {
+export function route<P extends AnyObject, Q extends AnyObject, B extends AnyObject>(def: RouteDef<P, Q, B> & PagedHandler<P, Q, B>): RouteDef {
   return def as unknown as RouteDef;
 }
 
@@ -107,6 +120,7 @@ export const derivesAuth = (def: Pick<RouteDef, "operation">) => !!def.operation
 /** The start-up guard: an authenticated route must say which scopes it checks, once. */
 export function assertRouteDeclared(def: RouteDef): void {
   const where = `${def.method} ${pathsOf(def, "$ns").join(", ")}`;
+  if (def.paged) assertPagingDeclared(def, where);
   if (def.operation?.access && def.auth !== undefined) {
     // declared twice, the two could drift: the route may add only the REST switches
     const extra = def.auth === "public" ? ["public"] : Object.keys(def.auth).filter((k) => k !== "optional" && k !== "appToken");
@@ -117,4 +131,11 @@ export function assertRouteDeclared(def: RouteDef): void {
   if (typeof auth !== "object" || auth === null) throw new Error(`route ${where}: auth must be "public" or {scopes}, or its operation must declare its access`);
   const { scopes } = auth;
   if (scopes !== "any" && (!Array.isArray(scopes) || scopes.length === 0)) throw new Error(`route ${where} is authenticated but declares no scope check`);
+}
+
+/** A paged route's query declares the parameters its paging reads, so they are validated and described. */
+function assertPagingDeclared(def: RouteDef, where: string): void {
+  const shape = (def.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+  const missing = PAGING_PARAMS[def.paged!].filter((name) => !(name in shape));
+  if (missing.length) throw new Error(`route ${where} is paged by ${def.paged} but its query does not declare ${missing.join(", ")}`);
 }

@@ -1,35 +1,16 @@
 // Admin API: one remote instance's statuses, and removing an instance's accounts and content.
 import { z } from "zod";
 import { listInstances, purgeInstance, showInstance } from "../../src/domain/admin/instances.ops.ts";
-import type { InstanceView } from "../../src/domain/admin/instances.ops.ts";
 import { adminInstanceStatuses } from "../../src/domain/admin/statuses.ops.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";
 import { AdminInstanceSchema, AdminInstancesSchema, AdminStatusActivitiesSchema } from "../views/schemas/admin.ts";
 import { StringSchema } from "../views/schemas/misc.ts";
+import { renderInstance } from "../views/admin-instance.ts";
 
 const tags = ["Admin: instances"];
 const instance = z.object({ instance: z.string() });
-
-/** An instance's delivery health, as the list and the single view render it. */
-function renderInstance(i: InstanceView) {
-  const at = (d: Date | null) => d?.toISOString() ?? null;
-  return {
-    domain: i.domain,
-    software_name: i.softwareName,
-    software_version: i.softwareVersion,
-    last_success_at: at(i.lastSuccessAt),
-    last_failure_at: at(i.lastFailureAt),
-    unreachable_since: at(i.unreachableSince),
-    failure_count: i.failureCount,
-    reachable: i.unreachableSince === null,
-    delivery_suspended: i.deliverySuspended,
-    // what this server knows of it (extension): accounts and statuses (reblogs excluded)
-    users_count: i.users,
-    statuses_count: i.statuses,
-  };
-}
 
 export const adminInstanceRoutes = [
   route({

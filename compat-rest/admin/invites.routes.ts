@@ -1,24 +1,12 @@
 // Admin API: registration invites (privilege users_manage_invites). These fixed /users/<word> paths
 // must be listed before the users helper's GET /users/:nickname_or_id.
 import { createInvite, emailInvite, listInvites, revokeInvite } from "../../src/domain/admin/invites.ops.ts";
-import type { Invite } from "../../src/generated/prisma/client.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
 import { InviteSchema, InvitesSchema } from "../views/schemas/admin.ts";
+import { renderInvite } from "../views/invite.ts";
 
 const tags = ["Admin: invites"];
-
-export function renderInvite(invite: Invite) {
-  return {
-    id: invite.id,
-    token: invite.token,
-    used: invite.used,
-    expires_at: invite.expiresAt ? invite.expiresAt.toISOString().slice(0, 10) : null,
-    uses: invite.uses,
-    max_use: invite.maxUse,
-    invite_type: invite.inviteType,
-  };
-}
 
 export const adminInviteRoutes = [
   route({

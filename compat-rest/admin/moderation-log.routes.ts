@@ -1,13 +1,9 @@
 // Admin API: the moderation log, in the later variant's `{items, total}` shape that the admin UI reads.
-import type { ModerationLogEntry } from "../../src/generated/prisma/client.ts";
 import { listModerationLog } from "../../src/domain/moderation-log/moderation-log.ops.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
 import { ModerationLogSchema } from "../views/schemas/admin.ts";
-
-export function renderLogEntry(e: ModerationLogEntry) {
-  return { id: e.id, data: e.data, time: Math.floor(e.createdAt.getTime() / 1000), message: e.message };
-}
+import { renderLogEntry } from "../views/moderation-log.ts";
 
 export const adminModerationLogRoutes = [
   route({

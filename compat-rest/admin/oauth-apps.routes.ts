@@ -2,27 +2,15 @@
 import { z } from "zod";
 import { createOAuthApp, deleteOAuthApp, listOAuthApps, updateOAuthApp } from "../../src/domain/admin/oauth-apps.ops.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
-import type { OAuthApp } from "../../src/generated/prisma/client.ts";
 import { defaultErrorShape } from "../mount.ts";
 import { bool, int } from "../inputs.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
 import { AdminAppSchema, AdminAppsSchema } from "../views/schemas/admin.ts";
+import { renderAdminApp } from "../views/admin-oauth-app.ts";
 
 const tags = ["Admin: OAuth apps"];
 const auth = { scopes: ["admin:write"], role: "admin" } as const;
-
-export function renderAdminApp(app: OAuthApp) {
-  return {
-    id: app.id,
-    name: app.name,
-    client_id: app.clientId,
-    client_secret: app.clientSecret,
-    redirect_uri: app.redirectUris,
-    website: app.website,
-    trusted: app.trusted,
-  };
-}
 
 /**
  * Field errors answer the family's validator body (`{error: "Missing field: name. …", errors}`) plus

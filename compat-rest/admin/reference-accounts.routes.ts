@@ -8,7 +8,6 @@ import { getUser, showUser } from "../../src/domain/admin/users.read.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadFound } from "../../src/domain/loaders.ts";
 import type { Privilege } from "../../src/config/runtime.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderAdminAccount, renderAdminAccounts, renderReferenceReports } from "../views/reference-admin.ts";
 import { renderStatuses } from "../views/status.ts";
@@ -39,10 +38,10 @@ export const referenceAccountRoutes = [
     tags,
     operation: listAdminAccounts,
     query: listAdminAccountsInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listAdminAccounts(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderAdminAccounts(ctx, page.items);
+      return { ...page, items: await renderAdminAccounts(ctx, page.items) };
     },
   }),
   route({
@@ -148,10 +147,10 @@ export const referenceAccountRoutes = [
     tags: reportTags,
     operation: listReferenceReports,
     query: listReferenceReports.input,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listReferenceReports(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderReferenceReports(ctx, page.items, reportedStatuses);
+      return { ...page, items: await renderReferenceReports(ctx, page.items, reportedStatuses) };
     },
   }),
   route({

@@ -18,7 +18,6 @@ import {
   updateIpBlock,
 } from "../../src/domain/admin/blocklists.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderCanonicalEmailBlock, renderEmailDomainBlock, renderIpBlock } from "../views/reference-admin.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
@@ -41,10 +40,10 @@ export const referenceBlocklistRoutes = [
     tags,
     operation: listEmailDomainBlocks,
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listEmailDomainBlocks(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map(renderEmailDomainBlock);
+      return { ...page, items: page.items.map(renderEmailDomainBlock) };
     },
   }),
   route({ method: "GET", path: "/api/v1/admin/email_domain_blocks/:id", view: AdminEmailDomainBlockSchema, summary: "One e-mail domain block", tags, auth: email.read, params: id, handler: async (ctx, { params }) => renderEmailDomainBlock(await showEmailDomainBlock(ctx, params)) }),
@@ -59,10 +58,10 @@ export const referenceBlocklistRoutes = [
     tags,
     operation: listCanonicalEmailBlocks,
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listCanonicalEmailBlocks(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map(renderCanonicalEmailBlock);
+      return { ...page, items: page.items.map(renderCanonicalEmailBlock) };
     },
   }),
   route({
@@ -96,10 +95,10 @@ export const referenceBlocklistRoutes = [
     tags,
     operation: listIpBlocks,
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listIpBlocks(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map(renderIpBlock);
+      return { ...page, items: page.items.map(renderIpBlock) };
     },
   }),
   route({ method: "GET", path: "/api/v1/admin/ip_blocks/:id", view: AdminIpBlockSchema, summary: "One IP block", tags, auth: ip.read, params: id, handler: async (ctx, { params }) => renderIpBlock(await showIpBlock(ctx, params)) }),

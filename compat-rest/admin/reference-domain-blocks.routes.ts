@@ -15,7 +15,6 @@ import {
 } from "../../src/domain/admin/domain-blocks.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderDomainAllow, renderDomainBlock } from "../views/reference-admin.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
@@ -40,10 +39,10 @@ export const referenceDomainBlockRoutes = [
     tags,
     auth: blocks.read,
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listDomainBlocks(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map(renderDomainBlock);
+      return { ...page, items: page.items.map(renderDomainBlock) };
     },
   }),
   route({
@@ -97,10 +96,10 @@ export const referenceDomainBlockRoutes = [
     tags,
     operation: listDomainAllows,
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listDomainAllows(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map(renderDomainAllow);
+      return { ...page, items: page.items.map(renderDomainAllow) };
     },
   }),
   route({

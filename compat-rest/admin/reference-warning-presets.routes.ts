@@ -1,23 +1,21 @@
 // The reference admin API's warning presets: CRUD over the same operations as GraphQL's.
 import { z } from "zod";
-import type { WarningPreset } from "../../src/generated/prisma/client.ts";
 import { createWarningPreset, deleteWarningPreset, listWarningPresets, showWarningPreset, updateWarningPreset } from "../../src/domain/admin/warning-presets.ops.ts";
 import { route } from "../route.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
 import { WarningPresetSchema } from "../views/schemas/reference-admin.ts";
 import { listOf } from "../views/schemas/view.ts";
+import { renderWarningPreset } from "../views/warning-preset.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): warning presets"];
 const read = { scopes: ["admin:read"], role: "admin" } as const;
 const write = { scopes: ["admin:write"], role: "admin" } as const;
 
-const render = (p: WarningPreset) => ({ id: p.id, title: p.title, text: p.text, created_at: p.createdAt.toISOString(), updated_at: p.updatedAt.toISOString() });
-
 export const referenceWarningPresetRoutes = [
-  route({ method: "GET", path: "/api/v1/admin/warning_presets", view: listOf(WarningPresetSchema), summary: "Warning presets, oldest first", tags, auth: read, handler: async (ctx) => (await listWarningPresets(ctx, {})).map(render) }),
-  route({ method: "GET", path: "/api/v1/admin/warning_presets/:id", view: WarningPresetSchema, summary: "One warning preset", tags, auth: read, params: id, handler: async (ctx, { params }) => render(await showWarningPreset(ctx, params)) }),
-  route({ method: "POST", path: "/api/v1/admin/warning_presets", view: WarningPresetSchema, summary: "Add a warning preset (title, text)", tags, auth: write, body: createWarningPreset.input, handler: async (ctx, { body }) => render(await createWarningPreset(ctx, body)) }),
+  route({ method: "GET", path: "/api/v1/admin/warning_presets", view: listOf(WarningPresetSchema), summary: "Warning presets, oldest first", tags, auth: read, handler: async (ctx) => (await listWarningPresets(ctx, {})).map(renderWarningPreset) }),
+  route({ method: "GET", path: "/api/v1/admin/warning_presets/:id", view: WarningPresetSchema, summary: "One warning preset", tags, auth: read, params: id, handler: async (ctx, { params }) => renderWarningPreset(await showWarningPreset(ctx, params)) }),
+  route({ method: "POST", path: "/api/v1/admin/warning_presets", view: WarningPresetSchema, summary: "Add a warning preset (title, text)", tags, auth: write, body: createWarningPreset.input, handler: async (ctx, { body }) => renderWarningPreset(await createWarningPreset(ctx, body)) }),
   route({
     method: "PUT",
     path: "/api/v1/admin/warning_presets/:id",
@@ -27,7 +25,7 @@ export const referenceWarningPresetRoutes = [
     operation: updateWarningPreset,
     params: id,
     body: updateWarningPreset.input.omit({ id: true }),
-    handler: async (ctx, { params, body }) => render(await updateWarningPreset(ctx, { ...body, id: params.id })),
+    handler: async (ctx, { params, body }) => renderWarningPreset(await updateWarningPreset(ctx, { ...body, id: params.id })),
   }),
   route({ method: "DELETE", path: "/api/v1/admin/warning_presets/:id", view: EmptySchema, summary: "Delete a warning preset", tags, auth: write, params: id, handler: async (ctx, { params }) => (await deleteWarningPreset(ctx, params), {}) }),
 ];

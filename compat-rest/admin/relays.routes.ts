@@ -1,13 +1,12 @@
 // Admin API: relay subscriptions (admins only). Following sends the relay actor's Follow (docs/federation.md, "Relays").
 import { followRelay, listRelays, RelayFailure, unfollowRelay } from "../../src/domain/admin/relays.ops.ts";
-import type { Relay } from "../../src/generated/prisma/client.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
 import { RelaySchema, RelaysSchema } from "../views/schemas/admin.ts";
 import { StringSchema } from "../views/schemas/misc.ts";
+import { renderRelay } from "../views/relay.ts";
 
 const tags = ["Admin: relays"];
-const renderRelay = (r: Relay) => ({ actor: r.actor, followed_back: r.followedBack });
 
 export const adminRelayRoutes = [
   route({

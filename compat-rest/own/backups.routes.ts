@@ -1,27 +1,11 @@
 // Own API: account backups, their download, and the admin's request for a user's backup.
 import { z } from "zod";
-import type { Backup } from "../../src/generated/prisma/client.ts";
-import type { Ctx } from "../../src/domain/context.ts";
 import { adminCreateBackup, backupArchive, createBackup, listBackups } from "../../src/domain/backups/backups.ops.ts";
 import { admin } from "../admin/paths.ts";
 import { route } from "../route.ts";
 import { BackupSchema } from "../views/schemas/own.ts";
 import { listOf } from "../views/schemas/view.ts";
-
-/** The family's Backup entity (both variants: `state` and `processed_number` are the later one's). */
-export function renderBackup(ctx: Ctx, b: Backup) {
-  return {
-    id: b.id,
-    content_type: b.contentType,
-    file_name: b.fileName,
-    file_size: b.fileSize,
-    inserted_at: b.createdAt.toISOString(),
-    processed: b.processed,
-    processed_number: b.processedNumber,
-    state: b.state,
-    url: `${ctx.settings.baseUrl}/api/v1/${ctx.settings.namespace}/backups/${b.id}/archive`,
-  };
-}
+import { renderBackup } from "../views/backup.ts";
 
 export const backupRoutes = [
   route({

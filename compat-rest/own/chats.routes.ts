@@ -18,7 +18,6 @@ import {
 import type { DomainError } from "../../src/domain/errors.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderChat, renderChatMessage, renderChatMessages, renderChats } from "../views/chat.ts";
 import { text } from "../../src/domain/input-limits.ts";
@@ -69,10 +68,10 @@ export const chatRoutes = [
     tags,
     auth: read,
     query: listChatsInput,
+    paged: "id",
     async handler(ctx, input) {
       const page = await listChats(ctx, input.query);
-      setLinkHeader(input.req, input.res, ctx.settings.baseUrl, page);
-      return renderChats(ctx, page.items);
+      return { ...page, items: await renderChats(ctx, page.items) };
     },
   }),
   route({
@@ -96,10 +95,10 @@ export const chatRoutes = [
     auth: read,
     params: idParam,
     query: pageInput,
+    paged: "id",
     async handler(ctx, input) {
       const page = await listChatMessages(ctx, { ...input.query, id: input.params.id });
-      setLinkHeader(input.req, input.res, ctx.settings.baseUrl, page);
-      return renderChatMessages(ctx, page.items);
+      return { ...page, items: await renderChatMessages(ctx, page.items) };
     },
   }),
   route({

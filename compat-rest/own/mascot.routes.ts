@@ -1,12 +1,10 @@
 // Own API: the mascot, rendered as the family's attachment `{id, url, type, <ns>: {mime_type}}`.
-import { NotAnImage, showMascot, updateMascot, type Mascot } from "../../src/domain/mascot/mascot.ops.ts";
-import type { Ctx } from "../../src/domain/context.ts";
+import { NotAnImage, showMascot, updateMascot } from "../../src/domain/mascot/mascot.ops.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
 import { FileTooLarge } from "../../src/media/storage.ts";
 import { route } from "../route.ts";
 import { MascotSchema } from "../views/schemas/own.ts";
-
-const render = (ctx: Ctx, m: Mascot) => ({ id: m.id, url: m.url, type: m.type, [ctx.settings.namespace]: { mime_type: m.mime_type } });
+import { renderMascot } from "../views/mascot.ts";
 
 const mascotErrors = (e: DomainError) =>
   e instanceof NotAnImage ? { status: 415, body: { error: e.message } } : e instanceof FileTooLarge ? { status: 413, body: { error: "File is too large" } } : undefined;
@@ -19,7 +17,7 @@ export const mascotRoutes = [
     summary: "The account's mascot (the instance default until one is set)",
     tags: ["Accounts"],
     auth: { scopes: ["read:accounts"] },
-    handler: async (ctx) => render(ctx, await showMascot(ctx, {})),
+    handler: async (ctx) => renderMascot(ctx, await showMascot(ctx, {})),
   }),
   route({
     method: "PUT",
@@ -31,7 +29,7 @@ export const mascotRoutes = [
     files: ["file"],
     errors: mascotErrors,
     async handler(ctx, { files }) {
-      return render(ctx, await updateMascot(ctx, { file: files.file?.[0] as never }));
+      return renderMascot(ctx, await updateMascot(ctx, { file: files.file?.[0] as never }));
     },
   }),
 ];

@@ -2,7 +2,6 @@
 // Quoting itself is `quote_id` / `quoted_status_id` on POST /api/v1/statuses.
 import { z } from "zod";
 import { listQuotes } from "../../src/domain/statuses/quotes.ops.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderStatuses } from "../views/status.ts";
 import { StatusListSchema } from "../views/schemas/status.ts";
@@ -17,10 +16,10 @@ export const quoteRoutes = [
     auth: { scopes: ["read:statuses"], optional: true },
     params: z.object({ id: z.string() }),
     query: listQuotes.input.omit({ id: true }),
-    async handler(ctx, { params, query, req, res }) {
+    paged: "id",
+    async handler(ctx, { params, query }) {
       const page = await listQuotes(ctx, { ...query, id: params.id });
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderStatuses(ctx, page.items);
+      return { ...page, items: await renderStatuses(ctx, page.items) };
     },
   }),
 ];

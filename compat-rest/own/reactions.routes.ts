@@ -1,26 +1,18 @@
 // The family's emoji reactions: react, unreact, list (all groups or one emoji's), and the later
 // variant's reference-style alias for reacting. The emoji is a path segment, URL-encoded.
 import { z } from "zod";
-import { addReaction, listReactions, removeReaction, type ReactionGroupWithAccounts } from "../../src/domain/reactions/reactions.ops.ts";
-import type { Ctx } from "../../src/domain/context.ts";
+import { addReaction, listReactions, removeReaction } from "../../src/domain/reactions/reactions.ops.ts";
 import { bool } from "../inputs.ts";
 import { route, type RouteDef } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
 import { renderStatus } from "../views/status.ts";
 import { ReactionSchema } from "../views/schemas/own.ts";
 import { StatusSchema } from "../views/schemas/status.ts";
 import { listOf } from "../views/schemas/view.ts";
+import { renderReactionGroups } from "../views/reaction.ts";
 
 const emojiParams = z.object({ id: z.string(), emoji: z.string() });
 const listQuery = z.object({ with_muted: bool().optional() });
 const statusResponse = { description: "The status, with the reaction groups in emoji_reactions and <ns>.emoji_reactions" };
-
-/** Reaction groups with their accounts rendered in one batch. */
-async function renderGroups(ctx: Ctx, groups: ReactionGroupWithAccounts[]) {
-  const unique = [...new Map(groups.flatMap((g) => g.accounts).map((a) => [a.id, a])).values()];
-  const rendered = new Map((await renderAccounts(ctx, unique)).map((a) => [a.id, a]));
-  return groups.map((g) => ({ name: g.name, count: g.count, me: g.me, accounts: g.accounts.map((a) => rendered.get(a.id)), ...(g.url ? { url: g.url } : {}) }));
-}
 
 export const reactionRoutes: RouteDef[] = [
   route({
@@ -59,7 +51,7 @@ export const reactionRoutes: RouteDef[] = [
     params: z.object({ id: z.string() }),
     query: listQuery,
     async handler(ctx, { params, query }) {
-      return renderGroups(ctx, await listReactions(ctx, { id: params.id, with_muted: query.with_muted }));
+      return renderReactionGroups(ctx, await listReactions(ctx, { id: params.id, with_muted: query.with_muted }));
     },
   }),
   route({
@@ -72,7 +64,7 @@ export const reactionRoutes: RouteDef[] = [
     params: emojiParams,
     query: listQuery,
     async handler(ctx, { params, query }) {
-      return renderGroups(ctx, await listReactions(ctx, { ...params, with_muted: query.with_muted }));
+      return renderReactionGroups(ctx, await listReactions(ctx, { ...params, with_muted: query.with_muted }));
     },
   }),
 ];

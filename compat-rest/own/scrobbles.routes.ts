@@ -1,7 +1,6 @@
 // Own API: scrobbles (what an account listens to).
 import { z } from "zod";
 import { createScrobble, listScrobbles } from "../../src/domain/scrobbles/scrobbles.ops.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderScrobbles } from "../views/scrobble.ts";
 import { ScrobbleSchema } from "../views/schemas/own.ts";
@@ -32,10 +31,10 @@ export const scrobbleRoutes = [
     auth: { scopes: ["read"], optional: true },
     params: z.object({ id: z.string() }),
     query: listScrobbles.input.omit({ id: true }),
-    async handler(ctx, { params, query, req, res }) {
+    paged: "id",
+    async handler(ctx, { params, query }) {
       const page = await listScrobbles(ctx, { ...query, id: params.id });
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderScrobbles(ctx, page.account, page.items);
+      return { ...page, items: await renderScrobbles(ctx, page.account, page.items) };
     },
   }),
 ];

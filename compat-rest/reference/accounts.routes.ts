@@ -5,7 +5,6 @@ import { profileInput, updateProfile, type ImageInput } from "../../src/domain/a
 import { requireAccount } from "../../src/domain/auth/policy.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteInput } from "../route.ts";
 import { renderAccount, renderAccounts } from "../views/account.ts";
 import { AccountSchema } from "../views/schemas/account.ts";
@@ -146,10 +145,10 @@ export const accountRoutes = [
       auth: { scopes: ["read:accounts"], optional: true },
       params: idParam,
       query: pageInput.extend(withRelationships.shape),
-      async handler(ctx, { params, query, req, res }) {
+      paged: "id",
+      async handler(ctx, { params, query }) {
         const page = await (side === "followers" ? listFollowers : listFollowing)(ctx, { ...query, id: params.id });
-        setLinkHeader(req, res, ctx.settings.baseUrl, page);
-        return renderAccounts(ctx, page.items, { withRelationships: query.with_relationships });
+        return { ...page, items: await renderAccounts(ctx, page.items, { withRelationships: query.with_relationships }) };
       },
     }),
   ),

@@ -1,61 +1,19 @@
 // Reference API conversations (direct messages) and the family's own conversation endpoints.
 // A conversation's id is the Conversation id, the `<ns>.direct_conversation_id` of its statuses.
 import { z } from "zod";
-import type { Ctx } from "../../src/domain/context.ts";
-import { loadFound } from "../../src/domain/loaders.ts";
-import {
-  conversationStatuses,
-  deleteConversation,
-  listConversations,
-  readAllConversations,
-  readConversation,
-  showConversation,
-  updateConversationRecipients,
-  type ConversationView,
-} from "../../src/domain/conversations/conversations.ops.ts";
+import { conversationStatuses, deleteConversation, listConversations, readAllConversations, readConversation, showConversation, updateConversationRecipients } from "../../src/domain/conversations/conversations.ops.ts";
 import { array } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
 import { renderStatuses } from "../views/status.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
 import { ConversationSchema } from "../views/schemas/notification.ts";
 import { StatusListSchema } from "../views/schemas/status.ts";
 import { listOf } from "../views/schemas/view.ts";
+import { renderConversations, renderConversation } from "../views/conversation.ts";
 
 const idParam = z.object({ id: z.string() });
 const tags = ["Conversations"];
-
-/** The Conversation entity with `<ns>.recipients`; accounts and statuses are loaded once for the whole list. */
-export async function renderConversations(ctx: Ctx, views: ConversationView[]) {
-  if (views.length === 0) return [];
-  const viewerId = ctx.viewer.account?.id;
-  const ids = [...new Set(views.flatMap((v) => v.participation.recipientIds))];
-  const [accounts, statuses] = await Promise.all([
-    loadFound(ctx.loaders.account, ids),
-    renderStatuses(ctx, views.flatMap((v) => (v.lastStatus ? [v.lastStatus] : []))),
-  ]);
-  const rendered = new Map((await renderAccounts(ctx, accounts)).map((a) => [a.id, a]));
-  const byStatus = new Map(statuses.map((s) => [s.id, s]));
-  const ns = ctx.settings.namespace;
-  return views.map(({ participation: p, lastStatus }) => {
-    const recipients = p.recipientIds.flatMap((id) => (rendered.has(id) ? [rendered.get(id)!] : []));
-    // everyone but the viewer, unless the viewer is alone in it (as in the family)
-    const others = recipients.filter((a) => a.id !== viewerId);
-    return {
-      id: p.conversationId,
-      unread: p.unread,
-      accounts: others.length ? others : recipients,
-      last_status: lastStatus ? (byStatus.get(lastStatus.id) ?? null) : null,
-      [ns]: { recipients },
-    };
-  });
-}
-
-async function renderConversation(ctx: Ctx, view: ConversationView) {
-  return (await renderConversations(ctx, [view]))[0];
-}
 
 export const conversationRoutes = [
   route({
@@ -66,10 +24,10 @@ export const conversationRoutes = [
     tags,
     auth: { scopes: ["read:statuses"] },
     query: pageInput.extend({ recipients: array(z.string()).optional() }),
+    paged: "id",
     async handler(ctx, input) {
       const page = await listConversations(ctx, input.query);
-      setLinkHeader(input.req, input.res, ctx.settings.baseUrl, page);
-      return renderConversations(ctx, page.items);
+      return { ...page, items: await renderConversations(ctx, page.items) };
     },
   }),
   route({
@@ -117,10 +75,10 @@ export const conversationRoutes = [
     auth: { scopes: ["read:statuses"] },
     params: idParam,
     query: pageInput,
+    paged: "id",
     async handler(ctx, input) {
       const page = await conversationStatuses(ctx, { ...input.query, id: input.params.id });
-      setLinkHeader(input.req, input.res, ctx.settings.baseUrl, page);
-      return renderStatuses(ctx, page.items);
+      return { ...page, items: await renderStatuses(ctx, page.items) };
     },
   }),
   route({

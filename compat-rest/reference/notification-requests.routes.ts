@@ -1,71 +1,18 @@
 // Reference API: the viewer's notification policy (v2 and the older v1 shape) and the requests its
 // filtered notifications form (src/domain/notifications/notification-requests.ops.ts).
 import { z } from "zod";
-import type { Ctx } from "../../src/domain/context.ts";
-import {
-  acceptNotificationRequests,
-  dismissNotificationRequests,
-  getNotificationPolicy,
-  listNotificationRequests,
-  showNotificationRequest,
-  updateNotificationPolicy,
-  type PolicyView,
-  type RequestView,
-} from "../../src/domain/notifications/notification-requests.ops.ts";
+import { acceptNotificationRequests, dismissNotificationRequests, getNotificationPolicy, listNotificationRequests, showNotificationRequest, updateNotificationPolicy } from "../../src/domain/notifications/notification-requests.ops.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
-import { renderStatuses } from "../views/status.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
 import { MergedSchema, NotificationPolicyV1Schema, NotificationPolicyV2Schema, NotificationRequestSchema } from "../views/schemas/notification.ts";
 import { listOf } from "../views/schemas/view.ts";
+import { renderPolicyV2, renderPolicyV1, renderNotificationRequests } from "../views/notification-request.ts";
 
 const READ = { scopes: ["read:notifications"] };
 const WRITE = { scopes: ["write:notifications"] };
 const tags = ["Notifications"];
-
-const summary = (v: PolicyView) => ({ pending_requests_count: v.pendingRequests, pending_notifications_count: v.pendingNotifications });
-
-function renderPolicyV2(v: PolicyView) {
-  const p = v.policy;
-  return {
-    for_not_following: p.forNotFollowing,
-    for_not_followers: p.forNotFollowers,
-    for_new_accounts: p.forNewAccounts,
-    for_private_mentions: p.forPrivateMentions,
-    for_limited_accounts: p.forLimitedAccounts,
-    summary: summary(v),
-  };
-}
-
-/** v1: booleans, true when that kind is held back (filtered or dropped). */
-function renderPolicyV1(v: PolicyView) {
-  const held = (a: string) => a !== "accept";
-  const p = v.policy;
-  return {
-    filter_not_following: held(p.forNotFollowing),
-    filter_not_followers: held(p.forNotFollowers),
-    filter_new_accounts: held(p.forNewAccounts),
-    filter_private_mentions: held(p.forPrivateMentions),
-    summary: summary(v),
-  };
-}
-
-/** Requests in one batch: senders and last statuses rendered together. */
-async function renderRequests(ctx: Ctx, list: RequestView[]) {
-  const [accounts, statuses] = await Promise.all([renderAccounts(ctx, list.map((r) => r.account)), renderStatuses(ctx, list.flatMap((r) => (r.lastStatus ? [r.lastStatus] : [])))]);
-  const statusById = new Map(statuses.map((s) => [(s as { id: string }).id, s]));
-  return list.map((r, i) => ({
-    id: r.request.id,
-    created_at: r.request.createdAt.toISOString(),
-    updated_at: r.request.updatedAt.toISOString(),
-    account: accounts[i],
-    notifications_count: String(r.notificationsCount),
-    last_status: (r.lastStatus && statusById.get(r.lastStatus.id)) ?? null,
-  }));
-}
 
 const v1Body = z.object({ filter_not_following: bool().optional(), filter_not_followers: bool().optional(), filter_new_accounts: bool().optional(), filter_private_mentions: bool().optional() });
 const asAction = (b: boolean | undefined) => (b === undefined ? undefined : b ? ("filter" as const) : ("accept" as const));
@@ -132,10 +79,10 @@ export const notificationRequestRoutes = [
     tags,
     auth: READ,
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listNotificationRequests(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, { ...page, first: page.first, last: page.last });
-      return renderRequests(ctx, page.items);
+      return { ...page, items: await renderNotificationRequests(ctx, page.items) };
     },
   }),
   route({
@@ -175,7 +122,7 @@ export const notificationRequestRoutes = [
     tags,
     auth: READ,
     params: z.object({ id: z.string() }),
-    handler: async (ctx, { params }) => (await renderRequests(ctx, [await showNotificationRequest(ctx, params)]))[0],
+    handler: async (ctx, { params }) => (await renderNotificationRequests(ctx, [await showNotificationRequest(ctx, params)]))[0],
   }),
   route({
     method: "POST",

@@ -1,6 +1,6 @@
 // Notifications (reference API plus the family's read-marking) and markers.
 import { z } from "zod";
-import { getMarkers, saveMarkers, type MarkerView } from "../../src/domain/notifications/markers.ops.ts";
+import { getMarkers, saveMarkers } from "../../src/domain/notifications/markers.ops.ts";
 import {
   clearNotifications,
   destroyNotifications,
@@ -19,35 +19,20 @@ import {
   unreadCountInput,
   unreadNotificationCount,
 } from "../../src/domain/notifications/groups.ts";
-import type { Ctx } from "../../src/domain/context.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderNotificationGroups } from "../views/notification-group.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderNotification, renderNotifications } from "../views/notification.ts";
 import { AccountSchema } from "../views/schemas/account.ts";
 import { CountSchema, EmptySchema } from "../views/schemas/misc.ts";
 import { MarkersSchema, NotificationGroupsSchema, NotificationSchema } from "../views/schemas/notification.ts";
 import { listOf } from "../views/schemas/view.ts";
+import { renderMarkers } from "../views/marker.ts";
 
 const idParam = z.object({ id: z.string() });
 const READ = { scopes: ["read:notifications"] };
 const WRITE = { scopes: ["write:notifications"] };
 const TAGS = ["Notifications"];
-
-function renderMarkers(ctx: Ctx, markers: Partial<Record<string, MarkerView>>) {
-  const out: Record<string, unknown> = {};
-  for (const [timeline, view] of Object.entries(markers)) {
-    if (!view) continue;
-    out[timeline] = {
-      last_read_id: view.marker.lastReadId,
-      version: view.marker.version,
-      updated_at: view.marker.updatedAt.toISOString(),
-      ...(view.unreadCount !== undefined ? { [ctx.settings.namespace]: { unread_count: view.unreadCount } } : {}),
-    };
-  }
-  return out;
-}
 
 const groupKeyParam = z.object({ group_key: z.string() });
 
@@ -81,10 +66,10 @@ const groupedRoutes: RouteDef[] = [
     tags: TAGS,
     auth: READ,
     query: listNotificationGroupsInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listNotificationGroups(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderNotificationGroups(ctx, page.items, query.expand_accounts);
+      return { ...page, items: await renderNotificationGroups(ctx, page.items, query.expand_accounts) };
     },
   }),
   route({
@@ -132,10 +117,10 @@ export const notificationRoutes: RouteDef[] = [
     tags: TAGS,
     auth: READ,
     query: listNotificationsInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listNotifications(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderNotifications(ctx, page.items);
+      return { ...page, items: await renderNotifications(ctx, page.items) };
     },
   }),
   route({

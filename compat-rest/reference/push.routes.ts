@@ -2,13 +2,10 @@
 import { z } from "zod";
 import { PUSH_POLICIES } from "../../src/domain/push/alerts.ts";
 import { deletePush, showPush, subscribePush, updatePush } from "../../src/domain/push/push.ops.ts";
-import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
-import type { Ctx } from "../../src/domain/context.ts";
-import type { PushSubscription } from "../../src/generated/prisma/client.ts";
 import { bool } from "../inputs.ts";
 import { route, type RouteDef } from "../route.ts";
-import { renderPushSubscription } from "../views/push-subscription.ts";
 import { EmptySchema, PushSubscriptionSchema } from "../views/schemas/misc.ts";
+import { renderPushSubscriptionOf } from "../views/push-subscription.ts";
 
 const PATH = "/api/v1/push/subscription";
 const auth = { scopes: ["push"] } as const;
@@ -16,10 +13,6 @@ const policy = z.enum(PUSH_POLICIES);
 /** `data[alerts][mention]=true`, `data[policy]=followed`; the policy also arrives top-level (masto.js sends it so) */
 const data = z.object({ alerts: z.record(z.string(), bool()).optional(), policy: policy.optional() });
 const entity = "The WebPushSubscription entity `{id, endpoint, alerts, server_key, policy}`";
-
-async function render(ctx: Ctx, sub: PushSubscription) {
-  return renderPushSubscription(ctx.settings.namespace, sub, await vapidPublicKey(ctx));
-}
 
 export const pushRoutes: RouteDef[] = [
   route({
@@ -38,7 +31,7 @@ export const pushRoutes: RouteDef[] = [
     async handler(ctx, { body }) {
       const { endpoint, keys } = body.subscription;
       const sub = await subscribePush(ctx, { endpoint, ...keys, alerts: body.data?.alerts, policy: body.data?.policy ?? body.policy });
-      return render(ctx, sub);
+      return renderPushSubscriptionOf(ctx, sub);
     },
   }),
   route({
@@ -50,7 +43,7 @@ export const pushRoutes: RouteDef[] = [
     auth,
     response: { description: `${entity}; 404 \`{error: "Record not found"}\` when there is none` },
     async handler(ctx) {
-      return render(ctx, await showPush(ctx, {}));
+      return renderPushSubscriptionOf(ctx, await showPush(ctx, {}));
     },
   }),
   route({
@@ -63,7 +56,7 @@ export const pushRoutes: RouteDef[] = [
     body: z.object({ data: data.optional(), policy: policy.optional() }),
     response: { description: `${entity}; 404 \`{error: "Record not found"}\` when there is none` },
     async handler(ctx, { body }) {
-      return render(ctx, await updatePush(ctx, { alerts: body.data?.alerts, policy: body.data?.policy ?? body.policy }));
+      return renderPushSubscriptionOf(ctx, await updatePush(ctx, { alerts: body.data?.alerts, policy: body.data?.policy ?? body.policy }));
     },
   }),
   route({

@@ -17,7 +17,6 @@ import { accountEndorsements, endorseAccount, familiarFollowers, listEndorsement
 import { getRelationships, type RelationshipState } from "../../src/domain/relationships/relationships.read.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { array, bool, int } from "../inputs.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderAccounts } from "../views/account.ts";
 import { renderRelationship } from "../views/relationship.ts";
@@ -70,10 +69,10 @@ const endorsementRoutes: RouteDef[] = [
     tags: ["Relationships"],
     auth: { scopes: ["read:accounts"] },
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listEndorsements(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderAccounts(ctx, page.items);
+      return { ...page, items: await renderAccounts(ctx, page.items) };
     },
   }),
   route({
@@ -85,10 +84,10 @@ const endorsementRoutes: RouteDef[] = [
     auth: { scopes: ["read:accounts"], optional: true },
     params: idParam,
     query: pageInput,
-    async handler(ctx, { params, query, req, res }) {
+    paged: "id",
+    async handler(ctx, { params, query }) {
       const page = await accountEndorsements(ctx, { ...query, id: params.id });
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderAccounts(ctx, page.items);
+      return { ...page, items: await renderAccounts(ctx, page.items) };
     },
   }),
   route({
@@ -157,10 +156,10 @@ export const relationshipRoutes: RouteDef[] = [
     tags: ["Relationships"],
     auth: { scopes: ["follow", "read:follows"] },
     query: pageInput.extend(withRelationships.shape),
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listFollowRequests(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderAccounts(ctx, page.items, { withRelationships: query.with_relationships });
+      return { ...page, items: await renderAccounts(ctx, page.items, { withRelationships: query.with_relationships }) };
     },
   }),
   ...(["authorize", "reject"] as const).map((answer) =>
@@ -186,14 +185,15 @@ export const relationshipRoutes: RouteDef[] = [
     tags: ["Relationships"],
     auth: { scopes: ["follow", "read:blocks"] },
     query: pageInput.extend(withRelationships.shape),
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listBlocks(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return renderAccounts(
+      const items = await renderAccounts(
         ctx,
         page.items.map((i) => i.account),
         { withRelationships: query.with_relationships },
       );
+      return { ...page, items };
     },
   }),
   route({
@@ -204,15 +204,15 @@ export const relationshipRoutes: RouteDef[] = [
     tags: ["Relationships"],
     auth: { scopes: ["follow", "read:mutes"] },
     query: pageInput.extend(withRelationships.shape),
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listMutes(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
       const accounts = await renderAccounts(
         ctx,
         page.items.map((i) => i.account),
         { withRelationships: query.with_relationships },
       );
-      return accounts.map((a, i) => ({ ...a, mute_expires_at: page.items[i].expiresAt?.toISOString() ?? null }));
+      return { ...page, items: accounts.map((a, i) => ({ ...a, mute_expires_at: page.items[i].expiresAt?.toISOString() ?? null })) };
     },
   }),
 
@@ -224,10 +224,10 @@ export const relationshipRoutes: RouteDef[] = [
     tags: ["Relationships"],
     auth: { scopes: ["follow", "read:blocks"] },
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listDomainBlocks(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items;
+      return { ...page, items: await page.items };
     },
   }),
   ...(["POST", "DELETE"] as const).map((method) =>

@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { cancelScheduledStatus, listScheduledStatuses, rescheduleStatus, showScheduledStatus } from "../../src/domain/statuses/scheduled.ops.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderScheduledStatus } from "../views/scheduled-status.ts";
 import { EmptySchema, ScheduledStatusSchema } from "../views/schemas/misc.ts";
@@ -20,10 +19,10 @@ export const scheduledStatusRoutes = [
     auth: { scopes: ["read:statuses"] },
     query: pageInput,
     response: { description: "An array of ScheduledStatus" },
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listScheduledStatuses(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map((i) => renderScheduledStatus(ctx, i.scheduled, i.media));
+      return { ...page, items: page.items.map((i) => renderScheduledStatus(ctx, i.scheduled, i.media)) };
     },
   }),
   route({

@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { listSeverances, severedRelationshipsCsv } from "../../src/domain/relationships/severances.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderSeveranceEvent } from "../views/moderation-notices.ts";
 import { RelationshipSeveranceEventSchema } from "../views/schemas/notification.ts";
@@ -20,10 +19,10 @@ export const severedRelationshipRoutes = [
     tags,
     auth: { scopes: ["read:follows"] },
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listSeverances(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map(renderSeveranceEvent);
+      return { ...page, items: page.items.map(renderSeveranceEvent) };
     },
   }),
   ...(["followers", "following"] as const).map((direction) =>

@@ -22,16 +22,15 @@ import {
   unreblogStatus,
 } from "../../src/domain/statuses/actions.ops.ts";
 import { statusContext } from "../../src/domain/statuses/context.ops.ts";
-import { editInput, editStatus, statusHistory, statusSource, translateStatus, type StatusHistory } from "../../src/domain/statuses/edit.ops.ts";
-import { setLinkHeader } from "../pagination.ts";
+import { editInput, editStatus, statusHistory, statusSource, translateStatus } from "../../src/domain/statuses/edit.ops.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderAccount, renderAccounts } from "../views/account.ts";
-import { renderMedia } from "../views/media.ts";
 import { renderStatus, renderStatuses } from "../views/status.ts";
 import { AccountSchema } from "../views/schemas/account.ts";
 import { StatusEditSchema, StatusSourceSchema } from "../views/schemas/misc.ts";
 import { ContextSchema, StatusSchema } from "../views/schemas/status.ts";
 import { listOf } from "../views/schemas/view.ts";
+import { renderStatusHistory } from "../views/status-history.ts";
 
 const idParam = z.object({ id: z.string() });
 const noBody = z.object({});
@@ -58,20 +57,6 @@ function action(
       return renderStatus(ctx, await op(ctx, { ...input.body, id: input.params.id }));
     },
   });
-}
-
-function renderHistory(ctx: Ctx, history: StatusHistory, account: unknown) {
-  const poll = history.poll ? { options: history.poll.options.map((title) => ({ title })) } : null;
-  return history.versions.map((v) => ({
-    content: v.content,
-    spoiler_text: v.spoilerText,
-    sensitive: v.sensitive,
-    created_at: v.createdAt.toISOString(),
-    account,
-    poll,
-    media_attachments: v.media.map((m) => renderMedia(ctx, m)),
-    emojis: [],
-  }));
 }
 
 export const statusActionRoutes: RouteDef[] = [
@@ -113,10 +98,10 @@ export const statusActionRoutes: RouteDef[] = [
       auth: { scopes: ["read:accounts"], optional: true },
       params: idParam,
       query: statusAccountsInput.omit({ id: true }),
-      async handler(ctx, { params, query, req, res }) {
+      paged: "id",
+      async handler(ctx, { params, query }) {
         const page = await op(ctx, { ...query, id: params.id });
-        setLinkHeader(req, res, ctx.settings.baseUrl, page);
-        return renderAccounts(ctx, page.items);
+        return { ...page, items: await renderAccounts(ctx, page.items) };
       },
     }),
   ),
@@ -160,7 +145,7 @@ export const statusActionRoutes: RouteDef[] = [
     params: idParam,
     async handler(ctx, { params }) {
       const history = await statusHistory(ctx, params);
-      return renderHistory(ctx, history, await renderAccount(ctx, history.account));
+      return renderStatusHistory(ctx, history, await renderAccount(ctx, history.account));
     },
   }),
   route({

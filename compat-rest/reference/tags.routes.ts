@@ -1,33 +1,15 @@
 // Reference API: hashtags and following them.
 import { z } from "zod";
-import { accountFeaturedTags, featuredTagSuggestions, featureTag, listFeaturedTags, unfeatureTag, type FeaturedTagView } from "../../src/domain/tags/featured-tags.ops.ts";
-import { followTag, listFollowedTags, showTag, unfollowTag, type TagView } from "../../src/domain/tags/followed-tags.ops.ts";
+import { accountFeaturedTags, featuredTagSuggestions, featureTag, listFeaturedTags, unfeatureTag } from "../../src/domain/tags/featured-tags.ops.ts";
+import { followTag, listFollowedTags, showTag, unfollowTag } from "../../src/domain/tags/followed-tags.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import type { Ctx } from "../../src/domain/context.ts";
-import { setLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { EmptySchema, FeaturedTagSchema, TagSchema } from "../views/schemas/misc.ts";
 import { listOf } from "../views/schemas/view.ts";
+import { renderTag, renderFeaturedTag } from "../views/tag.ts";
 
 const nameParam = z.object({ id: z.string() });
 const tags = ["Tags"];
-
-/** The Tag entity: name, url, usage history (not kept: empty), and whether the viewer follows it. */
-export function renderTag(ctx: Ctx, t: TagView) {
-  return {
-    id: t.tag.id,
-    name: t.tag.name,
-    url: `${ctx.settings.baseUrl}/tag/${encodeURIComponent(t.tag.name)}`,
-    history: [],
-    ...(t.following !== null && { following: t.following }),
-  };
-}
-
-/** The FeaturedTag entity. */
-export function renderFeaturedTag(ctx: Ctx, f: FeaturedTagView) {
-  const url = `${ctx.settings.baseUrl}/tag/${encodeURIComponent(f.tag.name)}`;
-  return { id: f.id, name: f.tag.name, url, statuses_count: String(f.statusesCount), last_status_at: f.lastStatusAt?.toISOString().slice(0, 10) ?? null };
-}
 
 export const tagRoutes = [
   route({
@@ -118,10 +100,10 @@ export const tagRoutes = [
     tags,
     auth: { scopes: ["read:follows"] },
     query: pageInput,
-    async handler(ctx, { query, req, res }) {
+    paged: "id",
+    async handler(ctx, { query }) {
       const page = await listFollowedTags(ctx, query);
-      setLinkHeader(req, res, ctx.settings.baseUrl, page);
-      return page.items.map((t) => renderTag(ctx, t));
+      return { ...page, items: page.items.map((t) => renderTag(ctx, t)) };
     },
   }),
 ];

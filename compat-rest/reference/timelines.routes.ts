@@ -1,11 +1,10 @@
 // Reference API timelines: home, public, hashtag, bubble and an account's statuses.
-import type { Request, Response } from "express";
 import { z } from "zod";
 import type { Ctx } from "../../src/domain/context.ts";
 import type { Page } from "../../src/domain/pagination.ts";
 import type { Status } from "../../src/generated/prisma/client.ts";
 import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../../src/domain/timelines/timelines.ops.ts";
-import { setLinkHeader } from "../pagination.ts";
+import type { IdPage } from "../pagination.ts";
 import { route, type RouteDef } from "../route.ts";
 import { renderStatuses } from "../views/status.ts";
 import { StatusListSchema } from "../views/schemas/status.ts";
@@ -13,9 +12,9 @@ import { StatusListSchema } from "../views/schemas/status.ts";
 const READ = { scopes: ["read:statuses"] } as const;
 const OPTIONAL = { scopes: ["read:statuses"], optional: true } as const;
 
-async function answer(ctx: Ctx, req: Request, res: Response, page: Page<Status>) {
-  setLinkHeader(req, res, ctx.settings.baseUrl, page);
-  return renderStatuses(ctx, page.items);
+/** A timeline's page with its statuses rendered (the mount code sets the Link header from the cursors). */
+async function answer(ctx: Ctx, page: Page<Status>): Promise<IdPage> {
+  return { ...page, items: await renderStatuses(ctx, page.items) };
 }
 
 export const timelineRoutes: RouteDef[] = [
@@ -27,8 +26,9 @@ export const timelineRoutes: RouteDef[] = [
     tags: ["Timelines"],
     auth: READ,
     query: homeTimeline.input,
-    async handler(ctx, { query, req, res }) {
-      return answer(ctx, req, res, await homeTimeline(ctx, query));
+    paged: "id",
+    async handler(ctx, { query }) {
+      return answer(ctx, await homeTimeline(ctx, query));
     },
   }),
   route({
@@ -39,8 +39,9 @@ export const timelineRoutes: RouteDef[] = [
     tags: ["Timelines"],
     auth: READ,
     query: directTimeline.input,
-    async handler(ctx, { query, req, res }) {
-      return answer(ctx, req, res, await directTimeline(ctx, query));
+    paged: "id",
+    async handler(ctx, { query }) {
+      return answer(ctx, await directTimeline(ctx, query));
     },
   }),
   route({
@@ -52,8 +53,9 @@ export const timelineRoutes: RouteDef[] = [
     tags: ["Timelines"],
     auth: OPTIONAL,
     query: publicTimeline.input,
-    async handler(ctx, { query, req, res }) {
-      return answer(ctx, req, res, await publicTimeline(ctx, query));
+    paged: "id",
+    async handler(ctx, { query }) {
+      return answer(ctx, await publicTimeline(ctx, query));
     },
   }),
   route({
@@ -65,8 +67,9 @@ export const timelineRoutes: RouteDef[] = [
     tags: ["Timelines"],
     auth: OPTIONAL,
     query: bubbleTimeline.input,
-    async handler(ctx, { query, req, res }) {
-      return answer(ctx, req, res, await bubbleTimeline(ctx, query));
+    paged: "id",
+    async handler(ctx, { query }) {
+      return answer(ctx, await bubbleTimeline(ctx, query));
     },
   }),
   route({
@@ -79,8 +82,9 @@ export const timelineRoutes: RouteDef[] = [
     auth: OPTIONAL,
     params: z.object({ hashtag: z.string() }),
     query: tagTimeline.input.omit({ hashtag: true }),
-    async handler(ctx, { params, query, req, res }) {
-      return answer(ctx, req, res, await tagTimeline(ctx, { ...query, hashtag: params.hashtag }));
+    paged: "id",
+    async handler(ctx, { params, query }) {
+      return answer(ctx, await tagTimeline(ctx, { ...query, hashtag: params.hashtag }));
     },
   }),
   route({
@@ -92,8 +96,9 @@ export const timelineRoutes: RouteDef[] = [
     auth: OPTIONAL,
     params: z.object({ id: z.string() }),
     query: accountStatuses.input.omit({ id: true }),
-    async handler(ctx, { params, query, req, res }) {
-      return answer(ctx, req, res, await accountStatuses(ctx, { ...query, id: params.id }));
+    paged: "id",
+    async handler(ctx, { params, query }) {
+      return answer(ctx, await accountStatuses(ctx, { ...query, id: params.id }));
     },
   }),
 ];

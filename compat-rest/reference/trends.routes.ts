@@ -1,7 +1,6 @@
 // Reference API: trends, computed from the last week of local and federated activity
 // (src/domain/trends/trends.ops.ts).
 import { listTrendingLinks, listTrendingStatuses, listTrendingTags } from "../../src/domain/trends/trends.ops.ts";
-import { setOffsetLinkHeader } from "../pagination.ts";
 import { route } from "../route.ts";
 import { renderStatuses } from "../views/status.ts";
 import { renderTrendingTag } from "../views/trends.ts";
@@ -22,10 +21,10 @@ export const trendRoutes = [
     tags,
     auth,
     query: listTrendingTags.input,
-    async handler(ctx, { query, req, res }) {
+    paged: "offset",
+    async handler(ctx, { query }) {
       const list = await listTrendingTags(ctx, query);
-      setOffsetLinkHeader(req, res, ctx.settings.baseUrl, query.offset ?? 0, Math.min(query.limit ?? 10, 20), list.length);
-      return list.map((t) => renderTrendingTag(ctx, t));
+      return { items: list.map((t) => renderTrendingTag(ctx, t)), offset: query.offset ?? 0, limit: Math.min(query.limit ?? 10, 20) };
     },
   }),
   route({
@@ -36,10 +35,10 @@ export const trendRoutes = [
     tags,
     auth,
     query: listTrendingStatuses.input,
-    async handler(ctx, { query, req, res }) {
+    paged: "offset",
+    async handler(ctx, { query }) {
       const list = await listTrendingStatuses(ctx, query);
-      setOffsetLinkHeader(req, res, ctx.settings.baseUrl, query.offset ?? 0, Math.min(query.limit ?? 20, 40), list.length);
-      return renderStatuses(ctx, list.map((t) => t.status));
+      return { items: await renderStatuses(ctx, list.map((t) => t.status)), offset: query.offset ?? 0, limit: Math.min(query.limit ?? 20, 40) };
     },
   }),
   route({

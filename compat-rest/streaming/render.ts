@@ -10,7 +10,7 @@
 import { makeCtx, type Viewer } from "../../src/domain/context.ts";
 import { parentVisible } from "../../src/domain/timelines/rules.ts";
 import type { Delivery, EventScope } from "../../src/domain/streams/hub.ts";
-import { renderConversations } from "../reference/conversations.routes.ts";
+import { renderConversations } from "../views/conversation.ts";
 import { renderAnnouncement } from "../views/announcement.ts";
 import { renderChat } from "../views/chat.ts";
 import { renderNotification } from "../views/notification.ts";

@@ -9,7 +9,7 @@ import { notificationGroupAccounts } from "../domain/notifications/groups.ts";
 import { getMarkers, saveMarkers, type MarkerView } from "../domain/notifications/markers.ops.ts";
 import { destroyNotifications, getNotification } from "../domain/notifications/notifications.ops.ts";
 import { followTag, listFollowedTags, showTag, unfollowTag, type TagView } from "../domain/tags/followed-tags.ops.ts";
-import { AnnouncementRef } from "./admin-misc.ts";
+import { AnnouncementRef } from "./announcements.ts";
 import { builder } from "./builder.ts";
 import { Conversation } from "./conversations.ts";
 import { Notification } from "./notifications.ts";

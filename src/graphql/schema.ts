@@ -2,11 +2,15 @@
 import { lexicographicSortSchema, printSchema } from "graphql";
 import "./account-settings.ts";
 import "./accounts.ts";
+import "./announcements.ts";
 import "./admin-config.ts";
 import "./admin-instance.ts";
-import "./admin-misc.ts";
+import "./admin-invites.ts";
+import "./admin-media-proxy.ts";
 import "./admin-moderation.ts";
+import "./admin-oauth-apps.ts";
 import "./admin-reference.ts";
+import "./admin-relays.ts";
 import "./admin-warning-presets.ts";
 import "./admin-reports.ts";
 import "./admin-users.ts";

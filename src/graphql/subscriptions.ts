@@ -11,7 +11,7 @@ import { streamHub, type Delivery } from "../domain/streams/hub.ts";
 import { authorizeStream, parseStream, type StreamParams } from "../domain/streams/specs.ts";
 import { builder } from "./builder.ts";
 import { optional } from "./optional-scopes.ts";
-import { AnnouncementRef } from "./admin-misc.ts";
+import { AnnouncementRef } from "./announcements.ts";
 import { Chat } from "./chats.ts";
 import { Conversation } from "./conversations.ts";
 import { Notification } from "./notifications.ts";

@@ -1,0 +1,46 @@
+// Admin GraphQL for media-proxy bans and purges: the operations of the admin REST routes, guarded like
+// them (scope + admin role; the admin token passes).
+import { listMediaProxyBans, purgeMediaProxyUrls, unbanMediaProxyUrls } from "../domain/admin/media-proxy.ops.ts";
+import { adminOnly } from "./admin-auth.ts";
+import { offsetConnection, totalCountField } from "./offset-paging.ts";
+import { builder } from "./builder.ts";
+import { opt } from "./paging.ts";
+
+builder.queryFields((t) => ({
+  mediaProxyBans: t.connection(
+    {
+      ...adminOnly("admin:read:media_proxy_caches"),
+      type: "String",
+      description: "URLs banned from the media proxy, newest ban first; `query` keeps those containing it",
+      args: { query: t.arg.string() },
+      resolve: (_root, args, ctx) =>
+        offsetConnection(args, async (offset, limit) => {
+          const { count, urls } = await listMediaProxyBans(ctx, { query: opt(args.query), offset, limit });
+          return { total: count, items: urls };
+        }),
+    },
+    { name: "MediaProxyBanConnection", ...totalCountField },
+  ),
+}));
+
+builder.mutationFields((t) => ({
+  purgeMediaProxyUrls: t.field({
+    ...adminOnly("admin:write:media_proxy_caches"),
+    type: "Boolean",
+    description: "Purges the URLs from the media proxy's cache and, with `ban` (default true), bans them",
+    args: { urls: t.arg.stringList({ required: true }), ban: t.arg.boolean() },
+    resolve: async (_root, a, ctx) => {
+      await purgeMediaProxyUrls(ctx, { urls: a.urls, ban: opt(a.ban) });
+      return true;
+    },
+  }),
+  unbanMediaProxyUrls: t.field({
+    ...adminOnly("admin:write:media_proxy_caches"),
+    type: "Boolean",
+    args: { urls: t.arg.stringList({ required: true }) },
+    resolve: async (_root, a, ctx) => {
+      await unbanMediaProxyUrls(ctx, { urls: a.urls });
+      return true;
+    },
+  }),
+}));
