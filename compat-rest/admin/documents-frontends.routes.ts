@@ -1,7 +1,7 @@
 // Admin API: instance documents (and their public pages) and frontends.
 import { z } from "zod";
-import { deleteDocument, documentContent, INSTANCE_DOCUMENTS, showDocument, updateDocument } from "../../src/domain/admin/documents.ops.ts";
-import { FrontendInstallError, installFrontend, installFrontendInput, listFrontends } from "../../src/domain/admin/frontends.ops.ts";
+import { deleteDocument, documentContent, INSTANCE_DOCUMENTS, showDocument, updateDocument } from "../../src/domain/documents/documents.ops.ts";
+import { FrontendInstallError, installFrontend, installFrontendInput, listFrontends } from "../../src/domain/frontends/frontends.ops.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
 import { GuardedFetchError } from "../../src/net/guarded-fetch.ts";
 import { route, type ErrorShape } from "../route.ts";

@@ -1,7 +1,7 @@
 // Admin API: one remote instance's statuses, and removing an instance's accounts and content.
 import { z } from "zod";
-import { listInstances, purgeInstance, showInstance } from "../../src/domain/admin/instances.ops.ts";
-import { adminInstanceStatuses } from "../../src/domain/admin/statuses.ops.ts";
+import { listInstances, purgeInstance, showInstance } from "../../src/domain/instances/instances.ops.ts";
+import { adminInstanceStatuses } from "../../src/domain/statuses/admin-statuses.ops.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";
 import { admin } from "./paths.ts";

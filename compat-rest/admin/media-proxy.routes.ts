@@ -1,6 +1,6 @@
 // Admin API: URLs banned from the media proxy (admins only). See isMediaProxyBanned.
 import { z } from "zod";
-import { listMediaProxyBans, purgeMediaProxyUrls, unbanMediaProxyUrls } from "../../src/domain/admin/media-proxy.ops.ts";
+import { listMediaProxyBans, purgeMediaProxyUrls, unbanMediaProxyUrls } from "../../src/domain/media-proxy/media-proxy.ops.ts";
 import { int } from "../inputs.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";

@@ -1,6 +1,6 @@
 // Admin API: OAuth client applications (admins only).
 import { z } from "zod";
-import { createOAuthApp, deleteOAuthApp, listOAuthApps, updateOAuthApp } from "../../src/domain/admin/oauth-apps.ops.ts";
+import { createOAuthApp, deleteOAuthApp, listOAuthApps, updateOAuthApp } from "../../src/domain/oauth-apps/admin-apps.ops.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
 import { defaultErrorShape } from "../mount.ts";
 import { bool, int } from "../inputs.ts";

@@ -1,10 +1,10 @@
 // The reference admin API's accounts and reports. Each action runs the family's operation for it
 // (approve, activation, tags, deletion, report states), with the family's privileges.
 import { z } from "zod";
-import { accountAction, listAdminAccounts, listAdminAccountsInput, SENSITIVE_TAG, SILENCE_TAG } from "../../src/domain/admin/reference-accounts.ops.ts";
-import { assignReport, listReferenceReports, setReportResolved, showReferenceReport, updateReportDetails } from "../../src/domain/admin/reference-reports.ops.ts";
-import { activateUsers, approveUsers, deleteUsers, rejectUsers, untagUsers } from "../../src/domain/admin/users.ops.ts";
-import { getUser, showUser } from "../../src/domain/admin/users.read.ts";
+import { accountAction, listAdminAccounts, listAdminAccountsInput, SENSITIVE_TAG, SILENCE_TAG } from "../../src/domain/accounts/admin-reference.ops.ts";
+import { assignReport, listReferenceReports, setReportResolved, showReferenceReport, updateReportDetails } from "../../src/domain/reports/admin-reference.ops.ts";
+import { activateUsers, approveUsers, deleteUsers, rejectUsers, untagUsers } from "../../src/domain/accounts/admin-users.ops.ts";
+import { getUser, showUser } from "../../src/domain/accounts/admin-users.read.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadFound } from "../../src/domain/loaders.ts";
 import type { Privilege } from "../../src/config/runtime.ts";

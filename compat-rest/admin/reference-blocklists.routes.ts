@@ -16,7 +16,7 @@ import {
   showIpBlock,
   testCanonicalEmailBlocks,
   updateIpBlock,
-} from "../../src/domain/admin/blocklists.ops.ts";
+} from "../../src/domain/accounts/blocklists.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { route } from "../route.ts";
 import { renderCanonicalEmailBlock, renderEmailDomainBlock, renderIpBlock } from "../views/reference-admin.ts";

@@ -12,7 +12,7 @@ import {
   showDomainAllow,
   showDomainBlock,
   updateDomainBlock,
-} from "../../src/domain/admin/domain-blocks.ops.ts";
+} from "../../src/domain/instances/domain-blocks.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
 import { route } from "../route.ts";

@@ -1,6 +1,6 @@
 // The reference admin API's dashboard data: measures, dimensions and retention cohorts, computed from
-// the stored data (src/domain/admin/metrics.ops.ts); staff holding the family's statistics_read.
-import { dimensions, measures, retention } from "../../src/domain/admin/metrics.ops.ts";
+// the stored data (src/domain/stats/metrics.ops.ts); staff holding the family's statistics_read.
+import { dimensions, measures, retention } from "../../src/domain/stats/metrics.ops.ts";
 import { route } from "../route.ts";
 
 const auth = { scopes: ["admin:read"], privilege: "statistics_read" } as const;

@@ -1,6 +1,6 @@
 // The reference admin API's warning presets: CRUD over the same operations as GraphQL's.
 import { z } from "zod";
-import { createWarningPreset, deleteWarningPreset, listWarningPresets, showWarningPreset, updateWarningPreset } from "../../src/domain/admin/warning-presets.ops.ts";
+import { createWarningPreset, deleteWarningPreset, listWarningPresets, showWarningPreset, updateWarningPreset } from "../../src/domain/accounts/warning-presets.ops.ts";
 import { route } from "../route.ts";
 import { EmptySchema } from "../views/schemas/misc.ts";
 import { WarningPresetSchema } from "../views/schemas/reference-admin.ts";

@@ -1,5 +1,5 @@
 // Admin API: relay subscriptions (admins only). Following sends the relay actor's Follow (docs/federation.md, "Relays").
-import { followRelay, listRelays, RelayFailure, unfollowRelay } from "../../src/domain/admin/relays.ops.ts";
+import { followRelay, listRelays, RelayFailure, unfollowRelay } from "../../src/domain/relays/relays.ops.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
 import { RelaySchema, RelaysSchema } from "../views/schemas/admin.ts";

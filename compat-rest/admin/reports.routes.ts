@@ -7,7 +7,7 @@ import {
   listReports,
   showReport,
   updateReportStates,
-} from "../../src/domain/admin/reports.ops.ts";
+} from "../../src/domain/reports/admin-reports.ops.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
 import { route } from "../route.ts";
 import { renderAdminReport, renderAdminReports, renderGroupedReports } from "../views/admin-report.ts";

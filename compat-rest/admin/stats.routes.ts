@@ -1,6 +1,6 @@
 // Admin API: status counts by visibility, from the counters the database keeps.
 import { z } from "zod";
-import { statusStats } from "../../src/domain/admin/stats.ops.ts";
+import { statusStats } from "../../src/domain/stats/stats.ops.ts";
 import { route } from "../route.ts";
 import { admin } from "./paths.ts";
 import { StatusVisibilityStatsSchema } from "../views/schemas/admin.ts";

@@ -1,7 +1,7 @@
 // Admin API: status moderation (read with `messages_read`, change and delete with `messages_delete`).
 // The 404 and 400 bodies are the spec's bare strings.
 import { z } from "zod";
-import { adminDeleteStatus, adminListStatuses, adminShowStatus, adminUpdateStatus } from "../../src/domain/admin/statuses.ops.ts";
+import { adminDeleteStatus, adminListStatuses, adminShowStatus, adminUpdateStatus } from "../../src/domain/statuses/admin-statuses.ops.ts";
 import type { DomainError } from "../../src/domain/errors.ts";
 import { route } from "../route.ts";
 import { renderAdminStatuses } from "../views/admin-report.ts";

@@ -22,9 +22,9 @@ import {
   toggleActivation,
   unsuggestUsers,
   untagUsers,
-} from "../../src/domain/admin/users.ops.ts";
-import { disableMfa, passwordResetToken, showCredentials, updateCredentials, credentialsInput } from "../../src/domain/admin/users-credentials.ops.ts";
-import { getPermissionGroups, listUsers, listUsersInput, showUser, userStatuses, userStatusesInput } from "../../src/domain/admin/users.read.ts";
+} from "../../src/domain/accounts/admin-users.ops.ts";
+import { disableMfa, passwordResetToken, showCredentials, updateCredentials, credentialsInput } from "../../src/domain/accounts/admin-credentials.ops.ts";
+import { getPermissionGroups, listUsers, listUsersInput, showUser, userStatuses, userStatusesInput } from "../../src/domain/accounts/admin-users.read.ts";
 import { Invalid } from "../../src/domain/errors.ts";
 import { array } from "../../src/domain/inputs.ts";
 import { route } from "../route.ts";

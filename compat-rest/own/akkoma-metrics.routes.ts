@@ -2,7 +2,7 @@
 // API_FAMILY=akkoma): admins with the `admin:metrics` scope, as the family's MetricsController; 404
 // when `instance.export_prometheus_metrics` is off. Figures: users, statuses and known domains under
 // the family's metric names, the job queue by state, responses by status class, process memory and CPU.
-import { serverMetrics } from "../../src/domain/admin/server-metrics.ops.ts";
+import { serverMetrics } from "../../src/domain/stats/server-metrics.ops.ts";
 import { NotFound } from "../../src/domain/errors.ts";
 import { responseCounts } from "../../src/http/request-counts.ts";
 import { route } from "../route.ts";

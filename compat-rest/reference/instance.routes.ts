@@ -1,7 +1,7 @@
 // Reference API: instance information (v1 and v2), its rules, description, moderated servers, activity
 // and peers; the profile directory and the viewer's preferences.
 import { z } from "zod";
-import { publicDocument } from "../../src/domain/admin/documents.ops.ts";
+import { publicDocument } from "../../src/domain/documents/documents.ops.ts";
 import { contactAccount, directoryInput, instanceActivity, instanceDomainBlocks, listDirectory, userPreferences } from "../../src/domain/instance/discovery.ops.ts";
 import { instanceInfo, instancePeers, instanceUsage } from "../../src/domain/instance/instance.ops.ts";
 import { vapidPublicKey } from "../../src/domain/push/vapid.ts";

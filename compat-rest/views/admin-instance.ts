@@ -1,5 +1,5 @@
 // Admin API: a known instance and its delivery health.
-import type { InstanceView } from "../../src/domain/admin/instances.ops.ts";
+import type { InstanceView } from "../../src/domain/instances/instances.ops.ts";
 
 /** An instance's delivery health, as the list and the single view render it. */
 export function renderInstance(i: InstanceView) {

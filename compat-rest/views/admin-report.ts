@@ -4,7 +4,7 @@
 import type { Account, Status } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadFound } from "../../src/domain/loaders.ts";
-import type { ReportGroup, ReportRow } from "../../src/domain/admin/reports.ops.ts";
+import type { ReportGroup, ReportRow } from "../../src/domain/reports/admin-reports.ops.ts";
 import { renderAccounts } from "./account.ts";
 import { renderAdminUser } from "./admin-user.ts";
 import { escapeHtml } from "./html.ts";

@@ -3,7 +3,7 @@
 // either generation of admin clients reads it. Rendering needs no queries.
 import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
-import type { CreateItemResult } from "../../src/domain/admin/users.ops.ts";
+import type { CreateItemResult } from "../../src/domain/accounts/admin-users.ops.ts";
 import { avatarUrl, headerUrl } from "../../src/media/defaults.ts";
 import { plainToHtml } from "./html.ts";
 

@@ -2,8 +2,8 @@
 // reference server's wire shapes. Lists render with a constant number of queries (renderAccounts batches).
 import { createHash } from "node:crypto";
 import type { Ctx } from "../../src/domain/context.ts";
-import type { AdminReportRow } from "../../src/domain/admin/reference-reports.ops.ts";
-import { SENSITIVE_TAG, SILENCE_TAG } from "../../src/domain/admin/reference-accounts.ops.ts";
+import type { AdminReportRow } from "../../src/domain/reports/admin-reference.ops.ts";
+import { SENSITIVE_TAG, SILENCE_TAG } from "../../src/domain/accounts/admin-reference.ops.ts";
 import type {
   Account,
   CanonicalEmailBlock,

@@ -1,9 +1,9 @@
 // Instance documents, frontends and user backups over GraphQL: the operations of the admin REST
 // routes, admin-only like them. Documents travel as HTML text instead of a multipart upload. The
 // figures of the Prometheus scrape (`GET /api/v1/<family>/metrics`) as typed fields for the admin UI.
-import { deleteDocument, showDocument, updateDocument } from "../domain/admin/documents.ops.ts";
-import { installFrontend, listFrontends } from "../domain/admin/frontends.ops.ts";
-import { serverMetrics, type ServerMetrics } from "../domain/admin/server-metrics.ops.ts";
+import { deleteDocument, showDocument, updateDocument } from "../domain/documents/documents.ops.ts";
+import { installFrontend, listFrontends } from "../domain/frontends/frontends.ops.ts";
+import { serverMetrics, type ServerMetrics } from "../domain/stats/server-metrics.ops.ts";
 import { adminCreateBackup } from "../domain/backups/backups.ops.ts";
 import { adminOnly } from "./admin-auth.ts";
 import { accessOf } from "./access.ts";

@@ -1,6 +1,6 @@
 // Remote instances' delivery health over GraphQL: the operations of the admin REST `instances` routes.
-import { listInstances, showInstance } from "../domain/admin/instances.ops.ts";
-import type { InstanceView } from "../domain/admin/instances.ops.ts";
+import { listInstances, showInstance } from "../domain/instances/instances.ops.ts";
+import type { InstanceView } from "../domain/instances/instances.ops.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";

@@ -1,6 +1,6 @@
 // Admin GraphQL for registration invites: the operations of the admin REST routes, guarded like them
 // (scope + the users_manage_invites privilege; the admin token passes).
-import { createInvite, emailInvite, listInvites, revokeInvite } from "../domain/admin/invites.ops.ts";
+import { createInvite, emailInvite, listInvites, revokeInvite } from "../domain/invites/invites.ops.ts";
 import type { Invite } from "../generated/prisma/client.ts";
 import { privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";

@@ -1,6 +1,6 @@
 // Admin GraphQL for media-proxy bans and purges: the operations of the admin REST routes, guarded like
 // them (scope + admin role; the admin token passes).
-import { listMediaProxyBans, purgeMediaProxyUrls, unbanMediaProxyUrls } from "../domain/admin/media-proxy.ops.ts";
+import { listMediaProxyBans, purgeMediaProxyUrls, unbanMediaProxyUrls } from "../domain/media-proxy/media-proxy.ops.ts";
 import { adminOnly } from "./admin-auth.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { builder } from "./builder.ts";

@@ -1,8 +1,8 @@
 // Status moderation, instance purge, statistics and the moderation log over GraphQL: the operations of
 // the admin REST routes with the same guards, and a live `moderationLogEntryAdded` subscription.
-import { purgeInstance } from "../domain/admin/instances.ops.ts";
-import { dailyActivity, statusStats, type DailyActivity, type StatusVisibilityCounts } from "../domain/admin/stats.ops.ts";
-import { adminDeleteStatus, adminInstanceStatuses, adminListStatuses, adminShowStatus, adminUpdateStatus } from "../domain/admin/statuses.ops.ts";
+import { purgeInstance } from "../domain/instances/instances.ops.ts";
+import { dailyActivity, statusStats, type DailyActivity, type StatusVisibilityCounts } from "../domain/stats/stats.ops.ts";
+import { adminDeleteStatus, adminInstanceStatuses, adminListStatuses, adminShowStatus, adminUpdateStatus } from "../domain/statuses/admin-statuses.ops.ts";
 import type { Ctx } from "../domain/context.ts";
 import { findLogEntry, listModerationLog } from "../domain/moderation-log/moderation-log.ops.ts";
 import type { ModerationLogEntry } from "../generated/prisma/client.ts";

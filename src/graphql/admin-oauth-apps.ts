@@ -1,6 +1,6 @@
 // Admin GraphQL for OAuth apps (secrets included): the operations of the admin REST routes, guarded
 // like them (scope + admin role; the admin token passes).
-import { createOAuthApp, deleteOAuthApp, listOAuthApps, updateOAuthApp } from "../domain/admin/oauth-apps.ops.ts";
+import { createOAuthApp, deleteOAuthApp, listOAuthApps, updateOAuthApp } from "../domain/oauth-apps/admin-apps.ops.ts";
 import type { OAuthApp } from "../generated/prisma/client.ts";
 import { adminOnly } from "./admin-auth.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";

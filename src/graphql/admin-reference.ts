@@ -12,10 +12,10 @@ import {
   showDomainAllow,
   showDomainBlock,
   updateDomainBlock,
-} from "../domain/admin/domain-blocks.ops.ts";
-import { ACCOUNT_ACTIONS, accountAction, listAdminAccounts } from "../domain/admin/reference-accounts.ops.ts";
-import { assignReport, listReferenceReports, REPORT_CATEGORIES, setReportResolved, showReferenceReport, updateReportDetails } from "../domain/admin/reference-reports.ops.ts";
-import { rejectUsers } from "../domain/admin/users.ops.ts";
+} from "../domain/instances/domain-blocks.ops.ts";
+import { ACCOUNT_ACTIONS, accountAction, listAdminAccounts } from "../domain/accounts/admin-reference.ops.ts";
+import { assignReport, listReferenceReports, REPORT_CATEGORIES, setReportResolved, showReferenceReport, updateReportDetails } from "../domain/reports/admin-reference.ops.ts";
+import { rejectUsers } from "../domain/accounts/admin-users.ops.ts";
 import {
   createCanonicalEmailBlock,
   createEmailDomainBlock,
@@ -31,8 +31,8 @@ import {
   showIpBlock,
   testCanonicalEmailBlocks,
   updateIpBlock,
-} from "../domain/admin/blocklists.ops.ts";
-import { dimensions, measures, retention, type Cohort, type Dimension, type Measure } from "../domain/admin/metrics.ops.ts";
+} from "../domain/accounts/blocklists.ops.ts";
+import { dimensions, measures, retention, type Cohort, type Dimension, type Measure } from "../domain/stats/metrics.ops.ts";
 import { IP_BLOCK_SEVERITIES } from "../domain/auth/access-blocks.ts";
 import type { CanonicalEmailBlock, EmailDomainBlock, InstanceDomainAllow, InstanceDomainBlock, IpBlock } from "../generated/prisma/client.ts";
 import { adminOnly, privileged } from "./admin-auth.ts";

@@ -1,6 +1,6 @@
 // Admin GraphQL for relays: the operations of the admin REST routes, guarded like them (scope + admin
 // role; the admin token passes).
-import { followRelay, listRelays, unfollowRelay } from "../domain/admin/relays.ops.ts";
+import { followRelay, listRelays, unfollowRelay } from "../domain/relays/relays.ops.ts";
 import type { Relay } from "../generated/prisma/client.ts";
 import { adminOnly } from "./admin-auth.ts";
 import { builder } from "./builder.ts";

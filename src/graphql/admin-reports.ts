@@ -11,7 +11,7 @@ import {
   updateReportStates,
   type ReportGroup,
   type ReportRow,
-} from "../domain/admin/reports.ops.ts";
+} from "../domain/reports/admin-reports.ops.ts";
 import { loadFound } from "../domain/loaders.ts";
 import { Invalid, NotFound } from "../domain/errors.ts";
 import type { Account, ReportNote } from "../generated/prisma/client.ts";

@@ -1,7 +1,7 @@
 // Admin users over GraphQL: the same operations as the admin REST routes, guarded like them — the
 // route's OAuth scope together with its privilege (or the admin role), both required.
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
-import { disableMfa, passwordResetToken, showCredentials, updateCredentials } from "../domain/admin/users-credentials.ops.ts";
+import { disableMfa, passwordResetToken, showCredentials, updateCredentials } from "../domain/accounts/admin-credentials.ops.ts";
 import {
   activateUsers,
   approveUsers,
@@ -20,8 +20,8 @@ import {
   toggleActivation,
   unsuggestUsers,
   untagUsers,
-} from "../domain/admin/users.ops.ts";
-import { getPermissionGroups, listUsers, showUser, userStatuses } from "../domain/admin/users.read.ts";
+} from "../domain/accounts/admin-users.ops.ts";
+import { getPermissionGroups, listUsers, showUser, userStatuses } from "../domain/accounts/admin-users.read.ts";
 import type { Account } from "../generated/prisma/client.ts";
 import { avatarUrl } from "../media/defaults.ts";
 import { guardSubscription } from "./admin-auth.ts";

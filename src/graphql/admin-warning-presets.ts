@@ -1,5 +1,5 @@
 // Warning presets for admins, over the operations of `/api/v1/admin/warning_presets`.
-import { createWarningPreset, deleteWarningPreset, listWarningPresets, showWarningPreset, updateWarningPreset } from "../domain/admin/warning-presets.ops.ts";
+import { createWarningPreset, deleteWarningPreset, listWarningPresets, showWarningPreset, updateWarningPreset } from "../domain/accounts/warning-presets.ops.ts";
 import type { WarningPreset } from "../generated/prisma/client.ts";
 import { adminOnly } from "./admin-auth.ts";
 import { accessOf } from "./access.ts";

@@ -8,7 +8,7 @@ import { availableFrontends } from "../domain/frontends/preferred-frontend.ops.t
 import { federationStatus } from "../domain/instance/federation-status.ops.ts";
 import { instanceInfo, instancePeers } from "../domain/instance/instance.ops.ts";
 import { fileReport, listOwnReports, showOwnReport, type FiledReport } from "../domain/reports/reports.ops.ts";
-import type { ReportRow } from "../domain/admin/reports.ops.ts";
+import type { ReportRow } from "../domain/reports/admin-reports.ops.ts";
 import { dismissSuggestion, listSuggestions } from "../domain/statuses/collections.ops.ts";
 import { translateStatus } from "../domain/statuses/edit.ops.ts";
 import { builder } from "./builder.ts";

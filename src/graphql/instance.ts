@@ -1,6 +1,6 @@
 import { instanceInfo } from "../domain/instance/instance.ops.ts";
 import { instanceActivity, instanceDomainBlocks, listDirectory, userPreferences, type ActivityWeek, type DomainBlockView, type Preferences } from "../domain/instance/discovery.ops.ts";
-import { publicDocument } from "../domain/admin/documents.ops.ts";
+import { publicDocument } from "../domain/documents/documents.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
 import "./accounts.ts";

@@ -5,12 +5,12 @@
 import { randomBytes } from "node:crypto";
 import type { Account, Invite, Relay } from "../generated/prisma/client.ts";
 import { createLocalAccount, resetPassword, setRoles } from "../domain/accounts/accounts.ops.ts";
-import { listInstances } from "../domain/admin/instances.ops.ts";
-import { createInvite, emailInvite, invitationLink, listInvites, revokeInvite } from "../domain/admin/invites.ops.ts";
-import { followRelay, listRelays, unfollowRelay } from "../domain/admin/relays.ops.ts";
-import { disableMfa, passwordResetToken } from "../domain/admin/users-credentials.ops.ts";
-import { activateUsers, deactivateUsers, deleteUsers, tagUsers, untagUsers } from "../domain/admin/users.ops.ts";
-import { listUsers, showUser } from "../domain/admin/users.read.ts";
+import { listInstances } from "../domain/instances/instances.ops.ts";
+import { createInvite, emailInvite, invitationLink, listInvites, revokeInvite } from "../domain/invites/invites.ops.ts";
+import { followRelay, listRelays, unfollowRelay } from "../domain/relays/relays.ops.ts";
+import { disableMfa, passwordResetToken } from "../domain/accounts/admin-credentials.ops.ts";
+import { activateUsers, deactivateUsers, deleteUsers, tagUsers, untagUsers } from "../domain/accounts/admin-users.ops.ts";
+import { listUsers, showUser } from "../domain/accounts/admin-users.read.ts";
 import { getConfig, updateConfig } from "../domain/config/config.ops.ts";
 import type { Ctx } from "../domain/context.ts";
 import { importPackFolder } from "../domain/emoji/folder-import.ops.ts";

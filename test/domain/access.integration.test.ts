@@ -4,7 +4,7 @@
 // same viewer. Changing `access` on `activateUsers` alone changes every answer below.
 import { graphql } from "graphql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { activateUsers } from "../../src/domain/admin/users.ops.ts";
+import { activateUsers } from "../../src/domain/accounts/admin-users.ops.ts";
 import { ALL_SCOPES, makeCtx, systemCtx, type Ctx } from "../../src/domain/context.ts";
 import type { Account } from "../../src/generated/prisma/client.ts";
 import { schema } from "../../src/graphql/schema.ts";

@@ -2,7 +2,7 @@
 // reporter not; statuses must be the reported account's), and the admin operations over them, which
 // refuse viewers without the privilege and log each change; operations called directly, no HTTP.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { listReports, updateReportStates } from "../../src/domain/admin/reports.ops.ts";
+import { listReports, updateReportStates } from "../../src/domain/reports/admin-reports.ops.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { fileReport, type StatusSnapshotter } from "../../src/domain/reports/reports.ops.ts";
 import { postStatus } from "../../src/domain/statuses/statuses.ops.ts";

@@ -2,7 +2,7 @@
 // inflated, whatever sizes the archive declares, and entries that would leave their folder refuse it.
 import { zipSync } from "fflate";
 import { describe, expect, test } from "vitest";
-import { buildFiles } from "../../src/domain/admin/frontends.ops.ts";
+import { buildFiles } from "../../src/domain/frontends/frontends.ops.ts";
 import { makeZip, readZip } from "../../src/domain/emoji/zip.ts";
 
 const MB = 1024 * 1024;

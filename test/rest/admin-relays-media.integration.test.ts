@@ -1,7 +1,7 @@
 // Admin API: relay subscriptions (with their moderation-log entries) and media-proxy bans, under
 // both prefixes, admins only.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { isMediaProxyBanned } from "../../src/domain/admin/media-proxy.ops.ts";
+import { isMediaProxyBanned } from "../../src/domain/media-proxy/media-proxy.ops.ts";
 import { bearer, cast, type Cast } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";

@@ -8,7 +8,7 @@ import { fileTypeFromBuffer } from "file-type";
 import { loadSharp } from "../../media/sharp.ts";
 import { IMAGE_LIMITS } from "../../media/storage.ts";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
-import { isMediaProxyBanned } from "../admin/media-proxy.ops.ts";
+import { isMediaProxyBanned } from "../media-proxy/media-proxy.ops.ts";
 import type { Services } from "../context.ts";
 import { Forbidden, NotFound, UpstreamFailure } from "../errors.ts";
 import { cachedCopy, keepCopy, type CachedCopy } from "./proxy-cache.ts";

@@ -8,7 +8,7 @@ import { requireAccount } from "../auth/policy.ts";
 import { anonymous, makeCtx, type Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../errors.ts";
 import { array, bool, int } from "../inputs.ts";
-import { offsetOf, REPORT_STATES, reportInclude, type ReportRow } from "../admin/reports.ops.ts";
+import { offsetOf, REPORT_STATES, reportInclude, type ReportRow } from "./admin-reports.ops.ts";
 import { notify } from "../notifications/notify.ts";
 import { operation } from "../operation.ts";
 import { filterVisible } from "../statuses/statuses.read.ts";

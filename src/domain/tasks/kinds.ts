@@ -2,7 +2,7 @@
 // request when the task is created (as the admin route's operation does) and counts the work;
 // `run` does it from `cursor`, reporting each batch through `progress`, and answers a result.
 import { z } from "zod";
-import { purgeInstance, purgeInstanceAccounts } from "../admin/instances.ops.ts";
+import { purgeInstance, purgeInstanceAccounts } from "../instances/instances.ops.ts";
 import type { Ctx, Services } from "../context.ts";
 import { Unprocessable } from "../errors.ts";
 import { actorOf, logAction, type Actor } from "../moderation-log/log.ts";

@@ -2,7 +2,7 @@
 // Follow of the relay actor (the "follow back" the admin API reports as `followed_back`) and its Undo,
 // and Announces of public posts from elsewhere, which are fetched and stored so they reach the
 // federated timeline (not reblogs by the relay: a relay is a pipe, not an author).
-import { relayAnswered, relayByActor, relayFollowedBack } from "../../domain/admin/relays.ops.ts";
+import { relayAnswered, relayByActor, relayFollowedBack } from "../../domain/relays/relays.ops.ts";
 import { federate } from "../../domain/federation/outbox.ts";
 import { Note } from "@fedify/vocab";
 import { rememberObject } from "../remote/objects.ts";

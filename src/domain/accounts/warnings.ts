@@ -4,7 +4,7 @@
 import { newId } from "../../db/ids.ts";
 import type { Account } from "../../generated/prisma/client.ts";
 import { warningMail } from "../../mail/templates.ts";
-import { mailSettings } from "../accounts/registration.ops.ts";
+import { mailSettings } from "./registration.ops.ts";
 import type { Ctx } from "../context.ts";
 import { notify } from "../notifications/notify.ts";
 

@@ -12,7 +12,7 @@ import { int, isEmailAddress } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
-import { normalizeDomain } from "./domain-blocks.ops.ts";
+import { normalizeDomain } from "../instances/domain-blocks.ops.ts";
 
 const byId = z.object({ id: z.string() });
 

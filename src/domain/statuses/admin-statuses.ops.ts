@@ -8,9 +8,9 @@ import { Invalid, NotFound } from "../errors.ts";
 import { bool, int } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
-import { deleteStatus } from "../statuses/statuses.ops.ts";
-import { offsetOf } from "./reports.ops.ts";
-import { statusUpdated } from "../statuses/status-cache.ts";
+import { deleteStatus } from "./statuses.ops.ts";
+import { offsetOf } from "../reports/admin-reports.ops.ts";
+import { statusUpdated } from "./status-cache.ts";
 
 /** What `PUT /statuses/:id` may set, as the family allows. */
 export const SETTABLE_VISIBILITIES = ["public", "private", "unlisted"] as const;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { likeLiteral } from "../../db/like.ts";
 import type { Account, Prisma, Status } from "../../generated/prisma/client.ts";
-import { findAccountByIdOrNickname, findAccountsByHandles } from "../accounts/lookup.ts";
+import { findAccountByIdOrNickname, findAccountsByHandles } from "./lookup.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { array, bool, int } from "../inputs.ts";

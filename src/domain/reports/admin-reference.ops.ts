@@ -9,7 +9,7 @@ import { array, bool } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
-import { reportInclude, updateReportStates, type ReportRow } from "./reports.ops.ts";
+import { reportInclude, updateReportStates, type ReportRow } from "./admin-reports.ops.ts";
 
 export const REPORT_CATEGORIES = ["spam", "legal", "violation", "other"] as const;
 

@@ -6,7 +6,7 @@ import { isKnownScope, parseScopes } from "../auth/scopes.ts";
 import { newSecret } from "../auth/secrets.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { bool, int, scopeList } from "../inputs.ts";
-import { OOB_REDIRECT } from "../oauth-apps/apps.ops.ts";
+import { OOB_REDIRECT } from "./apps.ops.ts";
 import { operation } from "../operation.ts";
 
 const BLANK = "can't be blank";

@@ -14,10 +14,10 @@ import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput } from "../pagination.ts";
 import { severSuspendedAccount } from "../relationships/severances.ts";
-import { warnAccount } from "./account-warnings.ts";
-import { updateReportStates } from "./reports.ops.ts";
-import { deactivateUsers, tagUsers } from "./users.ops.ts";
-import { getUser } from "./users.read.ts";
+import { warnAccount } from "./warnings.ts";
+import { updateReportStates } from "../reports/admin-reports.ops.ts";
+import { deactivateUsers, tagUsers } from "./admin-users.ops.ts";
+import { getUser } from "./admin-users.read.ts";
 
 /** The family's moderation tags that the reference API calls silenced and sensitized. */
 export const SILENCE_TAG = "mrf_tag:force-unlisted";

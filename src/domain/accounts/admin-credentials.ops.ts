@@ -3,14 +3,14 @@
 import { z } from "zod";
 import type { Account, Prisma } from "../../generated/prisma/client.ts";
 import { passwordResetLink } from "../../mail/templates.ts";
-import { issueAccountToken } from "../accounts/account-tokens.ts";
+import { issueAccountToken } from "./account-tokens.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { bool, isEmailAddress } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
-import { getUser, NOT_FOUND } from "./users.read.ts";
+import { getUser, NOT_FOUND } from "./admin-users.read.ts";
 import { text } from "../input-limits.ts";
 
 

@@ -4,11 +4,11 @@
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Account, Prisma } from "../../generated/prisma/client.ts";
-import { DELETE_ACCOUNT_JOB } from "../accounts/account-actions.ops.ts";
-import { localApId, NICKNAME_RE } from "../accounts/accounts.ops.ts";
-import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
-import { findAccountByIdOrNickname } from "../accounts/lookup.ts";
-import { sendConfirmation } from "../accounts/registration.ops.ts";
+import { DELETE_ACCOUNT_JOB } from "./account-actions.ops.ts";
+import { localApId, NICKNAME_RE } from "./accounts.ops.ts";
+import { resolveRemoteAccount } from "./accounts.read.ts";
+import { findAccountByIdOrNickname } from "./lookup.ts";
+import { sendConfirmation } from "./registration.ops.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Forbidden } from "../errors.ts";
@@ -17,7 +17,7 @@ import { logAction, type LogAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import type { AccessRule } from "../auth/access.ts";
 import { followAs, unfollowAs } from "../relationships/follows.ops.ts";
-import { findUsers, getUser, getUsers, permissionGroup } from "./users.read.ts";
+import { findUsers, getUser, getUsers, permissionGroup } from "./admin-users.read.ts";
 
 type Tx = Prisma.TransactionClient;
 
