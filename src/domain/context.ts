@@ -1,54 +1,26 @@
-// The explicit context every domain operation receives. Surfaces build it per request; tests build it directly.
-import type { Settings } from "../config/env.ts";
-import type { RuntimeConfig } from "../config/runtime.ts";
-import type { Database, Db } from "../db/client.ts";
-import type { Account, OAuthApp } from "../generated/prisma/client.ts";
-import type { JobQueue } from "../jobs/queue.ts";
-import type { Mailer } from "../mail/mailer.ts";
-import type { Bus } from "../realtime/bus.ts";
-import type { FederationPort } from "./federation/port.ts";
+// Building the context every domain operation receives. Its types live in src/kernel/context.ts (re-exported
+// here), so code below the domain names them without loading it.
+import { ALL_SCOPES, anonymous, type Ctx, type Services, type Viewer } from "../kernel/context.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 
-export interface Viewer {
-  account: Account | null;
-  /** the OAuth app of the token, when authenticated by token */
-  app: OAuthApp | null;
-  /** granted scopes; cookie, Basic and admin-token credentials carry every scope */
-  scopes: readonly string[];
-  via: "anonymous" | "token" | "session" | "basic" | "admin_token";
-  tokenId?: number;
-  sessionId?: string;
-}
+export { ALL_SCOPES, anonymous };
+export type { Ctx, Services, Viewer };
 
-export const anonymous: Viewer = { account: null, app: null, scopes: [], via: "anonymous" };
-export const ALL_SCOPES = ["read", "write", "follow", "push", "admin"] as const;
-
-/** Long-lived services, built once at start-up. */
-export interface Services {
-  db: Db;
-  /** what the healthcheck reports about the database */
-  database: Pick<Database, "kind" | "poolStats">;
-  settings: Settings;
-  /** runtime settings (defaults, overridden from the database when configurable) */
-  config: RuntimeConfig;
-  jobs: JobQueue;
-  mailer: Mailer;
-  bus: Bus;
-  clock: () => Date;
-  /** remote resolution (WebFinger, signed fetches); absent where no server runs (the CLI): callers answer from what is stored */
-  federation?: FederationPort;
-}
-
-export interface Ctx extends Services {
-  viewer: Viewer;
-  loaders: Loaders;
-  /** the request's client address, where a request has one (IP blocks at sign-up and sign-in) */
-  clientIp?: string;
-}
-
+/**
+ * A context for one request (or job). The loaders are created when first used: most requests read one
+ * or two of them, or none (writes, health checks), and need not build every DataLoader. Assigning
+ * `ctx.loaders` replaces them (a subscription starts each event with fresh ones).
+ */
 export function makeCtx(services: Services, viewer: Viewer = anonymous): Ctx {
   const ctx = { ...services, viewer } as Ctx;
-  ctx.loaders = createLoaders(ctx);
+  let loaders: Loaders | undefined;
+  // enumerable, so `{ ...ctx }` carries the loaders along as a plain property did
+  Object.defineProperty(ctx, "loaders", {
+    enumerable: true,
+    configurable: true,
+    get: () => (loaders ??= createLoaders(ctx)),
+    set: (value: Loaders) => void (loaders = value),
+  });
   return ctx;
 }
 

@@ -1,5 +1,5 @@
 // Job handlers are declared by their areas and registered on the queue before it starts.
-import type { Services } from "../domain/context.ts";
+import type { Services } from "../kernel/context.ts";
 import type { JobHandler, JobQueue } from "./queue.ts";
 
 export interface JobDefinition {

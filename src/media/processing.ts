@@ -10,7 +10,6 @@ import { encode as encodeBlurhash } from "blurhash";
 import { parseBuffer } from "music-metadata";
 import { createFile, MP4BoxBuffer, type Movie } from "mp4box";
 import { loadSharp } from "./sharp.ts";
-import { IMAGE_LIMITS } from "./storage.ts";
 
 /** Previews hold about this many pixels (Mastodon's "small" size, 640×360). */
 const PREVIEW_PIXELS = 640 * 360;
@@ -40,7 +39,15 @@ export interface ProcessedImage {
 
 const sizeOf = (width: number, height: number): Size => ({ width, height, size: `${width}x${height}`, aspect: Math.round((width / height) * 10000) / 10000 });
 
+/**
+ * Images larger than this are refused (422) whatever their file size: a few kilobytes of PNG or GIF can
+ * declare a 100,000 × 100,000 canvas that would take tens of gigabytes to decode (a decompression bomb
+ * for every client and thumbnailer that opens it). storage.ts reads them from the header, nothing decoded.
+ */
+export const IMAGE_LIMITS = { maxSide: 16_384, maxPixels: 100_000_000 };
+
 /** An input sharp refuses past the pixel limit (counting every frame of an animation). */
+
 const input = async (data: Buffer, animated = false) => (await loadSharp())(data, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: "error", animated });
 
 /** Re-encodes `data` (of type `mime`) upright and without metadata, in its own format. */

@@ -3,7 +3,7 @@
 // family's `{"error": …}` shape: 403 forged signature, 404 banned or proxy off, 502 remote failure,
 // 400/422 for URLs the guarded client refuses.
 import type express from "express";
-import type { Services } from "../domain/context.ts";
+import type { Services } from "../kernel/context.ts";
 import { UpstreamFailure } from "../domain/errors.ts";
 import { previewFile, proxiedFile } from "../domain/media/media-proxy.ts";
 import { GuardedFetchError } from "../net/guarded-fetch.ts";

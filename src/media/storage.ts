@@ -6,8 +6,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
 import { newId } from "../db/ids.ts";
-import { probeAudioVideo, processImage, strippedImage } from "./processing.ts";
-import type { Ctx } from "../domain/context.ts";
+import { IMAGE_LIMITS, probeAudioVideo, processImage, strippedImage } from "./processing.ts";
+import type { Ctx } from "../kernel/context.ts";
 import { DomainError, Invalid, Unprocessable } from "../domain/errors.ts";
 
 export interface Upload {
@@ -41,12 +41,8 @@ export function detectImageType(buffer: Buffer): string | null {
   return SIGNATURES.find(([, test]) => test(buffer))?.[0] ?? null;
 }
 
-/**
- * Images larger than this are refused (422) whatever their file size: a few kilobytes of PNG or GIF can
- * declare a 100,000 × 100,000 canvas that would take tens of gigabytes to decode (a decompression bomb
- * for every client and thumbnailer that opens it). Read from the header, nothing is decoded.
- */
-export const IMAGE_LIMITS = { maxSide: 16_384, maxPixels: 100_000_000 };
+// IMAGE_LIMITS (src/media/processing.ts, which decodes) are checked here from the header, nothing decoded
+export { IMAGE_LIMITS };
 
 function assertImageDimensions(buffer: Uint8Array, field: string) {
   let size: { width: number; height: number };

@@ -8,9 +8,9 @@ import dns from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import type { Ctx } from "../domain/context.ts";
+import type { Ctx } from "../kernel/context.ts";
 import { DomainError } from "../domain/errors.ts";
-import { SOFTWARE_VERSION } from "../domain/instance/instance.ops.ts";
+import { SOFTWARE_VERSION } from "../config/version.ts";
 
 export type FetchFailure = "refused" | "timeout" | "too_large" | "too_many_redirects" | "network";
 

@@ -5,7 +5,7 @@
 // tests' own clients, libraries that are not federation) are left to the original fetch. Several
 // servers in one process (the tests) each keep their own settings: the scope carries them.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Ctx } from "../domain/context.ts";
+import type { Ctx } from "../kernel/context.ts";
 import { guardedFetch, GuardedFetchError, type GuardedInit } from "./guarded-fetch.ts";
 
 type GuardCtx = Pick<Ctx, "config" | "settings">;

@@ -18,10 +18,9 @@ import { warnAccount } from "./warnings.ts";
 import { updateReportStates } from "../reports/admin-reports.ops.ts";
 import { deactivateUsers, tagUsers } from "./admin-users.ops.ts";
 import { getUser } from "./admin-users.read.ts";
+import { SENSITIVE_TAG, SILENCE_TAG } from "./moderation-tags.ts";
 
-/** The family's moderation tags that the reference API calls silenced and sensitized. */
-export const SILENCE_TAG = "mrf_tag:force-unlisted";
-export const SENSITIVE_TAG = "mrf_tag:media-force-nsfw";
+export { SENSITIVE_TAG, SILENCE_TAG };
 
 export const ACCOUNT_ACTIONS = ["none", "sensitive", "disable", "silence", "suspend"] as const;
 

@@ -1,5 +1,6 @@
 // What the instance says about itself: GET /api/v1/instance, /api/v1/instance/peers and nodeinfo.
 // Every limit and switch is read from the runtime settings (`ctx.config`, group "instance").
+import { SOFTWARE_VERSION } from "../../config/version.ts";
 import { z } from "zod";
 import type { Settings } from "../../config/env.ts";
 import type { RuntimeConfig, RuntimeSettings } from "../../config/runtime.ts";
@@ -7,7 +8,7 @@ import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
 import { policyTransparency } from "../federation/policy/transparency.ts";
 
-export const SOFTWARE_VERSION = "0.1.0";
+export { SOFTWARE_VERSION };
 /** The reference client API level we follow. */
 export const API_LEVEL = "2.7.2";
 

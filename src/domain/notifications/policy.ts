@@ -4,7 +4,7 @@
 // Recipients without a policy row accept everything, as before policies existed.
 import { newId } from "../../db/ids.ts";
 import type { Ctx } from "../context.ts";
-import { SILENCE_TAG } from "../accounts/admin-reference.ops.ts";
+import { SILENCE_TAG } from "../accounts/moderation-tags.ts";
 import type { NotificationInput, NotificationType } from "./notify.ts";
 
 export type PolicyAction = "accept" | "filter" | "drop";

@@ -5,7 +5,6 @@ import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { array } from "../inputs.ts";
 import { operation } from "../operation.ts";
-import { signedIn } from "./relationships.policy.ts";
 
 export interface RelationshipState {
   id: string;
@@ -90,7 +89,7 @@ export async function relationshipWith(ctx: Ctx, viewerId: string, target: Pick<
 export const getRelationships = operation({
   name: "relationships.get",
   input: z.object({ id: array(z.string()).default([]) }),
-  authorize: signedIn,
+  authorize: requireAccount,
   async run(ctx, input): Promise<RelationshipState[]> {
     const me = requireAccount(ctx);
     const ids = [...new Set(input.id.filter(Boolean))];

@@ -7,7 +7,7 @@ import type { Services } from "../../domain/context.ts";
 import type { FederationContext } from "../federation.ts";
 import { renderAttachment } from "../render/status.ts";
 import { recipients } from "./recipients.ts";
-import { senderKeys } from "./deliver.ts";
+import { senderKeys } from "./sender-keys.ts";
 
 export const chatMessageId = (authorApId: string, messageId: string) => `${authorApId}#chat_messages/${messageId}`;
 

@@ -2,15 +2,13 @@
 // activity, picks the recipients and hands both to Fedify, which fans out per inbox as durable
 // `federation.task` jobs with its retries. Anything gone since the intent was queued (a status deleted
 // before its Create went out, a follow already undone) sends nothing.
-import type { SenderKeyPair } from "@fedify/fedify";
 import type { Activity, Recipient } from "@fedify/vocab";
 import type { Services } from "../../domain/context.ts";
 import type { FederationIntent } from "../../domain/federation/outbox.ts";
-import type { Account } from "../../generated/prisma/client.ts";
 import type { FederationContext } from "../federation.ts";
 import { federationFor } from "../federation.ts";
 import { withGuard } from "../../net/outbound.ts";
-import { accountKeyPairs, cryptoKeyPairs } from "../keys.ts";
+import { senderKeys, type SenderAccount } from "./sender-keys.ts";
 import {
   followId,
   renderActorDelete,
@@ -34,20 +32,8 @@ import { sendChatMessage } from "./chat.ts";
 import { sendFlag } from "./flag.ts";
 import { followedRelays, sendRelayAccept, sendRelayFollow, sendRelayUndo } from "./relays.ts";
 
-type Sender = Pick<Account, "id" | "apId" | "nickname" | "local" | "publicKey" | "privateKey" | "ed25519PublicKey" | "ed25519PrivateKey">;
+type Sender = SenderAccount;
 
-/**
- * The signing keys of a local account, named as the actor document names them (Fedify's
- * `#main-key` for RSA, `#key-2` for Ed25519). Given explicitly rather than through the key-pairs
- * dispatcher, so a deleted (deactivated) account can still sign its own Delete.
- */
-export async function senderKeys(services: Services, account: Sender): Promise<SenderKeyPair[]> {
-  const [rsa, ed] = await cryptoKeyPairs(await accountKeyPairs(services.db, account));
-  return [
-    { keyId: new URL(`${account.apId}#main-key`), privateKey: rsa.privateKey },
-    { keyId: new URL(`${account.apId}#key-2`), privateKey: ed.privateKey },
-  ];
-}
 
 interface Send {
   sender: Sender;
