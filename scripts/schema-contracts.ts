@@ -1,7 +1,7 @@
 // The generated contracts, committed under schema/: printed GraphQL schema and the OpenAPI document.
 // `npm run schema:write` rewrites them; test/contracts checks that they match the code.
-import { allRoutes } from "../compat-rest/index.ts";
-import { openApiDocument } from "../compat-rest/openapi.ts";
+import { allRoutes } from "../src/routes.ts";
+import { openApiDocument } from "../src/http/routes/openapi.ts";
 import { printedSchema } from "../src/graphql/schema.ts";
 
 /** Printed with the default namespace and URL so the files do not depend on the environment. */

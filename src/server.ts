@@ -5,12 +5,12 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import * as trpcExpress from "@trpc/server/adapters/express";
-import { allRoutes } from "../compat-rest/index.ts";
-import { credentialsOf, sessionCookie } from "../compat-rest/credentials.ts";
-import { mountRoutes, sendError } from "../compat-rest/mount.ts";
-import { mediaProxyRoute } from "./media/proxy-route.ts";
+import { allRoutes } from "./routes.ts";
+import { credentialsOf, sessionCookie } from "./http/credentials.ts";
+import { mountRoutes, sendError } from "./http/routes/mount.ts";
+import { mediaProxyRoute } from "./http/media-proxy.ts";
 import { loadMediaProxyKey } from "./domain/media/proxy-url.ts";
-import { openApiDocument } from "../compat-rest/openapi.ts";
+import { openApiDocument } from "./http/routes/openapi.ts";
 import { createStreamingServer } from "../compat-rest/streaming/index.ts";
 import type { Settings } from "./config/env.ts";
 import { followConfigChanges, loadRuntimeConfig } from "./config/runtime.ts";
@@ -20,7 +20,7 @@ import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
 import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts";
 import { packsDir } from "./domain/emoji/pack-store.ts";
 import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
-import { DomainError } from "./domain/errors.ts";
+import { DomainError } from "./kernel/errors.ts";
 import { federationMiddleware } from "./federation/mount.ts";
 import { lazyFederationPort } from "./federation/lazy.ts";
 import { applyRateDecision, RateLimiter } from "./http/rate-limit.ts";
@@ -125,7 +125,7 @@ export function buildApp(services: Services, ctlSecret: string) {
     }),
   );
 
-  // REST bodies are parsed per route, under each route's body limit (compat-rest/mount.ts)
+  // REST bodies are parsed per route, under each route's body limit (src/http/routes/mount.ts)
   const rest = express.Router();
   mountRoutes(rest, allRoutes, services, limiter);
   // `/` is the landing page (src/federation/pages) until an admin installs a primary frontend, which then wins

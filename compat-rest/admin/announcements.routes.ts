@@ -7,11 +7,11 @@ import {
   listAllAnnouncements,
   updateAnnouncement,
 } from "../../src/domain/announcements/announcements.ops.ts";
-import { route } from "../route.ts";
-import { renderAnnouncement, renderAnnouncements } from "../views/announcement.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAnnouncement, renderAnnouncements } from "../../src/views/announcement.ts";
 import { admin } from "./paths.ts";
-import { AdminAnnouncementSchema, EmptySchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { AdminAnnouncementSchema, EmptySchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Admin: announcements"];
 const idParam = z.object({ id: z.string() });

@@ -3,13 +3,13 @@
 // (messages of an unknown chat), 400 `{error: "could_not_delete"}`.
 import { z } from "zod";
 import { adminChatMessages, adminDeleteChatMessage, adminShowChat, adminUserChats } from "../../src/domain/chats/admin-chats.ops.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { route } from "../route.ts";
-import { renderAdminChats, renderChatMessage, renderChatMessages } from "../views/chat.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAdminChats, renderChatMessage, renderChatMessages } from "../../src/views/chat.ts";
 import { admin } from "./paths.ts";
-import { AdminChatSchema, ChatMessageSchema } from "../views/schemas/notification.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { AdminChatSchema, ChatMessageSchema } from "../../src/views/schemas/notification.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Admin: chats"];
 

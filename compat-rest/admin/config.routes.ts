@@ -1,7 +1,7 @@
 // Admin API: runtime configuration stored in the database, its descriptions, and the restart signal.
 import { z } from "zod";
 import { describeConfig, getConfig, needReboot, restart, updateConfig } from "../../src/domain/config/config.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
 
 const tags = ["Admin: configuration"];

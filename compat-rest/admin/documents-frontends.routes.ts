@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { deleteDocument, documentContent, INSTANCE_DOCUMENTS, showDocument, updateDocument } from "../../src/domain/documents/documents.ops.ts";
 import { FrontendInstallError, installFrontend, installFrontendInput, listFrontends } from "../../src/domain/frontends/frontends.ops.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
 import { GuardedFetchError } from "../../src/net/guarded-fetch.ts";
-import { route, type ErrorShape } from "../route.ts";
+import { route, type ErrorShape } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
 
 const name = z.object({ name: z.string() });

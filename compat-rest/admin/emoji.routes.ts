@@ -1,6 +1,6 @@
 // The admin's rescan of the emoji packs on disk.
 import { reloadEmoji } from "../../src/domain/emoji/emoji.ops.ts";
-import { route, type RouteDef } from "../route.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
 
 export const adminEmojiRoutes: RouteDef[] = [

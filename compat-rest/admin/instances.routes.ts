@@ -2,12 +2,12 @@
 import { z } from "zod";
 import { listInstances, purgeInstance, showInstance } from "../../src/domain/instances/instances.ops.ts";
 import { adminInstanceStatuses } from "../../src/domain/statuses/admin-statuses.ops.ts";
-import { route } from "../route.ts";
-import { renderAdminStatuses } from "../views/admin-report.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAdminStatuses } from "../../src/views/admin-report.ts";
 import { admin } from "./paths.ts";
-import { AdminInstanceSchema, AdminInstancesSchema, AdminStatusActivitiesSchema } from "../views/schemas/admin.ts";
-import { StringSchema } from "../views/schemas/misc.ts";
-import { renderInstance } from "../views/admin-instance.ts";
+import { AdminInstanceSchema, AdminInstancesSchema, AdminStatusActivitiesSchema } from "../../src/views/schemas/admin.ts";
+import { StringSchema } from "../../src/views/schemas/misc.ts";
+import { renderInstance } from "../../src/views/admin-instance.ts";
 
 const tags = ["Admin: instances"];
 const instance = z.object({ instance: z.string() });

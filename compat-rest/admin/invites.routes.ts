@@ -1,10 +1,10 @@
 // Admin API: registration invites (privilege users_manage_invites). These fixed /users/<word> paths
 // must be listed before the users helper's GET /users/:nickname_or_id.
 import { createInvite, emailInvite, listInvites, revokeInvite } from "../../src/domain/invites/invites.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
-import { InviteSchema, InvitesSchema } from "../views/schemas/admin.ts";
-import { renderInvite } from "../views/invite.ts";
+import { InviteSchema, InvitesSchema } from "../../src/views/schemas/admin.ts";
+import { renderInvite } from "../../src/views/invite.ts";
 
 const tags = ["Admin: invites"];
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { listMediaProxyBans, purgeMediaProxyUrls, unbanMediaProxyUrls } from "../../src/domain/media-proxy/media-proxy.ops.ts";
 import { int } from "../inputs.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
 
 const tags = ["Admin: media proxy"];

@@ -1,9 +1,9 @@
 // Admin API: the moderation log, in the later variant's `{items, total}` shape that the admin UI reads.
 import { listModerationLog } from "../../src/domain/moderation-log/moderation-log.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
-import { ModerationLogSchema } from "../views/schemas/admin.ts";
-import { renderLogEntry } from "../views/moderation-log.ts";
+import { ModerationLogSchema } from "../../src/views/schemas/admin.ts";
+import { renderLogEntry } from "../../src/views/moderation-log.ts";
 
 export const adminModerationLogRoutes = [
   route({

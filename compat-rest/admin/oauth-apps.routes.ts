@@ -1,13 +1,13 @@
 // Admin API: OAuth client applications (admins only).
 import { z } from "zod";
 import { createOAuthApp, deleteOAuthApp, listOAuthApps, updateOAuthApp } from "../../src/domain/oauth-apps/admin-apps.ops.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
-import { defaultErrorShape } from "../mount.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
+import { defaultErrorShape } from "../../src/http/routes/mount.ts";
 import { bool, int } from "../inputs.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
-import { AdminAppSchema, AdminAppsSchema } from "../views/schemas/admin.ts";
-import { renderAdminApp } from "../views/admin-oauth-app.ts";
+import { AdminAppSchema, AdminAppsSchema } from "../../src/views/schemas/admin.ts";
+import { renderAdminApp } from "../../src/views/admin-oauth-app.ts";
 
 const tags = ["Admin: OAuth apps"];
 const auth = { scopes: ["admin:write"], role: "admin" } as const;

@@ -8,12 +8,12 @@ import { getUser, showUser } from "../../src/domain/accounts/admin-users.read.ts
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadFound } from "../../src/domain/loaders.ts";
 import type { Privilege } from "../../src/config/runtime.ts";
-import { route } from "../route.ts";
-import { renderAdminAccount, renderAdminAccounts, renderReferenceReports } from "../views/reference-admin.ts";
-import { renderStatuses } from "../views/status.ts";
-import { EmptySchema } from "../views/schemas/misc.ts";
-import { ReferenceAdminAccountSchema, ReferenceAdminReportSchema } from "../views/schemas/reference-admin.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAdminAccount, renderAdminAccounts, renderReferenceReports } from "../../src/views/reference-admin.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
+import { ReferenceAdminAccountSchema, ReferenceAdminReportSchema } from "../../src/views/schemas/reference-admin.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): accounts"];

@@ -18,11 +18,11 @@ import {
   updateIpBlock,
 } from "../../src/domain/accounts/blocklists.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { route } from "../route.ts";
-import { renderCanonicalEmailBlock, renderEmailDomainBlock, renderIpBlock } from "../views/reference-admin.ts";
-import { EmptySchema } from "../views/schemas/misc.ts";
-import { AdminCanonicalEmailBlockSchema, AdminEmailDomainBlockSchema, AdminIpBlockSchema } from "../views/schemas/reference-admin.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderCanonicalEmailBlock, renderEmailDomainBlock, renderIpBlock } from "../../src/views/reference-admin.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
+import { AdminCanonicalEmailBlockSchema, AdminEmailDomainBlockSchema, AdminIpBlockSchema } from "../../src/views/schemas/reference-admin.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): blocklists"];

@@ -14,12 +14,12 @@ import {
   updateDomainBlock,
 } from "../../src/domain/instances/domain-blocks.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
-import { route } from "../route.ts";
-import { renderDomainAllow, renderDomainBlock } from "../views/reference-admin.ts";
-import { EmptySchema } from "../views/schemas/misc.ts";
-import { AdminDomainAllowSchema, AdminDomainBlockSchema } from "../views/schemas/reference-admin.ts";
-import { listOf } from "../views/schemas/view.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderDomainAllow, renderDomainBlock } from "../../src/views/reference-admin.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
+import { AdminDomainAllowSchema, AdminDomainBlockSchema } from "../../src/views/schemas/reference-admin.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const blocks = { read: { scopes: ["admin:read:domain_blocks"], role: "admin" }, write: { scopes: ["admin:write:domain_blocks"], role: "admin" } } as const;

@@ -1,7 +1,7 @@
 // The reference admin API's dashboard data: measures, dimensions and retention cohorts, computed from
 // the stored data (src/domain/stats/metrics.ops.ts); staff holding the family's statistics_read.
 import { dimensions, measures, retention } from "../../src/domain/stats/metrics.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 const auth = { scopes: ["admin:read"], privilege: "statistics_read" } as const;
 const tags = ["Admin (reference): dashboard"];

@@ -2,14 +2,14 @@
 // state, approved or rejected by staff holding messages_delete (moderating content). Links never trend.
 import { z } from "zod";
 import { reviewStatus, reviewTag, reviewTrendingStatuses, reviewTrendingTags } from "../../src/domain/trends/trends.ops.ts";
-import { NotFound } from "../../src/domain/errors.ts";
-import { route } from "../route.ts";
-import { renderStatuses } from "../views/status.ts";
-import { renderAdminTag } from "../views/trends.ts";
-import { EmptyArraySchema } from "../views/schemas/misc.ts";
-import { AdminTagSchema } from "../views/schemas/reference-admin.ts";
-import { StatusListSchema, StatusSchema } from "../views/schemas/status.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { NotFound } from "../../src/kernel/errors.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { renderAdminTag } from "../../src/views/trends.ts";
+import { EmptyArraySchema } from "../../src/views/schemas/misc.ts";
+import { AdminTagSchema } from "../../src/views/schemas/reference-admin.ts";
+import { StatusListSchema, StatusSchema } from "../../src/views/schemas/status.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const read = { scopes: ["admin:read"], privilege: "messages_delete" } as const;
 const write = { scopes: ["admin:write"], privilege: "messages_delete" } as const;

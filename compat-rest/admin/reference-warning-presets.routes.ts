@@ -1,11 +1,11 @@
 // The reference admin API's warning presets: CRUD over the same operations as GraphQL's.
 import { z } from "zod";
 import { createWarningPreset, deleteWarningPreset, listWarningPresets, showWarningPreset, updateWarningPreset } from "../../src/domain/accounts/warning-presets.ops.ts";
-import { route } from "../route.ts";
-import { EmptySchema } from "../views/schemas/misc.ts";
-import { WarningPresetSchema } from "../views/schemas/reference-admin.ts";
-import { listOf } from "../views/schemas/view.ts";
-import { renderWarningPreset } from "../views/warning-preset.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
+import { WarningPresetSchema } from "../../src/views/schemas/reference-admin.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
+import { renderWarningPreset } from "../../src/views/warning-preset.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): warning presets"];

@@ -1,10 +1,10 @@
 // Admin API: relay subscriptions (admins only). Following sends the relay actor's Follow (docs/federation.md, "Relays").
 import { followRelay, listRelays, RelayFailure, unfollowRelay } from "../../src/domain/relays/relays.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
-import { RelaySchema, RelaysSchema } from "../views/schemas/admin.ts";
-import { StringSchema } from "../views/schemas/misc.ts";
-import { renderRelay } from "../views/relay.ts";
+import { RelaySchema, RelaysSchema } from "../../src/views/schemas/admin.ts";
+import { StringSchema } from "../../src/views/schemas/misc.ts";
+import { renderRelay } from "../../src/views/relay.ts";
 
 const tags = ["Admin: relays"];
 

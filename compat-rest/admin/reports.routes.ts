@@ -8,12 +8,12 @@ import {
   showReport,
   updateReportStates,
 } from "../../src/domain/reports/admin-reports.ops.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
-import { route } from "../route.ts";
-import { renderAdminReport, renderAdminReports, renderGroupedReports } from "../views/admin-report.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAdminReport, renderAdminReports, renderGroupedReports } from "../../src/views/admin-report.ts";
 import { admin } from "./paths.ts";
 import { text } from "../../src/domain/input-limits.ts";
-import { AdminReportSchema, AdminReportsSchema, GroupedReportsSchema } from "../views/schemas/admin.ts";
+import { AdminReportSchema, AdminReportsSchema, GroupedReportsSchema } from "../../src/views/schemas/admin.ts";
 
 const tags = ["Admin: reports"];
 

@@ -1,11 +1,11 @@
 // Admin API: instance rules (admins only, as in the family). Everyone reads them in /api/v1/instance.
 import { z } from "zod";
 import { createRule, deleteRule, listRules, updateRule } from "../../src/domain/rules/rules.ops.ts";
-import { route } from "../route.ts";
-import { renderAdminRule } from "../views/rule.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAdminRule } from "../../src/views/rule.ts";
 import { admin } from "./paths.ts";
-import { AdminRuleSchema, EmptySchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { AdminRuleSchema, EmptySchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Admin: rules"];
 const idParam = z.object({ id: z.string() });

@@ -1,9 +1,9 @@
 // Admin API: status counts by visibility, from the counters the database keeps.
 import { z } from "zod";
 import { statusStats } from "../../src/domain/stats/stats.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
-import { StatusVisibilityStatsSchema } from "../views/schemas/admin.ts";
+import { StatusVisibilityStatsSchema } from "../../src/views/schemas/admin.ts";
 
 export const adminStatsRoutes = [
   route({

@@ -2,13 +2,13 @@
 // The 404 and 400 bodies are the spec's bare strings.
 import { z } from "zod";
 import { adminDeleteStatus, adminListStatuses, adminShowStatus, adminUpdateStatus } from "../../src/domain/statuses/admin-statuses.ops.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
-import { route } from "../route.ts";
-import { renderAdminStatuses } from "../views/admin-report.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAdminStatuses } from "../../src/views/admin-report.ts";
 import { admin } from "./paths.ts";
-import { AdminStatusSchema } from "../views/schemas/admin.ts";
-import { EmptySchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { AdminStatusSchema } from "../../src/views/schemas/admin.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Admin: statuses"];
 const id = z.object({ id: z.string() });

@@ -25,15 +25,15 @@ import {
 } from "../../src/domain/accounts/admin-users.ops.ts";
 import { disableMfa, passwordResetToken, showCredentials, updateCredentials, credentialsInput } from "../../src/domain/accounts/admin-credentials.ops.ts";
 import { getPermissionGroups, listUsers, listUsersInput, showUser, userStatuses, userStatusesInput } from "../../src/domain/accounts/admin-users.read.ts";
-import { Invalid } from "../../src/domain/errors.ts";
+import { Invalid } from "../../src/kernel/errors.ts";
 import { array } from "../../src/domain/inputs.ts";
-import { route } from "../route.ts";
-import { renderAdminUser, renderAdminUsers, renderCreated, renderCredentials } from "../views/admin-user.ts";
-import { renderStatuses } from "../views/status.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAdminUser, renderAdminUsers, renderCreated, renderCredentials } from "../../src/views/admin-user.ts";
+import { renderStatuses } from "../../src/views/status.ts";
 import { admin } from "./paths.ts";
-import { AdminActivitiesSchema, AdminCredentialsSchema, AdminUserSchema, AdminUsersPageSchema, AdminUsersSchema, DeletedUsersSchema, NicknamesSchema } from "../views/schemas/admin.ts";
-import { SuccessSchema } from "../views/schemas/own.ts";
-import { OkSchema } from "../views/schemas/misc.ts";
+import { AdminActivitiesSchema, AdminCredentialsSchema, AdminUserSchema, AdminUsersPageSchema, AdminUsersSchema, DeletedUsersSchema, NicknamesSchema } from "../../src/views/schemas/admin.ts";
+import { SuccessSchema } from "../../src/views/schemas/own.ts";
+import { OkSchema } from "../../src/views/schemas/misc.ts";
 
 const tags = ["Admin: users"];
 const nickname = z.object({ nickname: z.string() });

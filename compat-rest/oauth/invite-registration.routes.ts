@@ -9,9 +9,9 @@ import { safeEqual } from "../../src/domain/auth/secrets.ts";
 import { registerByInvite, registerFromPage } from "../../src/domain/accounts/registration.ops.ts";
 import { getCaptcha } from "../../src/domain/captcha/captcha.ops.ts";
 import type { Ctx } from "../../src/domain/context.ts";
-import { DomainError } from "../../src/domain/errors.ts";
-import { escapeHtml as esc } from "../../src/domain/escape.ts";
-import { route } from "../route.ts";
+import { DomainError } from "../../src/kernel/errors.ts";
+import { escapeHtml as esc } from "../../src/kernel/escape.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { page } from "./password-reset.pages.ts";
 
 const text = z.string().optional().nullable();

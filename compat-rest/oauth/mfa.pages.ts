@@ -1,6 +1,6 @@
 // The sign-in page's second step: the form asking for the authenticator's code (or a backup code),
 // with the family's field names (mfa[code], mfa[mfa_token], mfa[challenge_type]).
-import { escapeHtml as esc } from "../../src/domain/escape.ts";
+import { escapeHtml as esc } from "../../src/kernel/escape.ts";
 import { page } from "./pages.ts";
 
 export interface MfaForm {

@@ -8,11 +8,11 @@ import { createMfaToken, findMfaToken } from "../../src/domain/auth/mfa-tokens.t
 import { createSession } from "../../src/domain/auth/sessions.ts";
 import { createAuthorizationCode } from "../../src/domain/auth/tokens.ops.ts";
 import { makeCtx, type Ctx } from "../../src/domain/context.ts";
-import { DomainError } from "../../src/domain/errors.ts";
+import { DomainError } from "../../src/kernel/errors.ts";
 import type { Account, OAuthApp } from "../../src/generated/prisma/client.ts";
-import { sessionCookie } from "../credentials.ts";
-import { route } from "../route.ts";
-import { renderTokenResponse } from "../views/app.ts";
+import { sessionCookie } from "../../src/http/credentials.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderTokenResponse } from "../../src/views/app.ts";
 import { mfaPage, type MfaForm } from "./mfa.pages.ts";
 import { errorPage, oobCodePage } from "./pages.ts";
 

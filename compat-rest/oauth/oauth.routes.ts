@@ -5,14 +5,14 @@ import { createSession } from "../../src/domain/auth/sessions.ts";
 import { signInWithPassword } from "../../src/domain/auth/sign-in.ts";
 import { checkAuthorizationRequest, createAuthorizationCode, grantToken, revokeToken, tokenGrantInput } from "../../src/domain/auth/tokens.ops.ts";
 import { makeCtx, type Ctx } from "../../src/domain/context.ts";
-import { DomainError } from "../../src/domain/errors.ts";
-import { sessionCookie } from "../credentials.ts";
-import { route } from "../route.ts";
-import { renderTokenResponse } from "../views/app.ts";
+import { DomainError } from "../../src/kernel/errors.ts";
+import { sessionCookie } from "../../src/http/credentials.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderTokenResponse } from "../../src/views/app.ts";
 import { authorizePage, errorPage, oobCodePage } from "./pages.ts";
 import { startMfaSignIn } from "./mfa.routes.ts";
 import { MfaRequired, mfaRequiredBody } from "../../src/domain/auth/mfa-tokens.ts";
-import { EmptySchema, TokenSchema } from "../views/schemas/misc.ts";
+import { EmptySchema, TokenSchema } from "../../src/views/schemas/misc.ts";
 
 const authorizeQuery = z.object({
   response_type: z.literal("code").optional(),

@@ -1,5 +1,5 @@
 // The HTML of the authorization flow: sign-in + consent form, and the out-of-band code page.
-import { escapeHtml as esc } from "../../src/domain/escape.ts";
+import { escapeHtml as esc } from "../../src/kernel/escape.ts";
 
 export function page(title: string, body: string) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -1,5 +1,5 @@
 // The HTML of the e-mailed links: the password reset form and its outcomes, and link failures.
-import { escapeHtml as esc } from "../../src/domain/escape.ts";
+import { escapeHtml as esc } from "../../src/kernel/escape.ts";
 
 export function page(title: string, body: string) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

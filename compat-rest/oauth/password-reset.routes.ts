@@ -4,8 +4,8 @@ import type { Request, Response } from "express";
 import { z } from "zod";
 import { passwordResetTarget, requestPasswordReset, resetPasswordWithToken } from "../../src/domain/accounts/account-actions.ops.ts";
 import type { Ctx } from "../../src/domain/context.ts";
-import { DomainError } from "../../src/domain/errors.ts";
-import { route } from "../route.ts";
+import { DomainError } from "../../src/kernel/errors.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { invalidTokenPage, resetFormPage, resetSuccessPage } from "./password-reset.pages.ts";
 
 const text = z.string().optional().nullable();

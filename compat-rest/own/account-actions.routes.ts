@@ -13,8 +13,8 @@ import {
 } from "../../src/domain/accounts/account-actions.ops.ts";
 import { resendConfirmation } from "../../src/domain/accounts/registration.ops.ts";
 import type { Ctx } from "../../src/domain/context.ts";
-import { route } from "../route.ts";
-import { AliasesSchema, SuccessSchema } from "../views/schemas/own.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { AliasesSchema, SuccessSchema } from "../../src/views/schemas/own.ts";
 
 const both = (name: string) => [`/api/$ns/${name}`, `/api/v1/$ns/${name}`];
 const tags = ["Account actions"];

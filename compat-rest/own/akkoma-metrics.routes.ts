@@ -3,10 +3,10 @@
 // when `instance.export_prometheus_metrics` is off. Figures: users, statuses and known domains under
 // the family's metric names, the job queue by state, responses by status class, process memory and CPU.
 import { serverMetrics } from "../../src/domain/stats/server-metrics.ops.ts";
-import { NotFound } from "../../src/domain/errors.ts";
+import { NotFound } from "../../src/kernel/errors.ts";
 import { responseCounts } from "../../src/http/request-counts.ts";
-import { route } from "../route.ts";
-import { PROMETHEUS_CONTENT_TYPE, renderExposition, type Metric } from "../views/prometheus.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { PROMETHEUS_CONTENT_TYPE, renderExposition, type Metric } from "../../src/views/prometheus.ts";
 
 const gauge = (name: string, help: string, value: number): Metric => ({ name, help, type: "gauge", samples: [{ value }] });
 

@@ -1,8 +1,8 @@
 // Own API: per-application settings (`{key: value}` per app name; PATCH merges, `null` removes a key).
 import { z } from "zod";
 import { getAppSettings, updateAppSettings } from "../../src/domain/accounts/app-settings.ops.ts";
-import { route } from "../route.ts";
-import { FreeObjectSchema } from "../views/schemas/misc.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { FreeObjectSchema } from "../../src/views/schemas/misc.ts";
 
 const tags = ["Accounts"];
 const params = z.object({ app: z.string() });

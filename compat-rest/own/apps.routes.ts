@@ -1,10 +1,10 @@
 // Own API: the OAuth applications the signed-in user registered (with their token), as the family lists them.
 import { listOwnApps } from "../../src/domain/oauth-apps/apps.ops.ts";
 import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
-import { route } from "../route.ts";
-import { renderApp } from "../views/app.ts";
-import { ApplicationSchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderApp } from "../../src/views/app.ts";
+import { ApplicationSchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 export const ownAppRoutes = [
   route({

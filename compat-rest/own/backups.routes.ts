@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { adminCreateBackup, backupArchive, createBackup, listBackups } from "../../src/domain/backups/backups.ops.ts";
 import { admin } from "../admin/paths.ts";
-import { route } from "../route.ts";
-import { BackupSchema } from "../views/schemas/own.ts";
-import { listOf } from "../views/schemas/view.ts";
-import { renderBackup } from "../views/backup.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { BackupSchema } from "../../src/views/schemas/own.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
+import { renderBackup } from "../../src/views/backup.ts";
 
 export const backupRoutes = [
   route({

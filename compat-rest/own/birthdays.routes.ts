@@ -1,9 +1,9 @@
 // Own API: birthdays of followed accounts on a given day.
 import { listBirthdays } from "../../src/domain/accounts/birthdays.ops.ts";
-import { route } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
-import { AccountSchema } from "../views/schemas/account.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAccounts } from "../../src/views/account.ts";
+import { AccountSchema } from "../../src/views/schemas/account.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 export const birthdayRoutes = [
   route({

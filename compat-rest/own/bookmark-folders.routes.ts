@@ -2,10 +2,10 @@
 // GET /api/v1/bookmarks?folder_id= lists one folder).
 import { z } from "zod";
 import { createBookmarkFolder, deleteBookmarkFolder, listBookmarkFolders, updateBookmarkFolder } from "../../src/domain/bookmarks/folders.ops.ts";
-import { route } from "../route.ts";
-import { renderBookmarkFolder } from "../views/bookmark-folder.ts";
-import { BookmarkFolderSchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderBookmarkFolder } from "../../src/views/bookmark-folder.ts";
+import { BookmarkFolderSchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Bookmarks"];
 const read = { scopes: ["read:bookmarks"] } as const;

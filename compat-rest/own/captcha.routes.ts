@@ -1,6 +1,6 @@
 // Own API: the registration captcha (pleroma-fe calls the path without /v1).
 import { getCaptcha } from "../../src/domain/captcha/captcha.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 export const captchaRoutes = [
   route({

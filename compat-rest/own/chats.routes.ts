@@ -15,14 +15,14 @@ import {
   postChatMessage,
   showChat,
 } from "../../src/domain/chats/chats.ops.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { route } from "../route.ts";
-import { renderChat, renderChatMessage, renderChatMessages, renderChats } from "../views/chat.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderChat, renderChatMessage, renderChatMessages, renderChats } from "../../src/views/chat.ts";
 import { text } from "../../src/domain/input-limits.ts";
-import { ChatMessageSchema, ChatSchema } from "../views/schemas/notification.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { ChatMessageSchema, ChatSchema } from "../../src/views/schemas/notification.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Chats"];
 const read = { scopes: ["read:chats"] };

@@ -8,9 +8,9 @@ import { listCustomEmoji } from "../../src/domain/emoji/emoji.ops.ts";
 import { addPackFile, deletePackFile, updatePackFile } from "../../src/domain/emoji/files.ops.ts";
 import { createPack, deletePack, getPackArchive, importPacks, listPacks, PackFailure, showPack, updatePackMetadata } from "../../src/domain/emoji/packs.ops.ts";
 import { downloadPack, listRemotePacks } from "../../src/domain/emoji/remote.ops.ts";
-import { Invalid, type DomainError } from "../../src/domain/errors.ts";
-import { route, type ErrorShape, type RouteDef } from "../route.ts";
-import { EmojiMapSchema, OkSchema } from "../views/schemas/misc.ts";
+import { Invalid, type DomainError } from "../../src/kernel/errors.ts";
+import { route, type ErrorShape, type RouteDef } from "../../src/http/routes/route.ts";
+import { EmojiMapSchema, OkSchema } from "../../src/views/schemas/misc.ts";
 
 const paths = (p: string) => [`/api/v1/$ns${p}`, `/api/$ns${p}`];
 const tags = ["Emoji packs"];

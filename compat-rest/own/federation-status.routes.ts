@@ -1,6 +1,6 @@
 // Own API: which instances this server no longer reaches (the family's federation status).
 import { federationStatus } from "../../src/domain/instance/federation-status.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 export const federationStatusRoutes = [
   route({

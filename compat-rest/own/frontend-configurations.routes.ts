@@ -1,5 +1,5 @@
 // Own API: the frontends' configuration, a runtime setting passed through as it is.
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 export const frontendConfigurationRoutes = [
   route({

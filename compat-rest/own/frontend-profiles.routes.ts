@@ -2,7 +2,7 @@
 // `/api/v1/akkoma/…` with API_FAMILY=akkoma, as its web client calls them).
 import { z } from "zod";
 import { deleteFrontendProfile, getFrontendProfile, listFrontendProfiles, saveFrontendProfile } from "../../src/domain/accounts/frontend-profiles.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 const tags = ["Frontend settings"];
 const read = { scopes: ["read:accounts"] } as const;

@@ -8,11 +8,11 @@ import { parse as parseCookie, serialize } from "cookie";
 import { z } from "zod";
 import type { Ctx } from "../../src/domain/context.ts";
 import { availableFrontends, choosePreferredFrontend, PREFERRED_FRONTEND_COOKIE } from "../../src/domain/frontends/preferred-frontend.ops.ts";
-import { DomainError } from "../../src/domain/errors.ts";
-import { escapeHtml as esc } from "../../src/domain/escape.ts";
+import { DomainError } from "../../src/kernel/errors.ts";
+import { escapeHtml as esc } from "../../src/kernel/escape.ts";
 import { FORM_CSRF_FIELD, formCsrfToken, formCsrfValid } from "../../src/http/csrf.ts";
 import { page } from "../oauth/pages.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 const tags = ["Frontend switcher"];
 const YEAR_SECONDS = 365 * 24 * 3600;

@@ -1,6 +1,6 @@
 // Own API: instance health.
 import { healthcheck } from "../../src/domain/instance/instance.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 export const ownInstanceRoutes = [
   route({

@@ -1,6 +1,6 @@
 // The web app manifest, for browsers installing the web client as an app.
 import { webManifest } from "../../src/domain/instance/manifest.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 export const manifestRoutes = [
   route({

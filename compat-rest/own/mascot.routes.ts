@@ -1,10 +1,10 @@
 // Own API: the mascot, rendered as the family's attachment `{id, url, type, <ns>: {mime_type}}`.
 import { NotAnImage, showMascot, updateMascot } from "../../src/domain/mascot/mascot.ops.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
 import { FileTooLarge } from "../../src/media/storage.ts";
-import { route } from "../route.ts";
-import { MascotSchema } from "../views/schemas/own.ts";
-import { renderMascot } from "../views/mascot.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { MascotSchema } from "../../src/views/schemas/own.ts";
+import { renderMascot } from "../../src/views/mascot.ts";
 
 const mascotErrors = (e: DomainError) =>
   e instanceof NotAnImage ? { status: 415, body: { error: e.message } } : e instanceof FileTooLarge ? { status: 413, body: { error: "File is too large" } } : undefined;

@@ -2,10 +2,10 @@
 // status, TOTP setup and confirmation, disabling, backup codes. Failures are 422 `{error}`.
 import { z } from "zod";
 import { confirmTotp, disableTotp, generateBackupCodes, mfaStatus, setupTotp } from "../../src/domain/auth/mfa.ops.ts";
-import { Invalid } from "../../src/domain/errors.ts";
-import { route } from "../route.ts";
-import { EmptySchema } from "../views/schemas/misc.ts";
-import { BackupCodesSchema, MfaSettingsSchema, TotpSetupSchema } from "../views/schemas/own.ts";
+import { Invalid } from "../../src/kernel/errors.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
+import { BackupCodesSchema, MfaSettingsSchema, TotpSetupSchema } from "../../src/views/schemas/own.ts";
 
 const tags = ["Multi-factor authentication"];
 const base = "/api/$ns/accounts/mfa";

@@ -2,9 +2,9 @@
 // Quoting itself is `quote_id` / `quoted_status_id` on POST /api/v1/statuses.
 import { z } from "zod";
 import { listQuotes } from "../../src/domain/statuses/quotes.ops.ts";
-import { route } from "../route.ts";
-import { renderStatuses } from "../views/status.ts";
-import { StatusListSchema } from "../views/schemas/status.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { StatusListSchema } from "../../src/views/schemas/status.ts";
 
 export const quoteRoutes = [
   route({

@@ -3,12 +3,12 @@
 import { z } from "zod";
 import { addReaction, listReactions, removeReaction } from "../../src/domain/reactions/reactions.ops.ts";
 import { bool } from "../inputs.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderStatus } from "../views/status.ts";
-import { ReactionSchema } from "../views/schemas/own.ts";
-import { StatusSchema } from "../views/schemas/status.ts";
-import { listOf } from "../views/schemas/view.ts";
-import { renderReactionGroups } from "../views/reaction.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderStatus } from "../../src/views/status.ts";
+import { ReactionSchema } from "../../src/views/schemas/own.ts";
+import { StatusSchema } from "../../src/views/schemas/status.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
+import { renderReactionGroups } from "../../src/views/reaction.ts";
 
 const emojiParams = z.object({ id: z.string(), emoji: z.string() });
 const listQuery = z.object({ with_muted: bool().optional() });

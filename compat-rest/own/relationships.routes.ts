@@ -1,14 +1,14 @@
 // The family's own relationship endpoints: subscriptions, follow/block/mute imports, moving an account.
 import { z } from "zod";
-import { Invalid } from "../../src/domain/errors.ts";
+import { Invalid } from "../../src/kernel/errors.ts";
 import { startImport, type ImportKind } from "../../src/domain/relationships/imports.ops.ts";
 import { moveAccount } from "../../src/domain/relationships/move.ops.ts";
 import { subscribeToAccount, unsubscribeFromAccount } from "../../src/domain/relationships/follows.ops.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderRelationship } from "../views/relationship.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderRelationship } from "../../src/views/relationship.ts";
 import { HTTP_LIMITS } from "../../src/http/boundary.ts";
 import { MAX_LIST_TEXT } from "../../src/domain/input-limits.ts";
-import { RelationshipSchema } from "../views/schemas/account.ts";
+import { RelationshipSchema } from "../../src/views/schemas/account.ts";
 
 const IMPORTS: { kind: ImportKind; path: string; scopes: string[] }[] = [
   { kind: "follow", path: "follow_import", scopes: ["follow", "write:follows"] },

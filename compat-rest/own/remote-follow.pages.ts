@@ -1,7 +1,7 @@
 // The HTML of the family's remote-follow pages: following an account from this server
 // (`/ostatus_subscribe`, signing in with the form) and following a local account from one's own server
 // (`/main/ostatus`, asking for one's handle). Plain forms, no JavaScript.
-import { escapeHtml as esc } from "../../src/domain/escape.ts";
+import { escapeHtml as esc } from "../../src/kernel/escape.ts";
 import { page } from "../oauth/pages.ts";
 
 export interface Followee {

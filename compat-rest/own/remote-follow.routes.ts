@@ -14,14 +14,14 @@ import type { Account } from "../../src/generated/prisma/client.ts";
 import { requireSecondFactor } from "../../src/domain/auth/second-factor.ts";
 import { signInWithPassword } from "../../src/domain/auth/sign-in.ts";
 import { makeCtx, type Ctx } from "../../src/domain/context.ts";
-import { DomainError } from "../../src/domain/errors.ts";
+import { DomainError } from "../../src/kernel/errors.ts";
 import { getAccount } from "../../src/domain/accounts/lookup.ts";
 import { remoteInteraction, resolveInteractionTarget, subscribeTarget } from "../../src/domain/federation/remote-interaction.ops.ts";
 import type { Resolved } from "../../src/domain/federation/port.ts";
 import { followAccount } from "../../src/domain/relationships/follows.ops.ts";
 import { crossSiteForm } from "../../src/http/csrf.ts";
-import { avatarUrl } from "../../src/media/defaults.ts";
-import { route } from "../route.ts";
+import { avatarUrl } from "../../src/domain/media/defaults.ts";
+import { route } from "../../src/http/routes/route.ts";
 import { followLoginPage, remoteFollowErrorPage, subscribePage, type Followee } from "./remote-follow.pages.ts";
 
 const tags = ["Remote follow"];

@@ -1,7 +1,7 @@
 // Own API: remote interaction (the family's `POST /api/v1/<ns>/remote_interaction`). Public, as in the
 // family; an unknown profile answers 200 `{error: "Couldn't find user"}`, the family's documented shape.
 import { remoteInteraction } from "../../src/domain/federation/remote-interaction.ops.ts";
-import { route } from "../route.ts";
+import { route } from "../../src/http/routes/route.ts";
 
 export const remoteInteractionRoutes = [
   route({

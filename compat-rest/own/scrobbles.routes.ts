@@ -1,10 +1,10 @@
 // Own API: scrobbles (what an account listens to).
 import { z } from "zod";
 import { createScrobble, listScrobbles } from "../../src/domain/scrobbles/scrobbles.ops.ts";
-import { route } from "../route.ts";
-import { renderScrobbles } from "../views/scrobble.ts";
-import { ScrobbleSchema } from "../views/schemas/own.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderScrobbles } from "../../src/views/scrobble.ts";
+import { ScrobbleSchema } from "../../src/views/schemas/own.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Scrobbles"];
 

@@ -1,10 +1,10 @@
 // The family's token management for the signed-in user (pleroma-fe's "security" settings).
 import { z } from "zod";
 import { deleteOwnToken, listOwnTokens } from "../../src/domain/auth/tokens.ops.ts";
-import { route } from "../route.ts";
-import { renderOwnToken } from "../views/app.ts";
-import { OwnTokenSchema } from "../views/schemas/own.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderOwnToken } from "../../src/views/app.ts";
+import { OwnTokenSchema } from "../../src/views/schemas/own.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 export const ownTokenRoutes = [
   route({

@@ -5,11 +5,11 @@ import { profileInput, updateProfile, type ImageInput } from "../../src/domain/a
 import { requireAccount } from "../../src/domain/auth/policy.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { route, type RouteInput } from "../route.ts";
-import { renderAccount, renderAccounts } from "../views/account.ts";
-import { AccountSchema } from "../views/schemas/account.ts";
-import { ImageUrlSchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route, type RouteInput } from "../../src/http/routes/route.ts";
+import { renderAccount, renderAccounts } from "../../src/views/account.ts";
+import { AccountSchema } from "../../src/views/schemas/account.ts";
+import { ImageUrlSchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const withRelationships = z.object({ with_relationships: bool().optional() });
 const idParam = z.object({ id: z.string() });

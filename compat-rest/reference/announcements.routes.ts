@@ -6,10 +6,10 @@ import {
   dismissAnnouncement,
   removeAnnouncementReaction,
 } from "../../src/domain/announcements/announcements.ops.ts";
-import { route } from "../route.ts";
-import { renderAnnouncements } from "../views/announcement.ts";
-import { AnnouncementSchema, EmptySchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAnnouncements } from "../../src/views/announcement.ts";
+import { AnnouncementSchema, EmptySchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Announcements"];
 const reactionParams = z.object({ id: z.string(), name: z.string() });

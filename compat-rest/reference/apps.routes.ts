@@ -3,9 +3,9 @@ import { z } from "zod";
 import { createApp, verifyAppCredentials } from "../../src/domain/oauth-apps/apps.ops.ts";
 import { scopeList } from "../inputs.ts";
 import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
-import { route } from "../route.ts";
-import { renderApp } from "../views/app.ts";
-import { ApplicationSchema } from "../views/schemas/misc.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderApp } from "../../src/views/app.ts";
+import { ApplicationSchema } from "../../src/views/schemas/misc.ts";
 
 export const appRoutes = [
   route({

@@ -1,8 +1,8 @@
 // Reference API bookmarks: the viewer's bookmarked statuses (the family's folders: own/bookmark-folders.routes.ts).
 import { listBookmarks } from "../../src/domain/statuses/collections.ops.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderStatuses } from "../views/status.ts";
-import { StatusListSchema } from "../views/schemas/status.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { StatusListSchema } from "../../src/views/schemas/status.ts";
 
 export const bookmarkRoutes: RouteDef[] = [
   route({

@@ -1,9 +1,9 @@
 // The reference API's list of custom emoji, for emoji pickers.
 import { listCustomEmoji } from "../../src/domain/emoji/emoji.ops.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderCustomEmoji } from "../views/emoji.ts";
-import { CustomEmojiSchema } from "../views/schemas/account.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderCustomEmoji } from "../../src/views/emoji.ts";
+import { CustomEmojiSchema } from "../../src/views/schemas/account.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 export const customEmojiRoutes: RouteDef[] = [
   route({

@@ -2,9 +2,9 @@
 import { accountFavourites, listFavourites } from "../../src/domain/statuses/collections.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { idParam } from "../inputs.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderStatuses } from "../views/status.ts";
-import { StatusListSchema } from "../views/schemas/status.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { StatusListSchema } from "../../src/views/schemas/status.ts";
 
 export const favouriteRoutes: RouteDef[] = [
   route({

@@ -30,11 +30,11 @@ import {
   updateFilterV2,
   updateFilterV2Input,
 } from "../../src/domain/filters/filters.ops.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderFilterKeyword, renderFilterStatus, renderFilterV1, renderFilterV2 } from "../views/filter.ts";
-import { FilterKeywordSchema, FilterStatusSchema, FilterV1Schema, FilterV2Schema } from "../views/schemas/filter.ts";
-import { EmptySchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderFilterKeyword, renderFilterStatus, renderFilterV1, renderFilterV2 } from "../../src/views/filter.ts";
+import { FilterKeywordSchema, FilterStatusSchema, FilterV1Schema, FilterV2Schema } from "../../src/views/schemas/filter.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const filterIdParam = z.object({ filter_id: z.string() });

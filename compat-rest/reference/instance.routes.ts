@@ -7,14 +7,14 @@ import { instanceInfo, instancePeers, instanceUsage } from "../../src/domain/ins
 import { vapidPublicKey } from "../../src/domain/push/vapid.ts";
 import { readRules } from "../../src/domain/rules/rules.ops.ts";
 import { IMAGE_TYPES } from "../../src/media/storage.ts";
-import { route } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
-import { renderInstance, renderInstanceV2 } from "../views/instance.ts";
-import { renderRule } from "../views/rule.ts";
-import { AccountSchema } from "../views/schemas/account.ts";
-import { ActivityWeekSchema, ExtendedDescriptionSchema, InstanceDomainBlockSchema, InstanceV1Schema, InstanceV2Schema, PreferencesSchema, PrivacyPolicySchema, TermsOfServiceSchema } from "../views/schemas/instance.ts";
-import { RuleSchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderAccounts } from "../../src/views/account.ts";
+import { renderInstance, renderInstanceV2 } from "../../src/views/instance.ts";
+import { renderRule } from "../../src/views/rule.ts";
+import { AccountSchema } from "../../src/views/schemas/account.ts";
+import { ActivityWeekSchema, ExtendedDescriptionSchema, InstanceDomainBlockSchema, InstanceV1Schema, InstanceV2Schema, PreferencesSchema, PrivacyPolicySchema, TermsOfServiceSchema } from "../../src/views/schemas/instance.ts";
+import { RuleSchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const TAGS = ["Instance"];
 

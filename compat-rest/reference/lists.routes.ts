@@ -19,14 +19,14 @@ import {
 import { pageInput } from "../../src/domain/pagination.ts";
 import { array } from "../../src/domain/inputs.ts";
 import { idParam } from "../inputs.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
-import { renderList } from "../views/list.ts";
-import { renderStatuses } from "../views/status.ts";
-import { EmptySchema, ListSchema } from "../views/schemas/misc.ts";
-import { AccountSchema } from "../views/schemas/account.ts";
-import { StatusListSchema } from "../views/schemas/status.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderAccounts } from "../../src/views/account.ts";
+import { renderList } from "../../src/views/list.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { EmptySchema, ListSchema } from "../../src/views/schemas/misc.ts";
+import { AccountSchema } from "../../src/views/schemas/account.ts";
+import { StatusListSchema } from "../../src/views/schemas/status.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const membersBody = z.object({ account_ids: array(z.string()) });
 

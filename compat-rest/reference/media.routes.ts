@@ -1,13 +1,13 @@
 // Reference API: media uploads (v1 and v2, both processed at once → 200), reading and describing them.
 import { z } from "zod";
 import { showMedia, updateMedia, uploadMedia } from "../../src/domain/media/media.ops.ts";
-import type { DomainError } from "../../src/domain/errors.ts";
-import { Invalid } from "../../src/domain/errors.ts";
+import type { DomainError } from "../../src/kernel/errors.ts";
+import { Invalid } from "../../src/kernel/errors.ts";
 import { FileTooLarge } from "../../src/media/storage.ts";
-import { route } from "../route.ts";
-import { renderMedia } from "../views/media.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderMedia } from "../../src/views/media.ts";
 import { text } from "../../src/domain/input-limits.ts";
-import { MediaAttachmentSchema } from "../views/schemas/status.ts";
+import { MediaAttachmentSchema } from "../../src/views/schemas/status.ts";
 
 const describe = z.object({
   description: text().optional(),

@@ -4,11 +4,11 @@ import { z } from "zod";
 import { acceptNotificationRequests, dismissNotificationRequests, getNotificationPolicy, listNotificationRequests, showNotificationRequest, updateNotificationPolicy } from "../../src/domain/notifications/notification-requests.ops.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { route } from "../route.ts";
-import { EmptySchema } from "../views/schemas/misc.ts";
-import { MergedSchema, NotificationPolicyV1Schema, NotificationPolicyV2Schema, NotificationRequestSchema } from "../views/schemas/notification.ts";
-import { listOf } from "../views/schemas/view.ts";
-import { renderPolicyV2, renderPolicyV1, renderNotificationRequests } from "../views/notification-request.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
+import { MergedSchema, NotificationPolicyV1Schema, NotificationPolicyV2Schema, NotificationRequestSchema } from "../../src/views/schemas/notification.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
+import { renderPolicyV2, renderPolicyV1, renderNotificationRequests } from "../../src/views/notification-request.ts";
 
 const READ = { scopes: ["read:notifications"] };
 const WRITE = { scopes: ["write:notifications"] };

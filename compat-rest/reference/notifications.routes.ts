@@ -19,15 +19,15 @@ import {
   unreadCountInput,
   unreadNotificationCount,
 } from "../../src/domain/notifications/groups.ts";
-import { renderAccounts } from "../views/account.ts";
-import { renderNotificationGroups } from "../views/notification-group.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderNotification, renderNotifications } from "../views/notification.ts";
-import { AccountSchema } from "../views/schemas/account.ts";
-import { CountSchema, EmptySchema } from "../views/schemas/misc.ts";
-import { MarkersSchema, NotificationGroupsSchema, NotificationSchema } from "../views/schemas/notification.ts";
-import { listOf } from "../views/schemas/view.ts";
-import { renderMarkers } from "../views/marker.ts";
+import { renderAccounts } from "../../src/views/account.ts";
+import { renderNotificationGroups } from "../../src/views/notification-group.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderNotification, renderNotifications } from "../../src/views/notification.ts";
+import { AccountSchema } from "../../src/views/schemas/account.ts";
+import { CountSchema, EmptySchema } from "../../src/views/schemas/misc.ts";
+import { MarkersSchema, NotificationGroupsSchema, NotificationSchema } from "../../src/views/schemas/notification.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
+import { renderMarkers } from "../../src/views/marker.ts";
 
 const idParam = z.object({ id: z.string() });
 const READ = { scopes: ["read:notifications"] };

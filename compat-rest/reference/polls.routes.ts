@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { showPoll, votePoll } from "../../src/domain/polls/polls.ops.ts";
 import { array, int } from "../inputs.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderPoll } from "../views/status.ts";
-import { PollSchema } from "../views/schemas/status.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderPoll } from "../../src/views/status.ts";
+import { PollSchema } from "../../src/views/schemas/status.ts";
 
 const idParam = z.object({ id: z.string() });
 

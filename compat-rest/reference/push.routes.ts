@@ -3,9 +3,9 @@ import { z } from "zod";
 import { PUSH_POLICIES } from "../../src/domain/push/alerts.ts";
 import { deletePush, showPush, subscribePush, updatePush } from "../../src/domain/push/push.ops.ts";
 import { bool } from "../inputs.ts";
-import { route, type RouteDef } from "../route.ts";
-import { EmptySchema, PushSubscriptionSchema } from "../views/schemas/misc.ts";
-import { renderPushSubscriptionOf } from "../views/push-subscription.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { EmptySchema, PushSubscriptionSchema } from "../../src/views/schemas/misc.ts";
+import { renderPushSubscriptionOf } from "../../src/views/push-subscription.ts";
 
 const PATH = "/api/v1/push/subscription";
 const auth = { scopes: ["push"] } as const;

@@ -8,11 +8,11 @@ import type { Request } from "express";
 import { parse as parseCookie } from "cookie";
 import { z } from "zod";
 import { confirmEmail, FIELD_MESSAGES, register } from "../../src/domain/accounts/registration.ops.ts";
-import { DomainError, httpStatus } from "../../src/domain/errors.ts";
+import { DomainError, httpStatus } from "../../src/kernel/errors.ts";
 import { bool } from "../inputs.ts";
 import { invalidTokenPage } from "../oauth/password-reset.pages.ts";
-import { route } from "../route.ts";
-import { renderTokenResponse } from "../views/app.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderTokenResponse } from "../../src/views/app.ts";
 
 const text = z.string().optional().nullable();
 

@@ -17,13 +17,13 @@ import { accountEndorsements, endorseAccount, familiarFollowers, listEndorsement
 import { getRelationships, type RelationshipState } from "../../src/domain/relationships/relationships.read.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { array, bool, int } from "../inputs.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
-import { renderRelationship } from "../views/relationship.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderAccounts } from "../../src/views/account.ts";
+import { renderRelationship } from "../../src/views/relationship.ts";
 import { text } from "../../src/domain/input-limits.ts";
-import { AccountSchema, RelationshipSchema } from "../views/schemas/account.ts";
-import { DomainListSchema, EmptySchema, FamiliarFollowersSchema, MutedAccountSchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { AccountSchema, RelationshipSchema } from "../../src/views/schemas/account.ts";
+import { DomainListSchema, EmptySchema, FamiliarFollowersSchema, MutedAccountSchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const withRelationships = z.object({ with_relationships: bool().optional() });

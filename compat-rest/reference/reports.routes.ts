@@ -2,12 +2,12 @@
 // Moderators handle reports through the admin API.
 import { z } from "zod";
 import { fileReport, listOwnReports, reportParams, showOwnReport } from "../../src/domain/reports/reports.ops.ts";
-import { route } from "../route.ts";
-import { renderOwnReports } from "../views/admin-report.ts";
-import { renderReport } from "../views/report.ts";
-import { renderStatuses } from "../views/status.ts";
-import { ReportSchema } from "../views/schemas/notification.ts";
-import { OwnReportSchema, OwnReportsSchema } from "../views/schemas/admin.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderOwnReports } from "../../src/views/admin-report.ts";
+import { renderReport } from "../../src/views/report.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { ReportSchema } from "../../src/views/schemas/notification.ts";
+import { OwnReportSchema, OwnReportsSchema } from "../../src/views/schemas/admin.ts";
 
 export const reportRoutes = [
   route({

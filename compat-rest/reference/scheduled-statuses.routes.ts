@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { cancelScheduledStatus, listScheduledStatuses, rescheduleStatus, showScheduledStatus } from "../../src/domain/statuses/scheduled.ops.ts";
-import { route } from "../route.ts";
-import { renderScheduledStatus } from "../views/scheduled-status.ts";
-import { EmptySchema, ScheduledStatusSchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderScheduledStatus } from "../../src/views/scheduled-status.ts";
+import { EmptySchema, ScheduledStatusSchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 

@@ -1,8 +1,8 @@
 // Reference API search: v2 answers hashtags as Tag entities, v1 as plain names.
-import { SearchV1Schema, SearchV2Schema } from "../views/schemas/misc.ts";
+import { SearchV1Schema, SearchV2Schema } from "../../src/views/schemas/misc.ts";
 import { search, searchInput } from "../../src/domain/search/search.ops.ts";
-import { route } from "../route.ts";
-import { renderSearchResult } from "../views/search.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderSearchResult } from "../../src/views/search.ts";
 
 export const searchRoutes = ([1, 2] as const).map((version) =>
   route({

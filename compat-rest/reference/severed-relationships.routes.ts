@@ -3,10 +3,10 @@
 import { z } from "zod";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { listSeverances, severedRelationshipsCsv } from "../../src/domain/relationships/severances.ts";
-import { route } from "../route.ts";
-import { renderSeveranceEvent } from "../views/moderation-notices.ts";
-import { RelationshipSeveranceEventSchema } from "../views/schemas/notification.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderSeveranceEvent } from "../../src/views/moderation-notices.ts";
+import { RelationshipSeveranceEventSchema } from "../../src/views/schemas/notification.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Severed relationships"];
 

@@ -23,14 +23,14 @@ import {
 } from "../../src/domain/statuses/actions.ops.ts";
 import { statusContext } from "../../src/domain/statuses/context.ops.ts";
 import { editInput, editStatus, statusHistory, statusSource, translateStatus } from "../../src/domain/statuses/edit.ops.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderAccount, renderAccounts } from "../views/account.ts";
-import { renderStatus, renderStatuses } from "../views/status.ts";
-import { AccountSchema } from "../views/schemas/account.ts";
-import { StatusEditSchema, StatusSourceSchema } from "../views/schemas/misc.ts";
-import { ContextSchema, StatusSchema } from "../views/schemas/status.ts";
-import { listOf } from "../views/schemas/view.ts";
-import { renderStatusHistory } from "../views/status-history.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderAccount, renderAccounts } from "../../src/views/account.ts";
+import { renderStatus, renderStatuses } from "../../src/views/status.ts";
+import { AccountSchema } from "../../src/views/schemas/account.ts";
+import { StatusEditSchema, StatusSourceSchema } from "../../src/views/schemas/misc.ts";
+import { ContextSchema, StatusSchema } from "../../src/views/schemas/status.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
+import { renderStatusHistory } from "../../src/views/status-history.ts";
 
 const idParam = z.object({ id: z.string() });
 const noBody = z.object({});

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { postInput, postStatus, deleteStatus } from "../../src/domain/statuses/statuses.ops.ts";
 import { scheduledWithMedia } from "../../src/domain/statuses/scheduled.ops.ts";
 import { showStatus, showStatuses } from "../../src/domain/statuses/statuses.read.ts";
-import { route } from "../route.ts";
-import { StatusListSchema, StatusSchema } from "../views/schemas/status.ts";
-import { renderScheduledStatus } from "../views/scheduled-status.ts";
-import { renderStatus, renderStatuses } from "../views/status.ts";
-import { PostedSchema } from "../views/schemas/misc.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { StatusListSchema, StatusSchema } from "../../src/views/schemas/status.ts";
+import { renderScheduledStatus } from "../../src/views/scheduled-status.ts";
+import { renderStatus, renderStatuses } from "../../src/views/status.ts";
+import { PostedSchema } from "../../src/views/schemas/misc.ts";
 
 const idParam = z.object({ id: z.string() });
 

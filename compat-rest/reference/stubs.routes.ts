@@ -1,6 +1,6 @@
 // Reference API endpoints this server answers with an empty array: v1 suggestions and identity proofs.
-import { route, type RouteDef } from "../route.ts";
-import { EmptyArraySchema } from "../views/schemas/misc.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { EmptyArraySchema } from "../../src/views/schemas/misc.ts";
 
 function emptyArray(path: string, auth: RouteDef["auth"]): RouteDef {
   return route({ method: "GET", path, view: EmptyArraySchema, summary: "Always an empty array", tags: ["Stubs"], auth, handler: async () => [] });

@@ -1,10 +1,10 @@
 // Reference API suggestions: the staff's suggested accounts (v2) and dismissing one.
 import { z } from "zod";
 import { dismissSuggestion, listSuggestions, suggestionsInput } from "../../src/domain/statuses/collections.ops.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderAccounts } from "../views/account.ts";
-import { EmptySchema, SuggestionSchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderAccounts } from "../../src/views/account.ts";
+import { EmptySchema, SuggestionSchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 export const suggestionRoutes: RouteDef[] = [
   route({

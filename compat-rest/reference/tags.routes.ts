@@ -3,10 +3,10 @@ import { z } from "zod";
 import { accountFeaturedTags, featuredTagSuggestions, featureTag, listFeaturedTags, unfeatureTag } from "../../src/domain/tags/featured-tags.ops.ts";
 import { followTag, listFollowedTags, showTag, unfollowTag } from "../../src/domain/tags/followed-tags.ops.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
-import { route } from "../route.ts";
-import { EmptySchema, FeaturedTagSchema, TagSchema } from "../views/schemas/misc.ts";
-import { listOf } from "../views/schemas/view.ts";
-import { renderTag, renderFeaturedTag } from "../views/tag.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { EmptySchema, FeaturedTagSchema, TagSchema } from "../../src/views/schemas/misc.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
+import { renderTag, renderFeaturedTag } from "../../src/views/tag.ts";
 
 const nameParam = z.object({ id: z.string() });
 const tags = ["Tags"];

@@ -4,10 +4,10 @@ import type { Ctx } from "../../src/domain/context.ts";
 import type { Page } from "../../src/domain/pagination.ts";
 import type { Status } from "../../src/generated/prisma/client.ts";
 import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../../src/domain/timelines/timelines.ops.ts";
-import type { IdPage } from "../pagination.ts";
-import { route, type RouteDef } from "../route.ts";
-import { renderStatuses } from "../views/status.ts";
-import { StatusListSchema } from "../views/schemas/status.ts";
+import type { IdPage } from "../../src/http/routes/pagination.ts";
+import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { StatusListSchema } from "../../src/views/schemas/status.ts";
 
 const READ = { scopes: ["read:statuses"] } as const;
 const OPTIONAL = { scopes: ["read:statuses"], optional: true } as const;

@@ -1,12 +1,12 @@
 // Reference API: trends, computed from the last week of local and federated activity
 // (src/domain/trends/trends.ops.ts).
 import { listTrendingLinks, listTrendingStatuses, listTrendingTags } from "../../src/domain/trends/trends.ops.ts";
-import { route } from "../route.ts";
-import { renderStatuses } from "../views/status.ts";
-import { renderTrendingTag } from "../views/trends.ts";
-import { TagSchema } from "../views/schemas/misc.ts";
-import { StatusListSchema } from "../views/schemas/status.ts";
-import { listOf } from "../views/schemas/view.ts";
+import { route } from "../../src/http/routes/route.ts";
+import { renderStatuses } from "../../src/views/status.ts";
+import { renderTrendingTag } from "../../src/views/trends.ts";
+import { TagSchema } from "../../src/views/schemas/misc.ts";
+import { StatusListSchema } from "../../src/views/schemas/status.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Trends"];
 const auth = { scopes: ["read"], optional: true } as const;

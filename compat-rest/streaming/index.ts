@@ -12,7 +12,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { authenticate } from "../../src/domain/auth/authenticate.ts";
 import { anonymous, makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
-import { DomainError } from "../../src/domain/errors.ts";
+import { DomainError } from "../../src/kernel/errors.ts";
 import { streamHub } from "../../src/domain/streams/hub.ts";
 import { authorizeStream, parseStream, unknownStreamReason, type StreamSpec } from "../../src/domain/streams/specs.ts";
 import { Connection, refusalFrame, STREAMING_LIMITS, type StreamingLimits } from "./connection.ts";

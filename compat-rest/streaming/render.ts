@@ -10,14 +10,14 @@
 import { makeCtx, type Viewer } from "../../src/domain/context.ts";
 import { parentVisible } from "../../src/domain/timelines/rules.ts";
 import type { Delivery, EventScope } from "../../src/domain/streams/hub.ts";
-import { renderConversations } from "../views/conversation.ts";
-import { renderAnnouncement } from "../views/announcement.ts";
-import { renderChat } from "../views/chat.ts";
-import { renderNotification } from "../views/notification.ts";
-import { renderStatuses } from "../views/status.ts";
+import { renderConversations } from "../../src/views/conversation.ts";
+import { renderAnnouncement } from "../../src/views/announcement.ts";
+import { renderChat } from "../../src/views/chat.ts";
+import { renderNotification } from "../../src/views/notification.ts";
+import { renderStatuses } from "../../src/views/status.ts";
 import { filterResults } from "../../src/domain/filters/filters.read.ts";
 import { loadViewerFlags, type ViewerFlags } from "../../src/domain/statuses/viewer-flags.ts";
-import { renderFilterResult } from "../views/filter.ts";
+import { renderFilterResult } from "../../src/views/filter.ts";
 
 type StatusDelivery = Extract<Delivery, { event: "update" | "status.update" }>;
 type Json = Record<string, any>;

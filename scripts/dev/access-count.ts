@@ -1,6 +1,6 @@
 // Prints how many REST routes and GraphQL root fields derive their guard from their operation's access
 // declaration and how many declare it by hand (issue 20, criterion 4). Run: npx tsx scripts/dev/access-count.ts
-import { allRoutes } from "../../compat-rest/index.ts";
+import { allRoutes } from "../../src/routes.ts";
 import { schema } from "../../src/graphql/schema.ts";
 import { countAccess } from "../../test/support/access-count.ts";
 

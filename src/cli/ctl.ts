@@ -3,7 +3,7 @@
 // embedded database admits one process), otherwise on the database itself (src/cli/backend.ts).
 import { parseArgs } from "node:util";
 import { loadSettings } from "../config/env.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../kernel/errors.ts";
 import { openBackend, type Backend } from "./backend.ts";
 import { UsageError, type Command } from "./command.ts";
 import { configCommands } from "./commands/config.ts";

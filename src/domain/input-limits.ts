@@ -2,7 +2,7 @@
 // PostgreSQL can store (no NUL, no unpaired UTF-16 surrogate), bounded nesting, and a maximum length on
 // every string and array a zod schema accepts. See docs/security.md.
 import { z } from "zod";
-import { Invalid, Unprocessable } from "./errors.ts";
+import { Invalid, Unprocessable } from "../kernel/errors.ts";
 
 /** The default cap of a schema string that declares no `.max()` of its own (characters). */
 export const MAX_STRING = 10_000;

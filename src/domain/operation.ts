@@ -2,7 +2,7 @@
 // every surface (REST, GraphQL, tRPC, CLI, federation). It knows nothing of HTTP or GraphQL.
 import { z } from "zod";
 import type { Ctx } from "./context.ts";
-import { Invalid } from "./errors.ts";
+import { Invalid } from "../kernel/errors.ts";
 import { enforceAccess, type Access } from "./auth/access.ts";
 import { assertSafeInput, withLengthLimits } from "./input-limits.ts";
 

@@ -3,7 +3,7 @@
 // sign-in check, the lookup scoped to the viewer and the not-found error.
 import { requireAccount } from "./auth/policy.ts";
 import type { Ctx } from "./context.ts";
-import { NotFound } from "./errors.ts";
+import { NotFound } from "../kernel/errors.ts";
 
 /** Runs `find` with the signed-in viewer's account id; no row is 404 with `message` (the family's "Record not found" unless told). */
 export async function ownRow<T>(ctx: Ctx, find: (accountId: string) => Promise<T | null>, message = "Record not found"): Promise<T> {

@@ -20,7 +20,7 @@ import type { Federation, RequestContext } from "@fedify/fedify";
 import { Temporal } from "@js-temporal/polyfill";
 import type { Account } from "../generated/prisma/client.ts";
 import type { Services } from "../domain/context.ts";
-import { escapeHtml } from "../domain/escape.ts";
+import { escapeHtml } from "../kernel/escape.ts";
 import { storedEmojis } from "../domain/emoji/emojify.ts";
 import { accountKeyPairs, cryptoKeyPairs } from "./keys.ts";
 import { INSTANCE_ACTOR, isServiceActor, RELAY_ACTOR, SERVICE_ACTOR_PATHS, serviceActorKeys } from "./service-actors.ts";

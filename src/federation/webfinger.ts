@@ -2,7 +2,7 @@
 // operation, and the JRD / XRD documents.
 import { z } from "zod";
 import type { Ctx } from "../domain/context.ts";
-import { NotFound } from "../domain/errors.ts";
+import { NotFound } from "../kernel/errors.ts";
 import { operation } from "../domain/operation.ts";
 
 const XRD_NS = "http://docs.oasis-open.org/ns/xri/xrd-1.0";

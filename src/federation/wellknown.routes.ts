@@ -1,9 +1,9 @@
 // Discovery documents other servers and clients read before anything else: NodeInfo, WebFinger, host-meta.
 import type { Request } from "express";
 import { z } from "zod";
-import { route, type RouteDef } from "../../compat-rest/route.ts";
+import { route, type RouteDef } from "../http/routes/route.ts";
 import { instanceInfo, instanceUsage } from "../domain/instance/instance.ops.ts";
-import { DomainError, NotFound } from "../domain/errors.ts";
+import { DomainError, NotFound } from "../kernel/errors.ts";
 import { buildNodeinfo, nodeinfoContentType, nodeinfoLinks, parseNodeinfoVersion } from "./nodeinfo.ts";
 import { SERVICE_ACTOR_PATHS } from "./service-actors.ts";
 import { accountJrd, hostMetaJrd, hostMetaXrd, jrdToXrd, parseResource, requireFederating, serviceActorJrd, webfingerAccount, type Jrd } from "./webfinger.ts";

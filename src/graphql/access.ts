@@ -1,5 +1,5 @@
 // A field that runs one domain operation takes its guard from the operation's access declaration
-// (src/domain/auth/access.ts), as the REST route does (compat-rest/route.ts `authOf`): written once, the
+// (src/domain/auth/access.ts), as the REST route does (src/http/routes/route.ts `authOf`): written once, the
 // two surfaces cannot drift. `...accessOf(op)` spreads the Pothos auth scopes and records the operation
 // on the field (`extensions.operation`), where the parity tests and scripts/dev/access-count.ts read it.
 import type { Access, SurfaceAccess } from "../domain/auth/access.ts";

@@ -6,8 +6,8 @@ import { blockAccount, muteAccount, unblockAccount, unmuteAccount } from "../dom
 import { followAccount, unfollowAccount } from "../domain/relationships/follows.ops.ts";
 import type { RelationshipState } from "../domain/relationships/relationships.read.ts";
 import { requireAccount } from "../domain/auth/policy.ts";
-import { Invalid } from "../domain/errors.ts";
-import { avatarUrl, headerUrl } from "../media/defaults.ts";
+import { Invalid } from "../kernel/errors.ts";
+import { avatarUrl, headerUrl } from "../domain/media/defaults.ts";
 import { builder } from "./builder.ts";
 import { optional } from "./optional-scopes.ts";
 

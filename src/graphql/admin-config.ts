@@ -2,7 +2,7 @@
 // (the route's OAuth scope too; the admin token passes). Family values are arbitrary JSON terms, so they
 // travel JSON-encoded, as the moderation log's `dataJson` does.
 import { describeConfig, getConfig, needReboot, restart, updateConfig, type ConfigList, type ConfigObject } from "../domain/config/config.ops.ts";
-import { Invalid } from "../domain/errors.ts";
+import { Invalid } from "../kernel/errors.ts";
 import { adminOnly } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
 

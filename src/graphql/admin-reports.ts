@@ -13,7 +13,7 @@ import {
   type ReportRow,
 } from "../domain/reports/admin-reports.ops.ts";
 import { loadFound } from "../domain/loaders.ts";
-import { Invalid, NotFound } from "../domain/errors.ts";
+import { Invalid, NotFound } from "../kernel/errors.ts";
 import type { Account, ReportNote } from "../generated/prisma/client.ts";
 import { guardSubscription, privileged } from "./admin-auth.ts";
 import { accessOf } from "./access.ts";

@@ -23,7 +23,7 @@ import {
 } from "../domain/accounts/admin-users.ops.ts";
 import { getPermissionGroups, listUsers, showUser, userStatuses } from "../domain/accounts/admin-users.read.ts";
 import type { Account } from "../generated/prisma/client.ts";
-import { avatarUrl } from "../media/defaults.ts";
+import { avatarUrl } from "../domain/media/defaults.ts";
 import { guardSubscription } from "./admin-auth.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";

@@ -5,7 +5,7 @@ import { createBookmarkFolder, deleteBookmarkFolder, listBookmarkFolders, update
 import { emojiRegistry, emojiUrl } from "../domain/emoji/registry.ts";
 import { createScrobble, listScrobbles } from "../domain/scrobbles/scrobbles.ops.ts";
 import type { BookmarkFolder, Scrobble } from "../generated/prisma/client.ts";
-import { Invalid } from "../domain/errors.ts";
+import { Invalid } from "../kernel/errors.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
 import "./accounts.ts";

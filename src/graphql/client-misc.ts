@@ -1,7 +1,7 @@
 // Smaller client operations over GraphQL: filing a report, the instance's description and peers,
 // suggested accounts, birthdays of followed accounts and unreachable instances. Each field calls the
 // operation its REST route calls; account lists render through the request's loaders.
-import { renderStatuses } from "../../compat-rest/views/status.ts";
+import { renderStatuses } from "../views/status.ts";
 import { listBirthdays } from "../domain/accounts/birthdays.ops.ts";
 import { remoteInteraction } from "../domain/federation/remote-interaction.ops.ts";
 import { availableFrontends } from "../domain/frontends/preferred-frontend.ops.ts";

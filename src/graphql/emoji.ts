@@ -1,7 +1,7 @@
 // Custom emoji and emoji packs: the same operations as the REST routes (reading is public; pack
 // changes and the reload need an admin holding `admin:write`).
 import { listCustomEmoji, reloadEmoji } from "../domain/emoji/emoji.ops.ts";
-import { Invalid } from "../domain/errors.ts";
+import { Invalid } from "../kernel/errors.ts";
 import { addPackFile, deletePackFile, updatePackFile } from "../domain/emoji/files.ops.ts";
 import { createPack, deletePack, importPacks, listPacks, packView, showPack, updatePackMetadata, type PackView } from "../domain/emoji/packs.ops.ts";
 import { downloadPack, listRemotePacks } from "../domain/emoji/remote.ops.ts";

@@ -4,7 +4,7 @@
 import type { ObjectRef } from "@pothos/core";
 import { getRefFromModel } from "@pothos/plugin-prisma";
 import type { Account, Status } from "../generated/prisma/client.ts";
-import { Invalid } from "../domain/errors.ts";
+import { Invalid } from "../kernel/errors.ts";
 import type { Page, PageInput } from "../domain/pagination.ts";
 import { builder } from "./builder.ts";
 

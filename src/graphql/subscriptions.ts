@@ -4,7 +4,7 @@
 // event resolves with fresh batch loaders of the subscriber, so viewer-dependent fields are current.
 import { Repeater, SlidingBuffer } from "graphql-yoga";
 import type { Ctx } from "../domain/context.ts";
-import { Forbidden, NotFound } from "../domain/errors.ts";
+import { Forbidden, NotFound } from "../kernel/errors.ts";
 import { createLoaders } from "../domain/loaders.ts";
 import type { FollowSide } from "../realtime/bus.ts";
 import { streamHub, type Delivery } from "../domain/streams/hub.ts";

@@ -6,7 +6,7 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import multer from "multer";
 import qs from "qs";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../kernel/errors.ts";
 import { findUnsafeInput, MAX_DEPTH } from "../domain/input-limits.ts";
 
 export const HTTP_LIMITS = {

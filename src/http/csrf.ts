@@ -8,7 +8,7 @@
 import crypto from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import { parse as parseCookie, serialize } from "cookie";
-import { sessionCookieName } from "../../compat-rest/credentials.ts";
+import { sessionCookieName } from "./credentials.ts";
 import { safeEqual } from "../domain/auth/secrets.ts";
 
 export const CSRF_HEADER = "x-csrf-protection";

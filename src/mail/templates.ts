@@ -1,6 +1,6 @@
 // The messages the server sends: plain text plus a simple HTML alternative. Links are absolute,
 // built from the public base URL (BASE_URL), never from the request's Host header.
-import { escapeHtml as esc } from "../domain/escape.ts";
+import { escapeHtml as esc } from "../kernel/escape.ts";
 import type { Settings } from "../config/env.ts";
 import type { Mail } from "./mailer.ts";
 

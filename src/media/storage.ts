@@ -8,7 +8,7 @@ import { fileTypeFromBuffer } from "file-type";
 import { newId } from "../db/ids.ts";
 import { IMAGE_LIMITS, probeAudioVideo, processImage, strippedImage } from "./processing.ts";
 import type { Ctx } from "../kernel/context.ts";
-import { DomainError, Invalid, Unprocessable } from "../domain/errors.ts";
+import { DomainError, Invalid, Unprocessable } from "../kernel/errors.ts";
 
 export interface Upload {
   buffer: Buffer;

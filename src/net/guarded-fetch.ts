@@ -9,7 +9,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import type { Ctx } from "../kernel/context.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../kernel/errors.ts";
 import { SOFTWARE_VERSION } from "../config/version.ts";
 
 export type FetchFailure = "refused" | "timeout" | "too_large" | "too_many_redirects" | "network";

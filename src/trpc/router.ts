@@ -6,7 +6,7 @@ import { invalidateSession, createSession } from "../domain/auth/sessions.ts";
 import { signInWithPassword } from "../domain/auth/sign-in.ts";
 import { requireSecondFactor } from "../domain/auth/second-factor.ts";
 import type { Ctx } from "../domain/context.ts";
-import { DomainError, Forbidden } from "../domain/errors.ts";
+import { DomainError, Forbidden } from "../kernel/errors.ts";
 import { findUnsafeInput, withLengthLimits } from "../domain/input-limits.ts";
 import type { Account } from "../generated/prisma/client.ts";
 import { ctlOpNames, ctlOps } from "./ctl-ops.ts";

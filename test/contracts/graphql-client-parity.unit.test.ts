@@ -3,8 +3,8 @@
 // below, or sits in EXCEPTIONS with the reason it has none, or in MISSING (a gap still to close). The
 // checks are test/support/graphql-parity.ts, shared with the admin table (graphql-parity.unit.test.ts).
 import { expect, test } from "vitest";
-import { allRoutes } from "../../compat-rest/index.ts";
-import { authOf, pathsOf, type RouteDef } from "../../compat-rest/route.ts";
+import { allRoutes } from "../../src/routes.ts";
+import { authOf, pathsOf, type RouteDef } from "../../src/http/routes/route.ts";
 import { describeParity, field } from "../support/graphql-parity.ts";
 
 /** `METHOD path` (first path, namespace `ext`, family `own`) → `Query.field` or `Mutation.field`. */

@@ -3,8 +3,8 @@
 // privilege elsewhere, such as the emoji pack writes); each must name its GraphQL counterpart below or sit
 // in EXCEPTIONS with a reason. The checks themselves (field exists, guarded alike, same domain operation)
 // are test/support/graphql-parity.ts, shared with the client table (graphql-client-parity.unit.test.ts).
-import { allRoutes } from "../../compat-rest/index.ts";
-import { authOf, pathsOf, type RouteDef } from "../../compat-rest/route.ts";
+import { allRoutes } from "../../src/routes.ts";
+import { authOf, pathsOf, type RouteDef } from "../../src/http/routes/route.ts";
 import { describeParity } from "../support/graphql-parity.ts";
 
 /** `METHOD path` (first path, namespace `ext`) → `Query.field` or `Mutation.field`. */

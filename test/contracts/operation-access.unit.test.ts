@@ -2,8 +2,8 @@
 // built with `accessOf(op)` are guarded exactly as the operation's `access` says, so the same operation has
 // the same access on every surface. The counts show how far the conversion has come.
 import { describe, expect, test } from "vitest";
-import { allRoutes } from "../../compat-rest/index.ts";
-import { assertRouteDeclared, authOf, route } from "../../compat-rest/route.ts";
+import { allRoutes } from "../../src/routes.ts";
+import { assertRouteDeclared, authOf, route } from "../../src/http/routes/route.ts";
 import type { AnyOperation } from "../../src/domain/operation.ts";
 import { schema } from "../../src/graphql/schema.ts";
 import { countAccess } from "../support/access-count.ts";

@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { allRoutes } from "../../compat-rest/index.ts";
-import { pathsOf } from "../../compat-rest/route.ts";
+import { allRoutes } from "../../src/routes.ts";
+import { pathsOf } from "../../src/http/routes/route.ts";
 
 const NS = "ext";
 const FAMILY = "own";

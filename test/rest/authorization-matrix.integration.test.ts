@@ -1,4 +1,4 @@
-// The authorization matrix, generated from the route table (compat-rest/index.ts): every route × {anonymous,
+// The authorization matrix, generated from the route table (src/routes.ts): every route × {anonymous,
 // user, moderator without the route's privilege, admin, token lacking the scope} gets the outcome its
 // declaration documents (docs/development.md, "Adding a REST route"; src/domain/auth/policy.ts):
 //
@@ -15,8 +15,8 @@
 // them; visibility across REST, GraphQL and streaming is at the end of this file.
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { allRoutes } from "../../compat-rest/index.ts";
-import { authOf, resolveRoute, type RouteAuth, type RouteDef } from "../../compat-rest/route.ts";
+import { allRoutes } from "../../src/routes.ts";
+import { authOf, resolveRoute, type RouteAuth, type RouteDef } from "../../src/http/routes/route.ts";
 import type { Privilege } from "../../src/config/runtime.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -24,7 +24,7 @@ vi.setConfig({ testTimeout: 300_000, hookTimeout: 60_000 });
 
 const PERSONAS = ["anonymous", "user", "moderator", "admin", "lacking_scope"] as const;
 type Persona = (typeof PERSONAS)[number];
-/** messages of refusals by the declaration (compat-rest/mount.ts authorize → src/domain/auth/policy.ts) */
+/** messages of refusals by the declaration (src/http/routes/mount.ts authorize → src/domain/auth/policy.ts) */
 const DECLARATION_REFUSAL = /^(Invalid credentials\.|Insufficient permissions: .*|User is not an admin\.|User is not a staff member\.|User isn't privileged\.)$/;
 const MODERATOR_PRIVILEGES: Privilege[] = ["messages_delete", "reports_manage_reports"]; // the default moderator_privileges
 

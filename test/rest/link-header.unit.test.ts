@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { setLinkHeader } from "../../compat-rest/pagination.ts";
+import { setLinkHeader } from "../../src/http/routes/pagination.ts";
 
 test("Link headers keep the request's filters, arrays included, and replace the cursors", () => {
   const headers: Record<string, string> = {};

@@ -1,11 +1,11 @@
 // A route declared `paged` returns its page; the mount code sets the Link header from it and sends the
-// items, so handlers never touch the response for paging (compat-rest/pagination.ts).
+// items, so handlers never touch the response for paging (src/http/routes/pagination.ts).
 import express from "express";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { mountRoutes } from "../../compat-rest/mount.ts";
-import { assertRouteDeclared, route } from "../../compat-rest/route.ts";
+import { mountRoutes } from "../../src/http/routes/mount.ts";
+import { assertRouteDeclared, route } from "../../src/http/routes/route.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 

@@ -1,8 +1,8 @@
 import express from "express";
 import { describe, expect, test } from "vitest";
-import { allRoutes } from "../../compat-rest/index.ts";
-import { mountRoutes } from "../../compat-rest/mount.ts";
-import { assertRouteDeclared, route } from "../../compat-rest/route.ts";
+import { allRoutes } from "../../src/routes.ts";
+import { mountRoutes } from "../../src/http/routes/mount.ts";
+import { assertRouteDeclared, route } from "../../src/http/routes/route.ts";
 
 const handler = async () => ({});
 

@@ -1,7 +1,7 @@
 // How many REST routes and GraphQL fields take their guard from their operation's access declaration
-// (compat-rest/route.ts `authOf`, src/graphql/access.ts `accessOf`) and how many still declare it by hand.
+// (src/http/routes/route.ts `authOf`, src/graphql/access.ts `accessOf`) and how many still declare it by hand.
 import type { GraphQLSchema } from "graphql";
-import type { RouteDef } from "../../compat-rest/route.ts";
+import type { RouteDef } from "../../src/http/routes/route.ts";
 
 export interface AccessCount {
   routes: { derived: number; byHand: number };

@@ -5,7 +5,7 @@
 // that its resolver calls a domain operation the route's handler calls too.
 import type { GraphQLField } from "graphql";
 import { describe, expect, test } from "vitest";
-import { authOf, pathsOf, type RouteDef } from "../../compat-rest/route.ts";
+import { authOf, pathsOf, type RouteDef } from "../../src/http/routes/route.ts";
 import { schema } from "../../src/graphql/schema.ts";
 
 export interface ParityTable {

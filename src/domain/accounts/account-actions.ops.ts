@@ -9,7 +9,7 @@ import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { deletedStatusesWhere } from "../streams/streams.read.ts";
-import { Forbidden, Invalid, NotFound, Unprocessable } from "../errors.ts";
+import { Forbidden, Invalid, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { federate, hasRemoteFollowers, remoteInboxesAround } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { emailAddress } from "../inputs.ts";
 import { newId } from "../../db/ids.ts";
 import type { Ctx } from "../context.ts";
-import { Conflict, NotFound } from "../errors.ts";
+import { Conflict, NotFound } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import { hashPassword } from "../auth/passwords.ts";

@@ -4,7 +4,7 @@ import { likeLiteral } from "../../db/like.ts";
 import type { Account, Prisma } from "../../generated/prisma/client.ts";
 import { isStaff } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { isHttpUrl, parseHandle, refreshIfStale } from "../federation/port.ts";
 import { bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";

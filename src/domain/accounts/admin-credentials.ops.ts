@@ -6,7 +6,7 @@ import { passwordResetLink } from "../../mail/templates.ts";
 import { issueAccountToken } from "./account-tokens.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { Invalid, NotFound } from "../../kernel/errors.ts";
 import { bool, isEmailAddress } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { likeLiteral } from "../../db/like.ts";
 import { requirePrivilege } from "../auth/policy.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { text } from "../input-limits.ts";
 import { bool } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";

@@ -11,7 +11,7 @@ import { findAccountByIdOrNickname } from "./lookup.ts";
 import { sendConfirmation } from "./registration.ops.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, Forbidden } from "../errors.ts";
+import { DomainError, Forbidden } from "../../kernel/errors.ts";
 import { array, isEmailAddress } from "../inputs.ts";
 import { logAction, type LogAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";

@@ -5,7 +5,7 @@ import { likeLiteral } from "../../db/like.ts";
 import type { Account, Prisma, Status } from "../../generated/prisma/client.ts";
 import { findAccountByIdOrNickname, findAccountsByHandles } from "./lookup.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 

@@ -6,7 +6,7 @@ import { newId } from "../../db/ids.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { canonicalEmailHash, IP_BLOCK_SEVERITIES, parseCidr } from "../auth/access-blocks.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { text } from "../input-limits.ts";
 import { int, isEmailAddress } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Prisma, type FrontendSettingsProfile } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 

@@ -2,7 +2,7 @@
 // ("alice", "@alice", "alice@this.host" for local accounts, "bob@remote.host" for remote ones).
 import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 
 /** The family's message when an account route names no known account. */
 export const RECORD_NOT_FOUND = "Record not found";

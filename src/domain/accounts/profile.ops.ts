@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { removeStored, storeImage, type Upload } from "../../media/storage.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 import { array, bool } from "../inputs.ts";
 import { customEmojiIn } from "../emoji/emojify.ts";
 import { federate, hasRemoteFollowers } from "../federation/outbox.ts";

@@ -9,7 +9,7 @@ import { confirmationMail } from "../../mail/templates.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { issueToken, type IssuedToken } from "../auth/tokens.ops.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, Forbidden, Invalid, Unprocessable } from "../errors.ts";
+import { DomainError, Forbidden, Invalid, Unprocessable } from "../../kernel/errors.ts";
 import { emailBlocked, ipRestriction } from "../auth/access-blocks.ts";
 import { operation } from "../operation.ts";
 import { checkCaptcha } from "../captcha/captcha.ops.ts";

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { text } from "../input-limits.ts";
 import { operation } from "../operation.ts";
 

@@ -8,7 +8,7 @@ import { newId } from "../../db/ids.ts";
 import type { Announcement, Prisma } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { normalizeEmoji } from "../reactions/reactions.ops.ts";

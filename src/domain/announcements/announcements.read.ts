@@ -3,7 +3,7 @@
 // reactions. Reads and reactions cost the same three queries whatever the number of announcements.
 import type { Account, Announcement } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { escapeHtml } from "../escape.ts";
+import { escapeHtml } from "../../kernel/escape.ts";
 import { formatStatus } from "../statuses/formatter.ts";
 
 export interface AnnouncementReactionGroup {

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import type { IpBlock } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { Forbidden } from "../errors.ts";
+import { Forbidden } from "../../kernel/errors.ts";
 
 export const IP_BLOCK_SEVERITIES = ["sign_up_requires_approval", "sign_up_block", "no_access"] as const;
 export type IpBlockSeverity = (typeof IP_BLOCK_SEVERITIES)[number];

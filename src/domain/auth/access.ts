@@ -1,5 +1,5 @@
 // Who may run an operation, declared once on the operation (src/domain/operation.ts) and read by every
-// surface: the REST route derives its `auth` from it (compat-rest/route.ts `authOf`), the GraphQL field its
+// surface: the REST route derives its `auth` from it (src/http/routes/route.ts `authOf`), the GraphQL field its
 // auth scopes (src/graphql/access.ts `accessOf`). The operation itself enforces the part that is about the
 // account (role, privilege) whichever surface calls it; OAuth scopes belong to tokens, so the surfaces
 // check those (a CLI or federation caller holds no token).

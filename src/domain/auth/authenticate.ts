@@ -4,7 +4,7 @@ import { decodeModel, modelJson } from "../../db/model-rows.ts";
 import type { Account, OAuthApp, OAuthToken } from "../../generated/prisma/client.ts";
 import type { Ctx, Viewer } from "../context.ts";
 import { ALL_SCOPES, anonymous } from "../context.ts";
-import { Unauthorized } from "../errors.ts";
+import { Unauthorized } from "../../kernel/errors.ts";
 import { noteActivity } from "./last-activity.ts";
 import { digest, safeEqual } from "./secrets.ts";
 import { validateSession } from "./sessions.ts";

@@ -3,7 +3,7 @@
 // instead of a token. Only the token's digest is stored; it lives five minutes and is used once.
 import type { Account, MfaToken, OAuthApp } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import { digest, newSecret } from "./secrets.ts";
 
 export const MFA_TOKEN_TTL_MS = 5 * 60 * 1000;

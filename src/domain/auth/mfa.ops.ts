@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Account } from "../../generated/prisma/client.ts";
 import type { Db } from "../../db/client.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, Unprocessable } from "../errors.ts";
+import { Invalid, Unprocessable } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { findClient } from "../oauth-apps/apps.ops.ts";
 import { chargeMfaAttempt, consumeMfaToken, type LiveMfaToken, type MfaPurpose } from "./mfa-tokens.ts";

@@ -1,6 +1,6 @@
 // Authorization checks shared by operations and surfaces; the messages are the family's.
 import type { Ctx, Viewer } from "../context.ts";
-import { Forbidden } from "../errors.ts";
+import { Forbidden } from "../../kernel/errors.ts";
 import type { Account } from "../../generated/prisma/client.ts";
 import { hasScope } from "./scopes.ts";
 import { ADMIN_PRIVILEGES, type Privilege } from "../../config/runtime.ts";

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { Unauthorized } from "../errors.ts";
+import { Unauthorized } from "../../kernel/errors.ts";
 import { digest } from "./secrets.ts";
 import { matchTotp } from "./totp.ts";
 

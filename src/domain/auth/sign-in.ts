@@ -1,7 +1,7 @@
 // Password sign-in shared by the token endpoint, the authorization page, Basic auth and tRPC.
 import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, Forbidden, Unauthorized } from "../errors.ts";
+import { DomainError, Forbidden, Unauthorized } from "../../kernel/errors.ts";
 import { assertSafeInput } from "../input-limits.ts";
 import { assertSignInAllowed } from "./access-blocks.ts";
 import { noteActivity } from "./last-activity.ts";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Account, OAuthApp, OAuthToken } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { Forbidden, Invalid, NotFound, Unauthorized } from "../errors.ts";
+import { Forbidden, Invalid, NotFound, Unauthorized } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { findClient, OOB_REDIRECT, redirectUriAllowed } from "../oauth-apps/apps.ops.ts";
 import { requireAccount } from "./policy.ts";

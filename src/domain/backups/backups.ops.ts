@@ -9,11 +9,11 @@ import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Account, Backup, Status } from "../../generated/prisma/client.ts";
-import { actorDocument, announceActivity, createActivity, noteDocument, orderedCollection } from "../../federation/activitystreams.ts";
+import { actorDocument, announceActivity, createActivity, noteDocument, orderedCollection } from "../federation/activitystreams.ts";
 import { uploadsDir } from "../../media/storage.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx, Services } from "../context.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { Invalid, NotFound } from "../../kernel/errors.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 

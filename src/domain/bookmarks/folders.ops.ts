@@ -6,7 +6,7 @@ import { newId } from "../../db/ids.ts";
 import { Prisma, type BookmarkFolder } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Conflict, Unprocessable } from "../errors.ts";
+import { Conflict, Unprocessable } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { ownRow } from "../own-row.ts";
 import { reactionEmoji } from "../reactions/reactions.ops.ts";

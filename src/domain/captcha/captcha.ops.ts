@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import type { Ctx } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 import { instanceSecret } from "../instance/secrets.ts";
 import { operation } from "../operation.ts";
 import { safeEqual } from "../auth/secrets.ts";

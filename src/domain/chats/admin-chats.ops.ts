@@ -2,7 +2,7 @@
 // messages; with `messages_delete` they delete a message for both sides (logged as the family logs it).
 import { z } from "zod";
 import { findAccountByIdOrNickname } from "../accounts/lookup.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { pageInput, type Page } from "../pagination.ts";

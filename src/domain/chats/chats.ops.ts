@@ -8,7 +8,7 @@ import type { Account } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { customEmojiIn } from "../emoji/emojify.ts";
-import { Invalid, NotFound, Unprocessable } from "../errors.ts";
+import { Invalid, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { bool } from "../inputs.ts";
 import { federate } from "../federation/outbox.ts";
 import type { RemoteMedia } from "../statuses/remote.ops.ts";

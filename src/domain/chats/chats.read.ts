@@ -3,7 +3,7 @@
 // number of queries: the rows, one grouped unread count, the newest ref of each chat.
 import { Prisma, type Account, type Chat } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { Invalid, NotFound } from "../../kernel/errors.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 
 /** How long a message carries its `idempotency_key` (and a repeated key returns it): the family's 2-minute cache. */

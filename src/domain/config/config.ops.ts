@@ -24,7 +24,7 @@ import { defaultRuntimeSettings } from "../../config/runtime.ts";
 import type { ConfigEntry } from "../../generated/prisma/client.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 import { bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 

@@ -7,7 +7,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, ConversationParticipation, Prisma, Status } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, NotFound, Unprocessable } from "../errors.ts";
+import { Invalid, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { array } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";

@@ -5,7 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { Ctx } from "../context.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { Invalid, NotFound } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 
 /** document name → the path it is served at */

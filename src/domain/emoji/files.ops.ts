@@ -8,7 +8,7 @@ import { z } from "zod";
 import { detectImageType, type Upload } from "../../media/storage.ts";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
 import type { Ctx } from "../context.ts";
-import { Conflict, Invalid, NotFound, Unprocessable, UpstreamFailure } from "../errors.ts";
+import { Conflict, Invalid, NotFound, Unprocessable, UpstreamFailure } from "../../kernel/errors.ts";
 import { bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { checkFileName, checkPackName, checkShortcode, EMOJI_EXTENSIONS, inside, isValidFileName, packFilePath, readPack, SHORTCODE, withPackLock, writePack, type Pack } from "./pack-store.ts";

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { requirePrivilege } from "../auth/policy.ts";
-import { Conflict, Invalid } from "../errors.ts";
+import { Conflict, Invalid } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { importPacks } from "./packs.ops.ts";
 import { packDir } from "./pack-store.ts";

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Settings } from "../../config/env.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 
 /** The metadata keys of `pack.json` → `pack` (the spec's list); other keys found on disk are kept as they are. */
 export const META_KEYS = ["license", "homepage", "description", "fallback-src", "fallback-src-sha256", "share-files"] as const;

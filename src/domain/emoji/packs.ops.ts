@@ -6,7 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
 import type { Ctx } from "../context.ts";
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, UpstreamFailure } from "../errors.ts";
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, UpstreamFailure } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { isDownloadable, packArchive, sha256Hex } from "./archive.ts";

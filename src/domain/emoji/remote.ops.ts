@@ -8,7 +8,7 @@ import { z } from "zod";
 import { guardedFetch, type GuardedResponse } from "../../net/guarded-fetch.ts";
 import { detectImageType } from "../../media/storage.ts";
 import type { Ctx } from "../context.ts";
-import { Conflict, DomainError, Invalid, UpstreamFailure } from "../errors.ts";
+import { Conflict, DomainError, Invalid, UpstreamFailure } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { sha256Hex } from "./archive.ts";

@@ -2,7 +2,7 @@
 // the sha256 a listing advertises matches the archive fetched later. Reading never trusts an entry
 // name: only names the caller expects are extracted, and unsafe names refuse the whole archive.
 import { Unzip, UnzipInflate, zipSync, type Zippable } from "fflate";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 
 const FIXED_TIME = new Date(1980, 0, 1);
 

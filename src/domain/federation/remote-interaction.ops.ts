@@ -3,7 +3,7 @@
 // `http://ostatus.org/schema/1.0/subscribe` template of their handle, with `{uri}` replaced by the
 // object's id), where they are signed in and can follow, reply or favourite.
 import { z } from "zod";
-import { DomainError, NotFound } from "../errors.ts";
+import { DomainError, NotFound } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { isHttpUrl, parseHandle, type Resolved } from "./port.ts";
 import { normalizeHandle } from "../accounts/lookup.ts";

@@ -7,7 +7,7 @@ import { newId } from "../../db/ids.ts";
 import type { Filter, FilterKeyword, FilterStatus } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { ownRow } from "../own-row.ts";

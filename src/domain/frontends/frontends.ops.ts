@@ -6,7 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, Invalid } from "../errors.ts";
+import { DomainError, Invalid } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { readZip } from "../emoji/zip.ts";
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { Prisma, type Account } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { hostRule } from "./rejected-domains.ts";

@@ -10,7 +10,7 @@ import type { InstanceDomainAllow, InstanceDomainBlock } from "../../generated/p
 import { requireAdmin } from "../auth/policy.ts";
 import { applyEverywhere } from "../config/config.ops.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, NotFound, Unprocessable } from "../errors.ts";
+import { DomainError, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { text } from "../input-limits.ts";
 import { bool } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";

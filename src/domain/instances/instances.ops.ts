@@ -5,7 +5,7 @@ import { z } from "zod";
 import { deletedStatusesWhere } from "../streams/streams.read.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { bool, int } from "../inputs.ts";
 import { instanceHealth, type InstanceHealth } from "../federation/instances.ts";
 import { actorOf, logAction, logActionAs, type Actor } from "../moderation-log/log.ts";

@@ -5,8 +5,8 @@ import { z } from "zod";
 import type { Invite } from "../../generated/prisma/client.ts";
 import type { Mail } from "../../mail/mailer.ts";
 import type { Ctx } from "../context.ts";
-import { escapeHtml } from "../escape.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { escapeHtml } from "../../kernel/escape.ts";
+import { Invalid, NotFound } from "../../kernel/errors.ts";
 import { int, emailAddress } from "../inputs.ts";
 import { operation } from "../operation.ts";
 

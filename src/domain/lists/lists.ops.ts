@@ -6,7 +6,7 @@ import type { Account, List, Status } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { ownRow } from "../own-row.ts";

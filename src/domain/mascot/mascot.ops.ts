@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Upload } from "../../media/storage.ts";
 import { detectImageType } from "../../media/storage.ts";
 import { requireAccount } from "../auth/policy.ts";
-import { DomainError } from "../errors.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import { uploadMedia } from "../media/media.ops.ts";
 import { operation } from "../operation.ts";
 

@@ -10,7 +10,7 @@ import { IMAGE_LIMITS } from "../../media/storage.ts";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
 import { isMediaProxyBanned } from "../media-proxy/media-proxy.ops.ts";
 import type { Services } from "../context.ts";
-import { Forbidden, NotFound, UpstreamFailure } from "../errors.ts";
+import { Forbidden, NotFound, UpstreamFailure } from "../../kernel/errors.ts";
 import { cachedCopy, keepCopy, type CachedCopy } from "./proxy-cache.ts";
 import { loadMediaProxyKey, verifyProxyPath } from "./proxy-url.ts";
 

@@ -7,7 +7,7 @@ import type { MediaAttachment, Prisma } from "../../generated/prisma/client.ts";
 import { removeStored, storeMedia, type Upload } from "../../media/storage.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, NotFound, Unprocessable } from "../errors.ts";
+import { Invalid, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { text } from "../input-limits.ts";
 import { statusesChanged } from "../statuses/status-cache.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ModerationLogEntry, Prisma } from "../../generated/prisma/client.ts";
 import { likeLiteral } from "../../db/like.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 

@@ -5,7 +5,7 @@ import { decodeModel, modelJsonById } from "../../db/model-rows.ts";
 import { Prisma, type Notification, type Visibility } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Forbidden, Invalid, NotFound } from "../errors.ts";
+import { Forbidden, Invalid, NotFound } from "../../kernel/errors.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { OAuthApp, Prisma } from "../../generated/prisma/client.ts";
 import { isKnownScope, parseScopes } from "../auth/scopes.ts";
 import { newSecret } from "../auth/secrets.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { Invalid, NotFound } from "../../kernel/errors.ts";
 import { bool, int, scopeList } from "../inputs.ts";
 import { OOB_REDIRECT } from "./apps.ops.ts";
 import { operation } from "../operation.ts";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { OAuthApp } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, Unauthorized } from "../errors.ts";
+import { Invalid, Unauthorized } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { isKnownScope, parseScopes } from "../auth/scopes.ts";
 import { newSecret, safeEqual } from "../auth/secrets.ts";

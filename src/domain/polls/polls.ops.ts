@@ -6,7 +6,7 @@ import { newId } from "../../db/ids.ts";
 import type { Poll } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { array, int } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
 import { federate, federateStatus } from "../federation/outbox.ts";

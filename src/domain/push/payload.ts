@@ -1,7 +1,7 @@
 // What a push carries: the reference payload `{access_token, preferred_locale, notification_id,
 // notification_type, icon, title, body}`, in English (no translations exist yet).
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { avatarUrl } from "../../media/defaults.ts";
+import { avatarUrl } from "../media/defaults.ts";
 import type { Ctx } from "../context.ts";
 import { wireType } from "../notifications/notifications.ops.ts";
 import { htmlToText } from "../statuses/formatter.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { PushSubscription } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Forbidden, Invalid, NotFound } from "../errors.ts";
+import { Forbidden, Invalid, NotFound } from "../../kernel/errors.ts";
 import { bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { parseAlerts, PUSH_POLICIES } from "./alerts.ts";

@@ -8,7 +8,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, Status } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 import { emojiRegistry, emojiUrl } from "../emoji/registry.ts";
 import { bool } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";

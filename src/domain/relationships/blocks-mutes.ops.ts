@@ -4,7 +4,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, RelationshipType } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 import { bool, int } from "../inputs.ts";
 import { leaveFollowerLists } from "../lists/lists.ops.ts";
 import { federate } from "../federation/outbox.ts";

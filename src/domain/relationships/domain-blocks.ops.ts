@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import { requireAccount } from "../auth/policy.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { signedIn } from "./relationships.policy.ts";

@@ -7,7 +7,7 @@ import type { Account } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Unprocessable } from "../errors.ts";
+import { Unprocessable } from "../../kernel/errors.ts";
 import { array } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";

@@ -9,7 +9,7 @@ import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { normalizeHandle, RECORD_NOT_FOUND } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Forbidden, Invalid, NotFound } from "../errors.ts";
+import { Forbidden, Invalid, NotFound } from "../../kernel/errors.ts";
 import { bool } from "../inputs.ts";
 import { leaveFollowerLists } from "../lists/lists.ops.ts";
 import { followRequestAccepted, notify } from "../notifications/notify.ts";

@@ -5,7 +5,7 @@ import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { findAccountsByHandles } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError } from "../errors.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { blockAs, muteAs } from "./blocks-mutes.ops.ts";
 import { followAs } from "./follows.ops.ts";

@@ -6,7 +6,7 @@ import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { normalizeHandle } from "../accounts/lookup.ts";
 import { confirmPassword } from "../accounts/account-actions.ops.ts";
 import type { Ctx } from "../context.ts";
-import { DomainError, Invalid, NotFound } from "../errors.ts";
+import { DomainError, Invalid, NotFound } from "../../kernel/errors.ts";
 import { notify } from "../notifications/notify.ts";
 import { federate, hasRemoteFollowers } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";

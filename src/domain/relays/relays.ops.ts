@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Relay } from "../../generated/prisma/client.ts";
-import { DomainError } from "../errors.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import type { Ctx } from "../context.ts";
 import { federate } from "../federation/outbox.ts";
 import { bool } from "../inputs.ts";

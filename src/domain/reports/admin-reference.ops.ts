@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Account, Prisma, Report, Rule } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
+import { Forbidden, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { array, bool } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Account, Prisma, Report, ReportNote } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { Invalid, NotFound } from "../../kernel/errors.ts";
 import { array, int } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";

@@ -6,7 +6,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, Prisma, Report, Status } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import { anonymous, makeCtx, type Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { offsetOf, REPORT_STATES, reportInclude, type ReportRow } from "./admin-reports.ops.ts";
 import { notify } from "../notifications/notify.ts";

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { Rule } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid } from "../errors.ts";
+import { Invalid } from "../../kernel/errors.ts";
 import { array, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 

@@ -6,7 +6,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Invalid, NotFound, Unprocessable } from "../errors.ts";
+import { Invalid, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
 import { notify } from "../notifications/notify.ts";
 import { deletedStatuses } from "../streams/streams.read.ts";

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Prisma, Status } from "../../generated/prisma/client.ts";
 import { systemCtx, type Ctx } from "../context.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { Invalid, NotFound } from "../../kernel/errors.ts";
 import { bool, int } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";

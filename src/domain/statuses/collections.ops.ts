@@ -6,7 +6,7 @@ import type { Account, Status } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Forbidden } from "../errors.ts";
+import { Forbidden } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";

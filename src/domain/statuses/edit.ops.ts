@@ -5,7 +5,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, MediaAttachment, Poll, Prisma, Status } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import { customEmojiIn } from "../emoji/emojify.ts";
-import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
+import { Forbidden, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import type { Ctx } from "../context.ts";
 import { array, bool, int } from "../inputs.ts";
 import { attachableMedia } from "../media/media.ops.ts";

@@ -5,8 +5,8 @@ import MarkdownIt from "markdown-it";
 import sanitizeHtml from "sanitize-html";
 import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { escapeHtml } from "../escape.ts";
-import { Unprocessable } from "../errors.ts";
+import { escapeHtml } from "../../kernel/escape.ts";
+import { Unprocessable } from "../../kernel/errors.ts";
 
 export const CONTENT_TYPES = ["text/plain", "text/markdown", "text/html"] as const;
 

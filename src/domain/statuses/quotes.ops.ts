@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Status } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { canSee, viewerContext, visibleWhere } from "./visibility.ts";

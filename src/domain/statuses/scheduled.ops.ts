@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { MediaAttachment, ScheduledStatus } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Unprocessable } from "../errors.ts";
+import { Unprocessable } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { ownRow } from "../own-row.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";

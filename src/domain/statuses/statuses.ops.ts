@@ -4,7 +4,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, Prisma, Status, Tag, Visibility } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { Forbidden, NotFound, Unprocessable } from "../errors.ts";
+import { Forbidden, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { conversationReplyTarget, recordDirectStatus } from "../conversations/conversations.ops.ts";
 import { customEmojiIn } from "../emoji/emojify.ts";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Status } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { array } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { canSee, viewerContext } from "./visibility.ts";

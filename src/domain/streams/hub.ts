@@ -11,7 +11,7 @@ import { showChat } from "../chats/chats.ops.ts";
 import type { ChatView } from "../chats/chats.read.ts";
 import { makeCtx, type Ctx, type Services, type Viewer } from "../context.ts";
 import { showConversation, type ConversationView } from "../conversations/conversations.ops.ts";
-import { DomainError } from "../errors.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import { getNotification, type NotificationRow } from "../notifications/notifications.ops.ts";
 import { timelineIncludes, type StatusCore, type StatusFacts, type ViewerView } from "../timelines/rules.ts";
 import { mayList, PUBLIC_KINDS, STATUS_STREAMS, timelineOf, type StreamKind, type StreamSpec } from "./specs.ts";

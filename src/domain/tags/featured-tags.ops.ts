@@ -6,7 +6,7 @@ import type { Account, Tag } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound, Unprocessable } from "../errors.ts";
+import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { tagName } from "./followed-tags.ops.ts";
 

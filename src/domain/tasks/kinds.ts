@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { purgeInstance, purgeInstanceAccounts } from "../instances/instances.ops.ts";
 import type { Ctx, Services } from "../context.ts";
-import { Unprocessable } from "../errors.ts";
+import { Unprocessable } from "../../kernel/errors.ts";
 import { actorOf, logAction, type Actor } from "../moderation-log/log.ts";
 import { countPrunable, pruneBatch } from "./prune.ts";
 

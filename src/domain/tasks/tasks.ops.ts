@@ -8,7 +8,7 @@ import { newId } from "../../db/ids.ts";
 import type { Task } from "../../generated/prisma/client.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import type { Services } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { operation, parseInput } from "../operation.ts";
 import { taskKinds, type TaskKindName } from "./kinds.ts";
 

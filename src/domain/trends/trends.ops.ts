@@ -6,7 +6,7 @@ import { z } from "zod";
 import { firstIdAt } from "../../db/ids.ts";
 import { Prisma, type Status, type Tag } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
-import { NotFound } from "../errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
 import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";

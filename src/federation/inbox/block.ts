@@ -1,6 +1,6 @@
 // Block of a local account by a remote one (follows both ways end, as a local block does) and its Undo.
 import type { Block } from "@fedify/vocab";
-import { DomainError } from "../../domain/errors.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import { blockAs, unblockAs } from "../../domain/relationships/blocks-mutes.ops.ts";
 import { idOf, isObject } from "../remote/json.ts";
 import { inbound, localAccountAt, type Inbound, type InboxCtx } from "./inbound.ts";

@@ -1,7 +1,7 @@
 // Follow of a local account (locked accounts get a request; the Accept goes out from followAs), the
 // answers to our Follows (Accept, Reject), and Undo of a Follow.
 import { Follow, type Accept, type Reject } from "@fedify/vocab";
-import { DomainError } from "../../domain/errors.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import { followAs, unfollowAs } from "../../domain/relationships/follows.ops.ts";
 import { followAnswerTarget, remoteFollowAccepted, remoteFollowRejected } from "../../domain/relationships/remote-follows.ops.ts";
 import { idOf, isObject } from "../remote/json.ts";

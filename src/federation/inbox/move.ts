@@ -1,7 +1,7 @@
 // Move of a remote account to another (which must name it in alsoKnownAs, checked on a fresh copy of
 // the target): marked as moved, its followers told, and its local followers follow the target.
 import type { Move } from "@fedify/vocab";
-import { DomainError } from "../../domain/errors.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import { moveAs } from "../../domain/relationships/move.ops.ts";
 import { accountForActorUri } from "../remote/actors.ts";
 import { idOf } from "../remote/json.ts";

@@ -2,7 +2,7 @@
 // (`/tags/:tag`), in the formats the family serves. Written by hand: two small fixed documents, every
 // text through the XML escaper, status HTML carried as escaped text (`type="html"`, RSS `description`),
 // as feed readers expect; a feed library would add a dependency for what fits on one screen.
-import { escapeHtml as x } from "../../domain/escape.ts";
+import { escapeHtml as x } from "../../kernel/escape.ts";
 import { summaryText, type PageStatus } from "./html.ts";
 
 export type FeedFormat = "atom" | "rss";

@@ -3,7 +3,7 @@
 // escaped; bios, field values and status content are the sanitised HTML the API renders. Account and
 // status pages name their ActivityStreams document as an alternate and carry OpenGraph metadata and
 // `rel="me"` links, as the family's metadata providers write them.
-import { escapeHtml } from "../../domain/escape.ts";
+import { escapeHtml } from "../../kernel/escape.ts";
 import { htmlToText } from "../../domain/statuses/formatter.ts";
 
 export interface PageAccount {

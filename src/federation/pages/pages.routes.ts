@@ -9,12 +9,12 @@
 // and unlisted statuses only; feeds of public ones (an account's feed also unlisted, as the family's).
 import type { Request, Response } from "express";
 import { z } from "zod";
-import { route, type RouteDef } from "../../../compat-rest/route.ts";
-import { renderAccount } from "../../../compat-rest/views/account.ts";
-import { renderStatuses } from "../../../compat-rest/views/status.ts";
+import { route, type RouteDef } from "../../http/routes/route.ts";
+import { renderAccount } from "../../views/account.ts";
+import { renderStatuses } from "../../views/status.ts";
 import { showAccount } from "../../domain/accounts/accounts.read.ts";
 import { anonymous, makeCtx, type Ctx } from "../../domain/context.ts";
-import { NotFound } from "../../domain/errors.ts";
+import { NotFound } from "../../kernel/errors.ts";
 import { instanceInfo } from "../../domain/instance/instance.ops.ts";
 import { readRules } from "../../domain/rules/rules.ops.ts";
 import { showStatus } from "../../domain/statuses/statuses.read.ts";

@@ -5,7 +5,7 @@
 import { isActor, type Object as APObject } from "@fedify/vocab";
 import type { Account, Status, Visibility } from "../../generated/prisma/client.ts";
 import { systemCtx } from "../../domain/context.ts";
-import { escapeHtml } from "../../domain/escape.ts";
+import { escapeHtml } from "../../kernel/escape.ts";
 import { hostOf, rejectedBy } from "../../domain/instance/rejected-domains.ts";
 import { htmlToText, sanitizeRemoteHtml } from "../../domain/statuses/formatter.ts";
 import { storeRemoteStatus, updateRemoteStatus, type RemoteMedia, type RemotePoll, type RemoteStatusData } from "../../domain/statuses/remote.ops.ts";

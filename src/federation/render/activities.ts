@@ -26,7 +26,7 @@ import {
 } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import type { Visibility } from "../../generated/prisma/client.ts";
-import { addressing, followersOf } from "../activitystreams.ts";
+import { addressing, followersOf } from "../../domain/federation/activitystreams.ts";
 import { renderStatusObject, statusAddressing, type StatusParts } from "./status.ts";
 
 const instant = (d: Date) => Temporal.Instant.fromEpochMilliseconds(d.getTime());

@@ -9,7 +9,7 @@ import { Collection, Document, Emoji, Hashtag, Image, LanguageString, Mention, N
 import { Temporal } from "@js-temporal/polyfill";
 import type { Db } from "../../db/client.ts";
 import type { Account, MediaAttachment, Poll, Status } from "../../generated/prisma/client.ts";
-import { addressing } from "../activitystreams.ts";
+import { addressing } from "../../domain/federation/activitystreams.ts";
 
 type MentionedAccount = Pick<Account, "apId" | "nickname" | "domain" | "url" | "local">;
 

@@ -3,7 +3,7 @@
 // the object was read (src/federation/remote/objects.ts), so every way a status comes in — an inbox
 // Create or Update, an Announce of an unknown post, a fetch — goes through the same rules.
 import type { RuntimeConfig } from "../../../config/runtime.ts";
-import { escapeHtml } from "../../escape.ts";
+import { escapeHtml } from "../../../kernel/escape.ts";
 import { hostRule } from "../../instance/rejected-domains.ts";
 import { htmlToText } from "../../statuses/formatter.ts";
 import type { RemoteStatusData } from "../../statuses/remote.ops.ts";

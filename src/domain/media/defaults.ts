@@ -1,8 +1,8 @@
 // Profile images fall back to the instance's defaults (served from src/media/assets at /images).
-import type { Settings } from "../config/env.ts";
-import type { Account } from "../generated/prisma/client.ts";
-import type { RuntimeConfig } from "../config/runtime.ts";
-import { proxiedUrl } from "../domain/media/proxy-url.ts";
+import type { Settings } from "../../config/env.ts";
+import type { Account } from "../../generated/prisma/client.ts";
+import type { RuntimeConfig } from "../../config/runtime.ts";
+import { proxiedUrl } from "./proxy-url.ts";
 
 type Ctx = { settings: Pick<Settings, "baseUrl">; config?: RuntimeConfig; db?: object };
 

@@ -1,4 +1,4 @@
-// What a view sends, as a zod schema a route names (`view:` in compat-rest/route.ts) and the OpenAPI
+// What a view sends, as a zod schema a route names (`view:` in src/http/routes/route.ts) and the OpenAPI
 // document prints as the success response. The schemas live here, beside the renderers rather than
 // inside them, because they are one graph of their own (an Account is inside a Status, a Notification,
 // a Report, a Chat…) that needs none of the renderers' loading code, and so a change to how a view

@@ -4,7 +4,7 @@
 import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import type { CreateItemResult } from "../../src/domain/accounts/admin-users.ops.ts";
-import { avatarUrl, headerUrl } from "../../src/media/defaults.ts";
+import { avatarUrl, headerUrl } from "../domain/media/defaults.ts";
 import { plainToHtml } from "./html.ts";
 
 const displayName = (a: Account) => a.displayName || (a.local ? a.nickname : a.nickname.split("@")[0]!);

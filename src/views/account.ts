@@ -8,7 +8,7 @@ import { loadRelationships, type RelationshipState } from "../../src/domain/rela
 import { renderRelationship } from "./relationship.ts";
 import { renderEmojis } from "./emoji.ts";
 import { escapeHtml, plainToHtml } from "./html.ts";
-import { avatarUrl, headerUrl } from "../../src/media/defaults.ts";
+import { avatarUrl, headerUrl } from "../domain/media/defaults.ts";
 import { rolePrivileges } from "../../src/domain/auth/policy.ts";
 import { extensionObjects } from "./extensions.ts";
 

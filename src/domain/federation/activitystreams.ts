@@ -1,6 +1,6 @@
 // ActivityStreams documents of local objects: the actor and its statuses as Note/Create/Announce.
 // Used by account backups now and by federation's outbox later, so both agree on the shapes.
-import type { Account, MediaAttachment, Status } from "../generated/prisma/client.ts";
+import type { Account, MediaAttachment, Status } from "../../generated/prisma/client.ts";
 
 export const AS_CONTEXT = ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"];
 export const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";

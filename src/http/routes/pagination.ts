@@ -1,5 +1,5 @@
 // The reference API's Link header: rel="next" pages to older items, rel="prev" to newer ones.
-// A route declares how it pages (`paged` in compat-rest/route.ts); its handler returns one of the
+// A route declares how it pages (`paged` in src/http/routes/route.ts); its handler returns one of the
 // pages below and the mount code (`pageBody`) sets the header and sends the items.
 import type { Request, Response } from "express";
 
@@ -55,7 +55,7 @@ export function setOffsetLinkHeader(req: Request, res: Response, baseUrl: string
 
 /**
  * Sets a paged route's Link header from the page its handler returned (typed by `route()`, see
- * compat-rest/route.ts); answers the body to send.
+ * src/http/routes/route.ts); answers the body to send.
  */
 export function pageBody(paged: Paging, req: Request, res: Response, baseUrl: string, result: unknown): unknown {
   if (paged === "id") {

@@ -2,9 +2,9 @@
 // the `_<ns>_key` session cookie, and the admin token (`admin_token` or X-Admin-Token).
 import type { Request } from "express";
 import { parse as parseCookie, serialize } from "cookie";
-import type { Settings } from "../src/config/env.ts";
-import { SESSION_TTL_MS } from "../src/domain/auth/sessions.ts";
-import type { Credentials } from "../src/domain/auth/authenticate.ts";
+import type { Settings } from "../config/env.ts";
+import { SESSION_TTL_MS } from "../domain/auth/sessions.ts";
+import type { Credentials } from "../domain/auth/authenticate.ts";
 
 export const sessionCookieName = (namespace: string) => `_${namespace}_key`;
 

@@ -1,6 +1,6 @@
 // Text → HTML for fields users type as plain text (bios, profile fields). Rich formatting and
 // sanitising of remote HTML come with statuses (one formatter for both).
-import { escapeHtml } from "../../src/domain/escape.ts";
+import { escapeHtml } from "../kernel/escape.ts";
 
 export { escapeHtml };
 

@@ -3,13 +3,13 @@
 // is validated at start-up, mounted on express and printed into the OpenAPI document.
 import type { Request, Response } from "express";
 import type { z } from "zod";
-import type { Ctx } from "../src/domain/context.ts";
-import type { DomainError } from "../src/domain/errors.ts";
-import type { Access, SurfaceAccess } from "../src/domain/auth/access.ts";
-import type { AnyOperation } from "../src/domain/operation.ts";
-import type { RateLimitName } from "../src/http/rate-limit.ts";
-import type { Settings } from "../src/config/env.ts";
-import type { ViewSchema } from "./views/schemas/view.ts";
+import type { Ctx } from "../../domain/context.ts";
+import type { DomainError } from "../../kernel/errors.ts";
+import type { Access, SurfaceAccess } from "../../domain/auth/access.ts";
+import type { AnyOperation } from "../../domain/operation.ts";
+import type { RateLimitName } from "../rate-limit.ts";
+import type { Settings } from "../../config/env.ts";
+import type { ViewSchema } from "../../views/schemas/view.ts";
 import { PAGING_PARAMS, type IdPage, type OffsetPage, type Paging } from "./pagination.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -78,7 +78,7 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
 }
 
-/** A paged route's handler returns its page (compat-rest/pagination.ts), checked where it is declared. */
+/** A paged route's handler returns its page (src/http/routes/pagination.ts), checked where it is declared. */
 type PagedHandler<P extends AnyObject, Q extends AnyObject, B extends AnyObject> =
   | { paged?: undefined }
   | { paged: "id"; handler: (ctx: Ctx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<IdPage> }

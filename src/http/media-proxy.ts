@@ -4,7 +4,7 @@
 // 400/422 for URLs the guarded client refuses.
 import type express from "express";
 import type { Services } from "../kernel/context.ts";
-import { UpstreamFailure } from "../domain/errors.ts";
+import { UpstreamFailure } from "../kernel/errors.ts";
 import { previewFile, proxiedFile } from "../domain/media/media-proxy.ts";
 import { GuardedFetchError } from "../net/guarded-fetch.ts";
 

@@ -1,12 +1,12 @@
 // The OpenAPI description, printed from the same route declarations that validate requests.
 import { createDocument } from "zod-openapi";
 import { z } from "zod";
-import type { Settings } from "../src/config/env.ts";
-import { SOFTWARE_VERSION } from "../src/domain/instance/instance.ops.ts";
-import { withLengthLimits } from "../src/domain/input-limits.ts";
-import { HTTP_LIMITS } from "../src/http/boundary.ts";
+import type { Settings } from "../../config/env.ts";
+import { SOFTWARE_VERSION } from "../../domain/instance/instance.ops.ts";
+import { withLengthLimits } from "../../domain/input-limits.ts";
+import { HTTP_LIMITS } from "../boundary.ts";
 import { authOf, resolveRoute, type RouteDef } from "./route.ts";
-import type { Words } from "./views/schemas/view.ts";
+import type { Words } from "../../views/schemas/view.ts";
 
 const FORM_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
 
@@ -29,7 +29,7 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
   const words: Words = { namespace: settings.namespace, family: settings.family };
   for (const declared of routes) {
     const resolved = resolveRoute(declared, settings.namespace, settings.family);
-    // the length caps the mounted route applies (compat-rest/mount.ts) are part of the contract
+    // the length caps the mounted route applies (src/http/routes/mount.ts) are part of the contract
     const limited = <S extends z.ZodType | undefined>(s: S) => (s ? withLengthLimits(s) : s) as S;
     const def = { ...resolved, params: limited(resolved.params), query: limited(resolved.query), body: limited(resolved.body) };
     const success = def.view ? def.view(words) : def.response?.schema;
@@ -86,7 +86,7 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
   );
 }
 
-/** The Link header of paged routes (compat-rest/pagination.ts); the paging parameters are in each route's query. */
+/** The Link header of paged routes (src/http/routes/pagination.ts); the paging parameters are in each route's query. */
 const LINK_HEADER_IDS = { id: "KeysetLink", offset: "OffsetLink" } as const;
 const LINK_HEADERS = {
   KeysetLink: {
