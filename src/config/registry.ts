@@ -4,7 +4,8 @@
 // terms. GET /config/descriptions is generated from it, GET /config shows its defaults in the family's
 // form, and stored family values reach `ctx.config` through it. The mapped type below makes a setting
 // added to runtime.ts without an entry here a compile error.
-import { ADMIN_PRIVILEGES, OBJECT_AGE_ACTIONS, type ObjectAgeAction, type Privilege, type RateLimitRule, type RateWindow, type RuntimeSettings } from "./runtime.ts";
+import type { RateLimitRule, RateWindow, RuntimeSettings } from "./runtime.ts";
+import { ADMIN_PRIVILEGES, OBJECT_AGE_ACTIONS, type ObjectAgeAction, type Privilege } from "./vocabulary.ts";
 import { atom, isAtom, isKeyword, isModule, isTuple, keyword, keywordGet, module, toJson, tuple, type Json, type Keyword, type Term } from "./convert.ts";
 
 /** The service group as the conversion rules know it; the API shows and stores it under the namespace word (`serviceGroupName`). */

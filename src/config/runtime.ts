@@ -7,27 +7,11 @@ import type { Bus } from "../realtime/bus.ts";
 import { canonicalName, fromJson } from "./convert.ts";
 import { applyDomainRules } from "./domain-rules.ts";
 import { applyFamilyValue, INTERNAL_GROUP, NEED_REBOOT_KEY, SERVICE_GROUP } from "./registry.ts";
+import { ADMIN_PRIVILEGES, type ObjectAgeAction, type Privilege } from "./vocabulary.ts";
+export { ADMIN_PRIVILEGES, OBJECT_AGE_ACTIONS, type ObjectAgeAction, type Privilege } from "./vocabulary.ts";
 
 const MB = 1024 * 1024;
 
-/** The admin API's privileges, as the family names them; routes and GraphQL fields declare which they need. */
-export const ADMIN_PRIVILEGES = [
-  "users_read",
-  "users_manage_invites",
-  "users_manage_activation_state",
-  "users_manage_tags",
-  "users_manage_credentials",
-  "users_delete",
-  "messages_read",
-  "messages_delete",
-  "instances_delete",
-  "reports_manage_reports",
-  "moderation_log_read",
-  "announcements_manage_announcements",
-  "emoji_manage_emoji",
-  "statistics_read",
-] as const;
-export type Privilege = (typeof ADMIN_PRIVILEGES)[number];
 
 /** A fixed window: at most `limit` requests per `scale_ms` milliseconds. */
 export interface RateWindow {
@@ -46,8 +30,6 @@ export interface HostReason {
   host: string;
   reason: string;
 }
-export const OBJECT_AGE_ACTIONS = ["delist", "strip_followers", "reject"] as const;
-export type ObjectAgeAction = (typeof OBJECT_AGE_ACTIONS)[number];
 
 export function defaultRuntimeSettings(settings: Settings) {
   return {
