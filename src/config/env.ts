@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
   /** the default of the runtime setting `rate_limit.enabled` (docs/security.md) */
   RATE_LIMITS_ENABLED: bool.default(true),
+  /** statuses whose shared part this process keeps in memory (src/domain/statuses/status-cache.ts); 0 turns the cache off */
+  STATUS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(10_000_000).optional(),
   /** "development" serves the GraphQL explorer at /graphql without the `graphql.explorer` setting */
   NODE_ENV: z.string().optional(),
 });
@@ -81,6 +83,8 @@ export interface Settings {
   federationRetryInitialSeconds?: number;
   /** job handlers running at once in this process (absent in settings built by hand: the queue's default) */
   jobsConcurrency?: number;
+  /** the status cache's size in entries (absent in settings built by hand: its default) */
+  statusCacheEntries?: number;
   shutdownGraceMs: number;
   rateLimitsEnabled: boolean;
 }
@@ -117,6 +121,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
     federationRetryInitialSeconds: e.FEDERATION_RETRY_INITIAL_SECONDS,
     jobsConcurrency: e.JOBS_CONCURRENCY,
+    statusCacheEntries: e.STATUS_CACHE_ENTRIES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
     development: e.NODE_ENV === "development",

@@ -20,6 +20,7 @@
 // drops them synchronously too (`statusesChanged`), so a client reads its own write at once.
 // A read that started before an invalidation does not store what it read (the generation check in
 // `store`), and every entry lives at most TTL_MS: a write path that forgot its event heals by itself.
+import type { Settings } from "../../config/env.ts";
 import type { MediaAttachment, Poll, Status } from "../../generated/prisma/client.ts";
 import type { Bus } from "../../realtime/bus.ts";
 import type { Ctx } from "../context.ts";
@@ -110,18 +111,13 @@ export class StatusCache {
 /** One cache per bus, i.e. per server (tests run several servers in one process, each with its own database). */
 const caches = new WeakMap<Bus, StatusCache>();
 
-function cacheSize(): number {
-  const configured = Number(process.env.STATUS_CACHE_ENTRIES);
-  return Number.isFinite(configured) && process.env.STATUS_CACHE_ENTRIES !== "" && process.env.STATUS_CACHE_ENTRIES !== undefined ? configured : DEFAULT_ENTRIES;
-}
-
 /** The status cache of this server, following the bus's invalidations from the first use on. */
-export function statusCache(ctx: Pick<Ctx, "bus">): StatusCache {
+export function statusCache(ctx: Pick<Ctx, "bus"> & { settings?: Pick<Settings, "statusCacheEntries"> }): StatusCache {
   // a context without a bus (a test's hand-made one) caches nothing: nothing would invalidate it
   if (!ctx.bus) return new StatusCache(0);
   let cache = caches.get(ctx.bus);
   if (!cache) {
-    cache = new StatusCache(cacheSize());
+    cache = new StatusCache(ctx.settings?.statusCacheEntries ?? DEFAULT_ENTRIES); // STATUS_CACHE_ENTRIES
     caches.set(ctx.bus, cache);
     follow(ctx.bus, cache);
   }
