@@ -66,6 +66,7 @@ export const wellKnownRoutes: RouteDef[] = [
     method: "GET",
     path: "/.well-known/host-meta",
     summary: "host-meta (RFC 6415): the WebFinger template",
+    produces: "application/xrd+xml",
     tags: ["Federation"],
     auth: "public",
     async handler(ctx, { res }) {

@@ -29,7 +29,7 @@ describe("responses match the OpenAPI document", () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer("postgres", { JOBS_ENABLED: "false" });
+    server = await startTestServer("postgres", { JOBS_ENABLED: "false", CONFIGURABLE_FROM_DATABASE: "true" });
     await server.createUser("alice");
     await server.createUser("bob");
     await server.createUser("root", { admin: true });
@@ -79,6 +79,43 @@ describe("responses match the OpenAPI document", () => {
     await call("root", "/api/v1/admin/ip_blocks", { json: { ip: "192.0.2.0/24", severity: "no_access" } });
     await call("root", "/api/v1/admin/email_domain_blocks", { json: { domain: "spam.example" } });
     await call("root", "/api/v1/admin/warning_presets", { json: { title: "spam", text: "no spam" } });
+    // the tools' writes: an emoji pack with a file, a stored setting, a frontend settings profile,
+    // a media-proxy ban, permission groups, an instance document, a notification read, an import
+    await call("root", "/api/v1/ext/emoji/pack", { json: { name: "checked" } });
+    const emoji = new FormData();
+    emoji.append("name", "checked");
+    emoji.append("shortcode", "blob");
+    emoji.append("filename", "blob.png");
+    emoji.append("file", new Blob([PNG], { type: "image/png" }), "blob.png");
+    await call("root", "/api/v1/ext/emoji/packs/files", { method: "POST", body: emoji });
+    await call("root", "/api/v1/ext/emoji/packs/files", { method: "PATCH", json: { name: "checked", shortcode: "blob", new_shortcode: "blob2", new_filename: "blob2.png" } });
+    await call("root", "/api/v1/ext/emoji/pack", { method: "PATCH", json: { name: "checked", metadata: { description: "a test pack", "share-files": true } } });
+    await call("root", "/api/v1/ext/emoji/packs/files", { method: "DELETE", json: { name: "checked", shortcode: "blob2" } });
+    await call("root", "/api/v1/ext/admin/reload_emoji", { method: "POST" });
+    await call("root", "/api/v1/ext/admin/config", { json: { configs: [{ group: ":pleroma", key: ":instance", value: [{ tuple: [":description", "checked"] }] }] } });
+    await call("alice", "/api/v1/own/frontend_settings/pleroma-fe/default", { method: "PUT", json: { settings: { theme: "dark" }, version: 1 } });
+    await call("root", "/api/v1/ext/admin/media_proxy_caches/purge", { json: { urls: ["https://cdn.example/a.png"], ban: true } });
+    await call("root", "/api/v1/ext/admin/users/permission_group/moderator", { json: { nicknames: ["bob"] } });
+    await call("root", "/api/v1/ext/admin/users/permission_group/moderator", { method: "DELETE", json: { nicknames: ["bob"] } });
+    await call("root", "/api/v1/ext/admin/users/bob/permission_group/moderator", { method: "POST" });
+    await call("root", "/api/v1/ext/admin/users/bob/permission_group/moderator", { method: "DELETE" });
+    await call("root", "/api/v1/ext/admin/users", { json: { users: [{ nickname: "carol", email: "carol@example.com", password: "secret-password" }] } });
+    await call("root", "/api/v1/ext/admin/users/disable_mfa", { method: "PUT", json: { nickname: "carol" } });
+    const document = new FormData();
+    document.append("file", new Blob(["<p>our terms</p>"], { type: "text/html" }), "terms.html");
+    await call("root", "/api/v1/ext/admin/instance_document/terms-of-service", { method: "PATCH", body: document });
+    await call("root", "/api/v1/ext/admin/instance_document/terms-of-service", { method: "DELETE" });
+    await call("root", "/api/v1/ext/admin/media_proxy_caches/delete", { json: { urls: ["https://cdn.example/a.png"] } });
+    await call("root", "/api/v1/ext/admin/media_proxy_caches/purge", { json: { urls: ["https://cdn.example/b.png"], ban: true } });
+    const range = { start_at: new Date(Date.now() - 7 * 86_400_000).toISOString(), end_at: new Date().toISOString() };
+    await call("root", "/api/v1/admin/measures", { json: { keys: ["active_users", "new_users", "interactions"], ...range } });
+    await call("root", "/api/v1/admin/dimensions", { json: { keys: ["languages", "sources", "software_versions"], ...range } });
+    await call("root", "/api/v1/admin/retention", { json: { ...range, frequency: "day" } });
+    await call("root", "/api/v1/ext/admin/backups", { json: { nickname: "alice" } });
+    const notification = (await call("alice", "/api/v1/notifications"))[0].id;
+    await call("alice", "/api/v1/ext/notifications/read", { json: { id: notification } });
+    await call("alice", "/api/v1/ext/notifications/read", { json: { max_id: notification } });
+    await call("alice", "/api/ext/mutes_import", { json: { list: "nobody@nowhere.example" } });
     doc = await (await server.fetch("/api/openapi")).json();
     check = responseValidator(doc);
   }, 120_000);
@@ -186,6 +223,24 @@ describe("responses match the OpenAPI document", () => {
     ["root", () => "/api/v1/admin/warning_presets"],
     ["root", () => "/api/v1/admin/trends/tags"],
     ["root", () => "/api/v1/admin/trends/statuses"],
+    ["alice", () => "/api/v1/ext/emoji/packs"],
+    ["alice", () => "/api/v1/ext/emoji/pack?name=checked"],
+    ["root", () => "/api/v1/ext/emoji/packs/import"],
+    ["root", () => "/api/v1/ext/admin/config"],
+    ["root", () => "/api/v1/ext/admin/config?only_db=true"],
+    ["root", () => "/api/v1/ext/admin/config/descriptions"],
+    ["root", () => "/api/v1/ext/admin/frontends"],
+    ["root", () => "/api/v1/ext/admin/media_proxy_caches"],
+    ["root", () => "/api/v1/ext/admin/users/bob/permission_group"],
+    ["root", () => "/api/v1/ext/admin/users/alice/password_reset"],
+    ["root", () => "/api/v1/ext/admin/restart"],
+    ["alice", () => "/api/v1/ext/captcha"],
+    ["alice", () => "/api/v1/ext/healthcheck"],
+    ["alice", () => "/api/v1/ext/federation_status"],
+    ["alice", () => "/api/v1/ext/frontend_configurations"],
+    ["alice", () => "/api/v1/own/frontend_settings/pleroma-fe"],
+    ["alice", () => "/api/v1/own/frontend_settings/pleroma-fe/default"],
+    ["alice", () => "/api/v1/trends/links"],
   ];
 
   test.each(reads.map(([who, path], i) => [i, who, path] as const))("#%i as %s", async (_i, who, path) => {
