@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
-import { responseValidator } from "../support/openapi-responses.ts";
+import { jsonTypeOf, responseValidator } from "../support/openapi-responses.ts";
 
 const PNG = fs.readFileSync("src/media/assets/avi.png");
 
@@ -241,6 +241,12 @@ describe("responses match the OpenAPI document", () => {
     ["alice", () => "/api/v1/own/frontend_settings/pleroma-fe"],
     ["alice", () => "/api/v1/own/frontend_settings/pleroma-fe/default"],
     ["alice", () => "/api/v1/trends/links"],
+    ["alice", () => "/.well-known/nodeinfo"],
+    ["alice", () => "/nodeinfo/2.0"],
+    ["alice", () => "/nodeinfo/2.1.json"],
+    ["alice", () => "/.well-known/webfinger?resource=http://localhost:4000/users/alice"],
+    ["alice", () => "/.well-known/host-meta.json"],
+    ["alice", () => "/manifest.json"],
   ];
 
   test.each(reads.map(([who, path], i) => [i, who, path] as const))("#%i as %s", async (_i, who, path) => {
@@ -262,6 +268,35 @@ describe("responses match the OpenAPI document", () => {
     expect(checked.filter((c) => c.errors.length).map((c) => `${c.method} ${c.path} (${c.operation}): ${c.errors.join("; ")}`)).toEqual([]);
     // every one of them declares a schema
     expect(checked.filter((c) => !c.operation).map((c) => `${c.method} ${c.path}`)).toEqual([]);
+  });
+
+  /** operations whose success has no body to describe, each with why */
+  const NO_SUCCESS_BODY: Record<string, string> = {
+    "POST /own/frontend": "redirects (303) to / after setting the cookie",
+    "GET /api/account/confirm_email/{user_id}/{token}": "redirects to / after confirming",
+    "POST /main/ostatus": "redirects to the visitor's own server",
+    "GET /authorize_interaction": "redirects to /ostatus_subscribe",
+    "GET /objects/{id}": "redirects to the status's page (ActivityPub clients get the object from federation)",
+    "DELETE /api/oauth_tokens/{id}": "201 with an empty body, as the family answers",
+    "POST /api/v1/statuses/{id}/translate": "always 404: no translation backend",
+    "POST /api/v1/admin/trends/links/{id}/approve": "always 404: no link trends",
+    "POST /api/v1/admin/trends/links/{id}/reject": "always 404: no link trends",
+  };
+
+  test("every operation describes its success: a JSON schema, another media type, or 204", () => {
+    const undescribed: string[] = [];
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(methods)) {
+        const [status, success] = Object.entries<any>(op.responses).find(([code]) => /^2/.test(code))!;
+        const content: Record<string, { schema?: unknown }> = success.content ?? {};
+        // a JSON answer names its view; a page, a file or a feed says its media type
+        const described = jsonTypeOf(content) || Object.keys(content).some((type) => !/json/.test(type)) || status === "204";
+        const name = `${method.toUpperCase()} ${path}`;
+        if (!described && !NO_SUCCESS_BODY[name]) undescribed.push(name);
+        if (described && NO_SUCCESS_BODY[name]) undescribed.push(`${name} is listed as having no body but describes one`);
+      }
+    }
+    expect(undescribed).toEqual([]);
   });
 
   test("a schema that says otherwise than the view fails the check", async () => {

@@ -132,3 +132,35 @@ export const RegisteredSchema = shape((w) => z.union([TokenSchema(w), Registrati
 
 /** trending links: always none (no preview cards are fetched) */
 export const NoLinksSchema = shape(() => z.array(z.never()));
+
+// The discovery documents outside the client API, in their own JSON media types (`produces`).
+const jrdLink = z.object({ rel: z.string(), type: z.string().optional(), href: z.string().optional(), template: z.string().optional() });
+export const JrdSchema = view("Jrd", () => z.object({ subject: z.string(), aliases: z.array(z.string()), links: z.array(jrdLink) }));
+export const HostMetaJrdSchema = shape(() => z.object({ links: z.array(jrdLink) }));
+export const NodeinfoLinksSchema = shape(() => z.object({ links: z.array(z.object({ rel: z.string(), href: z.string() })) }));
+/** NodeInfo 2.0/2.1: `metadata` is the schema's free-form object (the family's fields: limits, federation policy…) */
+export const NodeinfoSchema = view("Nodeinfo", () =>
+  z.object({
+    version: z.enum(["2.0", "2.1"]),
+    software: z.object({ name: z.string(), version: z.string() }),
+    protocols: z.array(z.string()),
+    services: z.object({ inbound: z.array(z.string()), outbound: z.array(z.string()) }),
+    openRegistrations: z.boolean(),
+    usage: z.object({ users: z.object({ total: z.number().int(), activeMonth: z.number().int(), activeHalfyear: z.number().int() }), localPosts: z.number().int() }),
+    metadata: z.looseObject({}),
+  }),
+);
+export const WebManifestSchema = shape(() =>
+  z.object({
+    name: z.string(),
+    description: z.string(),
+    icons: z.array(z.object({ src: z.string(), type: z.string().optional() })),
+    theme_color: z.string(),
+    background_color: z.string(),
+    display: z.literal("standalone"),
+    scope: z.string(),
+    start_url: z.string(),
+    categories: z.array(z.string()),
+    serviceworker: z.object({ src: z.string() }),
+  }),
+);
