@@ -91,7 +91,8 @@ export const HealthSchema = shape(() =>
 
 /** host → since when it has been unreachable */
 export const FederationStatusSchema = shape(() => z.object({ unreachable: z.record(z.string(), timestamp()) }));
-export const UrlSchema = shape(() => z.object({ url: z.string() }));
+/** the interaction page's URL; an unknown profile answers 200 `{error}`, the family's documented shape */
+export const RemoteInteractionSchema = shape(() => z.union([z.object({ url: z.string() }), z.object({ error: z.string() })]));
 export const JobStartedSchema = shape(() => z.literal("job started"));
 export const EmptyStringSchema = shape(() => z.literal(""));
 export const PreferredFrontendSchema = shape(() => z.object({ frontend_name: z.string() }));
