@@ -3,6 +3,8 @@ import { z } from "zod";
 import { describeConfig, getConfig, needReboot, restart, updateConfig } from "../../src/domain/config/config.ops.ts";
 import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
+import { ConfigDescriptionsSchema, ConfigListSchema } from "../../src/views/schemas/tools.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
 
 const tags = ["Admin: configuration"];
 
@@ -10,6 +12,7 @@ export const adminConfigRoutes = [
   route({
     method: "GET",
     path: admin("/config"),
+    view: ConfigListSchema,
     summary: "Settings stored in the database, merged with the defaults unless only_db is true",
     tags,
     operation: getConfig,
@@ -19,6 +22,7 @@ export const adminConfigRoutes = [
   route({
     method: "POST",
     path: admin("/config"),
+    view: ConfigListSchema,
     summary: "Stores, merges or deletes settings (the family's conversion rules); they apply at once",
     tags,
     operation: updateConfig,
@@ -28,6 +32,7 @@ export const adminConfigRoutes = [
   route({
     method: "GET",
     path: admin("/config/descriptions"),
+    view: ConfigDescriptionsSchema,
     summary: "Descriptions of every setting the server reads",
     tags,
     operation: describeConfig,
@@ -45,6 +50,7 @@ export const adminConfigRoutes = [
   route({
     method: "GET",
     path: admin("/restart"),
+    view: EmptySchema,
     summary: "Reloads the configuration in every process and clears need_reboot",
     tags,
     operation: restart,

@@ -6,6 +6,7 @@ import type { DomainError } from "../../src/kernel/errors.ts";
 import { GuardedFetchError } from "../../src/net/guarded-fetch.ts";
 import { route, type ErrorShape } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
+import { DocumentUrlSchema, FrontendsSchema } from "../../src/views/schemas/tools.ts";
 
 const name = z.object({ name: z.string() });
 
@@ -18,6 +19,7 @@ export const adminDocumentFrontendRoutes = [
     method: "GET",
     path: admin("/instance_document/:name"),
     summary: "An instance document's HTML (the upload, or the built-in default)",
+    produces: "text/html",
     tags: ["Admin: instance documents"],
     operation: showDocument,
     params: name,
@@ -28,6 +30,7 @@ export const adminDocumentFrontendRoutes = [
   route({
     method: "PATCH",
     path: admin("/instance_document/:name"),
+    view: DocumentUrlSchema,
     summary: "Replaces an instance document with the uploaded HTML file",
     tags: ["Admin: instance documents"],
     operation: updateDocument,
@@ -38,6 +41,7 @@ export const adminDocumentFrontendRoutes = [
   route({
     method: "DELETE",
     path: admin("/instance_document/:name"),
+    view: DocumentUrlSchema,
     summary: "Removes the uploaded document: the default is served again",
     tags: ["Admin: instance documents"],
     operation: deleteDocument,
@@ -49,6 +53,7 @@ export const adminDocumentFrontendRoutes = [
       method: "GET",
       path: served,
       summary: `The ${document} document (public)`,
+      produces: "text/html",
       tags: ["Instance"],
       auth: "public",
       async handler(ctx, { res }) {
@@ -59,6 +64,7 @@ export const adminDocumentFrontendRoutes = [
   route({
     method: "GET",
     path: admin("/frontends"),
+    view: FrontendsSchema,
     summary: "The installable frontends and whether each is installed",
     tags: ["Admin: frontends"],
     operation: listFrontends,
@@ -67,6 +73,7 @@ export const adminDocumentFrontendRoutes = [
   route({
     method: "POST",
     path: admin("/frontends/install"),
+    view: FrontendsSchema,
     summary: "Installs a frontend from a zip file on the server or its build URL",
     tags: ["Admin: frontends"],
     operation: installFrontend,

@@ -4,6 +4,8 @@ import { listMediaProxyBans, purgeMediaProxyUrls, unbanMediaProxyUrls } from "..
 import { int } from "../inputs.ts";
 import { route } from "../../src/http/routes/route.ts";
 import { admin } from "./paths.ts";
+import { MediaProxyBansSchema } from "../../src/views/schemas/tools.ts";
+import { EmptySchema } from "../../src/views/schemas/misc.ts";
 
 const tags = ["Admin: media proxy"];
 
@@ -11,6 +13,7 @@ export const adminMediaProxyRoutes = [
   route({
     method: "GET",
     path: admin("/media_proxy_caches"),
+    view: MediaProxyBansSchema,
     summary: "Banned media-proxy URLs, newest first",
     tags,
     operation: listMediaProxyBans,
@@ -24,6 +27,7 @@ export const adminMediaProxyRoutes = [
   route({
     method: "POST",
     path: admin("/media_proxy_caches/delete"),
+    view: EmptySchema,
     summary: "Lift the bans of these URLs",
     tags,
     operation: unbanMediaProxyUrls,
@@ -37,6 +41,7 @@ export const adminMediaProxyRoutes = [
   route({
     method: "POST",
     path: admin("/media_proxy_caches/purge"),
+    view: EmptySchema,
     summary: "Purge these URLs from the media-proxy cache and, with `ban` (default true), ban them",
     tags,
     operation: purgeMediaProxyUrls,

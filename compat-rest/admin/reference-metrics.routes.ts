@@ -2,6 +2,8 @@
 // the stored data (src/domain/stats/metrics.ops.ts); staff holding the family's statistics_read.
 import { dimensions, measures, retention } from "../../src/domain/stats/metrics.ops.ts";
 import { route } from "../../src/http/routes/route.ts";
+import { AdminCohortSchema, AdminDimensionSchema, AdminMeasureSchema } from "../../src/views/schemas/tools.ts";
+import { listOf } from "../../src/views/schemas/view.ts";
 
 const auth = { scopes: ["admin:read"], privilege: "statistics_read" } as const;
 const tags = ["Admin (reference): dashboard"];
@@ -10,6 +12,7 @@ export const referenceMetricRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/measures",
+    view: listOf(AdminMeasureSchema),
     summary: "Daily counts between start_at and end_at for keys: active_users, new_users, interactions, opened_reports, resolved_reports, tag_* (tag_id), instance_* (domain)",
     tags,
     auth,
@@ -19,6 +22,7 @@ export const referenceMetricRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/dimensions",
+    view: listOf(AdminDimensionSchema),
     summary: "Breakdowns for keys: languages, sources, servers, space_usage, software_versions, tag_servers, tag_languages (tag_id), instance_accounts, instance_languages (domain)",
     tags,
     auth,
@@ -28,6 +32,7 @@ export const referenceMetricRoutes = [
   route({
     method: "POST",
     path: "/api/v1/admin/retention",
+    view: listOf(AdminCohortSchema),
     summary: "Sign-up cohorts per day or month and the share of each active (posting or favouriting) in every later period",
     tags,
     auth,

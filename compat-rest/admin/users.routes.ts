@@ -34,6 +34,7 @@ import { admin } from "./paths.ts";
 import { AdminActivitiesSchema, AdminCredentialsSchema, AdminUserSchema, AdminUsersPageSchema, AdminUsersSchema, DeletedUsersSchema, NicknamesSchema } from "../../src/views/schemas/admin.ts";
 import { SuccessSchema } from "../../src/views/schemas/own.ts";
 import { OkSchema } from "../../src/views/schemas/misc.ts";
+import { CreatedUsersSchema, NicknameSchema, PasswordResetLinkSchema, PermissionFlagSchema, PermissionGroupsSchema } from "../../src/views/schemas/tools.ts";
 
 const tags = ["Admin: users"];
 const nickname = z.object({ nickname: z.string() });
@@ -78,6 +79,7 @@ export const adminUserRoutes = [
   route({
     method: "POST",
     path: admin("/users"),
+    view: CreatedUsersSchema,
     summary: "Create users {users: [{nickname, email, password}]}, all or none; 409 lists every item with the failing ones' errors",
     tags,
     operation: createUsers,
@@ -198,6 +200,7 @@ export const adminUserRoutes = [
   route({
     method: "PUT",
     path: admin("/users/disable_mfa"),
+    view: NicknameSchema,
     summary: "Turn a user's multi-factor sign-in off {nickname} → the nickname",
     tags,
     operation: disableMfa,
@@ -208,6 +211,7 @@ export const adminUserRoutes = [
   route({
     method: "POST",
     path: admin("/users/permission_group/:permission_group"),
+    view: PermissionFlagSchema,
     summary: "Grant admin or moderator to users {nicknames} → {is_<group>: true}; another group is 404",
     tags,
     operation: grantPermission,
@@ -221,6 +225,7 @@ export const adminUserRoutes = [
   route({
     method: "DELETE",
     path: admin("/users/permission_group/:permission_group"),
+    view: PermissionFlagSchema,
     summary: "Revoke admin or moderator from users {nicknames} → {is_<group>: false}; 403 when the list names yourself",
     tags,
     operation: revokePermission,
@@ -234,6 +239,7 @@ export const adminUserRoutes = [
   route({
     method: "GET",
     path: admin("/users/:nickname/permission_group", "/users/:nickname/permission_group/:permission_group"),
+    view: PermissionGroupsSchema,
     summary: "A user's permission groups {is_moderator, is_admin}; a group other than admin or moderator is 404",
     tags,
     operation: getPermissionGroups,
@@ -243,6 +249,7 @@ export const adminUserRoutes = [
   route({
     method: "POST",
     path: admin("/users/:nickname/permission_group/:permission_group"),
+    view: PermissionFlagSchema,
     summary: "Grant admin or moderator to one user (deprecated form) → {is_<group>: true}",
     tags,
     operation: grantPermission,
@@ -255,6 +262,7 @@ export const adminUserRoutes = [
   route({
     method: "DELETE",
     path: admin("/users/:nickname/permission_group/:permission_group"),
+    view: PermissionFlagSchema,
     summary: "Revoke admin or moderator from one user → {is_<group>: false}; 403 for yourself",
     tags,
     operation: revokePermission,
@@ -293,6 +301,7 @@ export const adminUserRoutes = [
   route({
     method: "GET",
     path: admin("/users/:nickname/password_reset"),
+    view: PasswordResetLinkSchema,
     summary: "A password reset token and link for a local user {token, link}",
     tags,
     operation: passwordResetToken,

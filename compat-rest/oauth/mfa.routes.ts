@@ -15,6 +15,7 @@ import { route } from "../../src/http/routes/route.ts";
 import { renderTokenResponse } from "../../src/views/app.ts";
 import { mfaPage, type MfaForm } from "./mfa.pages.ts";
 import { errorPage, oobCodePage } from "./pages.ts";
+import { TokenSchema } from "../../src/views/schemas/misc.ts";
 
 const pkce = { code_challenge: z.string().optional(), code_challenge_method: z.enum(["plain", "S256"]).optional() };
 const showQuery = z.object({ mfa_token: z.string(), challenge_type: z.enum(["totp", "recovery"]).default("totp"), ...pkce });
@@ -56,6 +57,7 @@ export const oauthMfaRoutes = [
   route({
     method: "POST",
     path: "/oauth/mfa/challenge",
+    view: TokenSchema,
     rateLimit: "authentication",
     summary: "Exchange an mfa_token and a TOTP or recovery code for the token the password grant held back",
     tags: ["OAuth"],
@@ -69,6 +71,7 @@ export const oauthMfaRoutes = [
     method: "GET",
     path: "/oauth/mfa",
     summary: "The sign-in page's second step: the form asking for a TOTP code (or a recovery code)",
+    produces: "text/html",
     tags: ["OAuth"],
     auth: "public",
     query: showQuery,
@@ -81,6 +84,7 @@ export const oauthMfaRoutes = [
     method: "POST",
     path: "/oauth/mfa/verify",
     summary: "Submit the code form; on success signs in and redirects with the authorization code (or shows it, out-of-band)",
+    produces: "text/html",
     tags: ["OAuth"],
     auth: "public",
     body: verifyBody,

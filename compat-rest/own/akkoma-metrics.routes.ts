@@ -15,6 +15,7 @@ export const akkomaMetricsRoutes = [
     method: "GET",
     path: "/api/v1/$family/metrics",
     summary: "Prometheus metrics in the text exposition format 0.0.4 (admins; 404 when instance.export_prometheus_metrics is off)",
+    produces: "text/plain; version=0.0.4",
     tags: ["Metrics"],
     operation: serverMetrics,
     response: { description: "`text/plain; version=0.0.4` exposition" },

@@ -6,6 +6,7 @@ import { route } from "../../src/http/routes/route.ts";
 import { BackupSchema } from "../../src/views/schemas/own.ts";
 import { listOf } from "../../src/views/schemas/view.ts";
 import { renderBackup } from "../../src/views/backup.ts";
+import { EmptyStringSchema } from "../../src/views/schemas/tools.ts";
 
 export const backupRoutes = [
   route({
@@ -33,6 +34,7 @@ export const backupRoutes = [
     method: "GET",
     path: "/api/v1/$ns/backups/:id/archive",
     summary: "Downloads a finished backup (its owner only)",
+    produces: "application/zip",
     tags: ["Backups"],
     auth: { scopes: ["read:backups"] },
     params: z.object({ id: z.string() }),
@@ -44,6 +46,7 @@ export const backupRoutes = [
   route({
     method: "POST",
     path: admin("/backups"),
+    view: EmptyStringSchema,
     summary: "Asks for a backup of a user's account",
     tags: ["Admin: users"],
     operation: adminCreateBackup,

@@ -11,6 +11,7 @@ import { downloadPack, listRemotePacks } from "../../src/domain/emoji/remote.ops
 import { Invalid, type DomainError } from "../../src/kernel/errors.ts";
 import { route, type ErrorShape, type RouteDef } from "../../src/http/routes/route.ts";
 import { EmojiMapSchema, OkSchema } from "../../src/views/schemas/misc.ts";
+import { EmojiPackSchema, EmojiPacksSchema, ImportedPacksSchema, PackFilesSchema, PackMetaSchema, RemotePacksSchema } from "../../src/views/schemas/tools.ts";
 
 const paths = (p: string) => [`/api/v1/$ns${p}`, `/api/$ns${p}`];
 const tags = ["Emoji packs"];
@@ -44,6 +45,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: paths("/emoji/packs"),
+    view: EmojiPacksSchema,
     summary: "The packs of this instance, {packs: {name: pack}, count}, in name order (page default 1, page_size 50)",
     tags,
     auth: "public",
@@ -56,6 +58,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: paths("/emoji/pack"),
+    view: EmojiPackSchema,
     summary: "One pack {files, files_count, pack} with a page of its files in shortcode order (page default 1, page_size 30); 404 when missing",
     tags,
     auth: "public",
@@ -82,6 +85,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "PATCH",
     path: paths("/emoji/pack"),
+    view: PackMetaSchema,
     summary: "Update a pack's metadata (license, homepage, description, fallback-src, fallback-src-sha256, share-files; null removes a key); answers the metadata. A new fallback-src is fetched and must hold every file (400 otherwise)",
     tags,
     operation: updatePackMetadata,
@@ -108,6 +112,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: paths("/emoji/packs/import"),
+    view: ImportedPacksSchema,
     summary: "Write a pack.json for each pack folder copied onto the disk without one (from its emoji.txt or its image files); answers their names",
     tags,
     operation: importPacks,
@@ -119,6 +124,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "GET",
     path: paths("/emoji/packs/remote"),
+    view: RemotePacksSchema,
     summary: "Another instance's packs, as it lists them (page default 1, page_size 50); 502 when it does not share packs or cannot be used, 400 for a refused URL",
     tags,
     operation: listRemotePacks,
@@ -145,6 +151,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: paths("/emoji/packs/files"),
+    view: PackFilesSchema,
     summary: "Add an image (`file`: an upload, a zip of images, or a URL) as `shortcode` (default: the file name without extension) under `filename`; answers the file map. 409 for a used shortcode, 422 for empty values, 404 for a missing pack",
     tags,
     operation: addPackFile,
@@ -160,6 +167,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "PATCH",
     path: paths("/emoji/packs/files"),
+    view: PackFilesSchema,
     summary: "Rename an emoji (`new_shortcode`) and/or its file (`new_filename`); `force` overwrites a used shortcode or file; answers the file map. 400 for an unknown emoji, 409 for a used name, 422 for empty values",
     tags,
     operation: updatePackFile,
@@ -172,6 +180,7 @@ export const emojiPackRoutes: RouteDef[] = [
   route({
     method: "DELETE",
     path: paths("/emoji/packs/files"),
+    view: PackFilesSchema,
     summary: "Remove an emoji and its file; answers the file map. 400 for an unknown emoji, 404 for a missing pack",
     tags,
     operation: deletePackFile,
@@ -185,6 +194,7 @@ export const emojiPackRoutes: RouteDef[] = [
     method: "GET",
     path: paths("/emoji/packs/archive"),
     summary: "The zip of a shared pack (pack.json and its files); 403 when not shared, 404 when missing",
+    produces: "application/zip",
     tags,
     auth: "public",
     query: nameParam,

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { deleteFrontendProfile, getFrontendProfile, listFrontendProfiles, saveFrontendProfile } from "../../src/domain/accounts/frontend-profiles.ops.ts";
 import { route } from "../../src/http/routes/route.ts";
+import { DeletedOkSchema, FrontendProfileSettingsSchema, FrontendProfilesSchema } from "../../src/views/schemas/tools.ts";
 
 const tags = ["Frontend settings"];
 const read = { scopes: ["read:accounts"] } as const;
@@ -15,6 +16,7 @@ export const frontendProfileRoutes = [
   route({
     method: "GET",
     path: BASE,
+    view: FrontendProfilesSchema,
     summary: "The signed-in user's settings profiles for a frontend: `[{name, version}]`",
     tags,
     auth: read,
@@ -24,6 +26,7 @@ export const frontendProfileRoutes = [
   route({
     method: "GET",
     path: `${BASE}/:profile_name`,
+    view: FrontendProfileSettingsSchema,
     summary: "One profile's settings (the stored JSON object); 404 when there is none",
     tags,
     auth: read,
@@ -33,6 +36,7 @@ export const frontendProfileRoutes = [
   route({
     method: "PUT",
     path: `${BASE}/:profile_name`,
+    view: FrontendProfileSettingsSchema,
     summary: "Create or replace a profile: `{settings, version}`; 422 when `version` is not greater than the stored one or the settings are too large",
     tags,
     auth: write,
@@ -43,6 +47,7 @@ export const frontendProfileRoutes = [
   route({
     method: "DELETE",
     path: `${BASE}/:profile_name`,
+    view: DeletedOkSchema,
     summary: "Delete a profile: `{deleted: \"ok\"}`; 404 when there is none",
     tags,
     auth: write,

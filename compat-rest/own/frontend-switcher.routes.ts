@@ -13,6 +13,7 @@ import { escapeHtml as esc } from "../../src/kernel/escape.ts";
 import { FORM_CSRF_FIELD, formCsrfToken, formCsrfValid } from "../../src/http/csrf.ts";
 import { page } from "../oauth/pages.ts";
 import { route } from "../../src/http/routes/route.ts";
+import { PreferredFrontendSchema } from "../../src/views/schemas/tools.ts";
 
 const tags = ["Frontend switcher"];
 const YEAR_SECONDS = 365 * 24 * 3600;
@@ -43,6 +44,7 @@ export const frontendSwitcherRoutes = [
   route({
     method: "PUT",
     path: "/api/v1/$family/preferred_frontend",
+    view: PreferredFrontendSchema,
     summary: "Choose the frontend `/` serves to this browser: sets the `preferred_frontend` cookie; `{frontend_name}`; 400 when it is not installed",
     tags,
     auth: "public",
@@ -57,6 +59,7 @@ export const frontendSwitcherRoutes = [
     method: "GET",
     path: "/$family/frontend",
     summary: "The frontend switcher page (HTML): a form listing the installed frontends",
+    produces: "text/html",
     tags,
     auth: "public",
     async handler(ctx, { req, res }) {

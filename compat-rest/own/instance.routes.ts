@@ -1,11 +1,13 @@
 // Own API: instance health.
 import { healthcheck } from "../../src/domain/instance/instance.ops.ts";
 import { route } from "../../src/http/routes/route.ts";
+import { HealthSchema } from "../../src/views/schemas/tools.ts";
 
 export const ownInstanceRoutes = [
   route({
     method: "GET",
     path: "/api/v1/$ns/healthcheck",
+    view: HealthSchema,
     summary: "Health of this node: 200 when healthy, 503 otherwise",
     tags: ["Instance"],
     auth: "public",

@@ -9,6 +9,8 @@ import { renderRelationship } from "../../src/views/relationship.ts";
 import { HTTP_LIMITS } from "../../src/http/boundary.ts";
 import { MAX_LIST_TEXT } from "../../src/domain/input-limits.ts";
 import { RelationshipSchema } from "../../src/views/schemas/account.ts";
+import { JobStartedSchema } from "../../src/views/schemas/tools.ts";
+import { SuccessSchema } from "../../src/views/schemas/own.ts";
 
 const IMPORTS: { kind: ImportKind; path: string; scopes: string[] }[] = [
   { kind: "follow", path: "follow_import", scopes: ["follow", "write:follows"] },
@@ -35,6 +37,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
     route({
       method: "POST",
       path: [`/api/$ns/${path}`, `/api/v1/$ns/${path}`],
+      view: JobStartedSchema,
       summary: `Import ${kind}s from a list of accounts (text or uploaded file); runs in the background`,
       tags: ["Relationships"],
       auth: { scopes },
@@ -53,6 +56,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: ["/api/$ns/move_account", "/api/v1/$ns/move_account"],
+    view: SuccessSchema,
     summary: "Move the signed-in account to another that lists it in alsoKnownAs; local followers follow along",
     tags: ["Relationships"],
     auth: { scopes: ["write:accounts"] },

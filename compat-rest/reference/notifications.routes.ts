@@ -28,6 +28,7 @@ import { CountSchema, EmptySchema } from "../../src/views/schemas/misc.ts";
 import { MarkersSchema, NotificationGroupsSchema, NotificationSchema } from "../../src/views/schemas/notification.ts";
 import { listOf } from "../../src/views/schemas/view.ts";
 import { renderMarkers } from "../../src/views/marker.ts";
+import { NotificationsReadSchema } from "../../src/views/schemas/tools.ts";
 
 const idParam = z.object({ id: z.string() });
 const READ = { scopes: ["read:notifications"] };
@@ -190,6 +191,7 @@ export const notificationRoutes: RouteDef[] = [
   route({
     method: "POST",
     path: "/api/v1/$ns/notifications/read",
+    view: NotificationsReadSchema,
     summary: "Mark one notification (`id`) or all up to `max_id` as seen; returns what was read (at most 80 with max_id)",
     tags: TAGS,
     auth: WRITE,

@@ -13,6 +13,7 @@ import { bool } from "../inputs.ts";
 import { invalidTokenPage } from "../oauth/password-reset.pages.ts";
 import { route } from "../../src/http/routes/route.ts";
 import { renderTokenResponse } from "../../src/views/app.ts";
+import { RegisteredSchema } from "../../src/views/schemas/tools.ts";
 
 const text = z.string().optional().nullable();
 
@@ -71,6 +72,7 @@ export const registrationRoutes = [
   route({
     method: "POST",
     path: "/api/v1/accounts",
+    view: RegisteredSchema,
     rateLimit: "app_account_creation",
     summary: "Register an account (needs an app token); answers with a token, or with why the account cannot sign in yet",
     tags: ["Accounts"],

@@ -30,6 +30,7 @@ export const severedRelationshipRoutes = [
       method: "GET",
       path: `/api/v1/severed_relationships/:id/${direction}`,
       summary: `The ${direction === "followers" ? "followers lost" : "follows lost"} in one event, as CSV (the reference's export format)`,
+      produces: "text/csv",
       tags,
       auth: { scopes: ["read:follows"] },
       params: z.object({ id: z.string() }),

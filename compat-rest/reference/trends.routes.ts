@@ -7,6 +7,7 @@ import { renderTrendingTag } from "../../src/views/trends.ts";
 import { TagSchema } from "../../src/views/schemas/misc.ts";
 import { StatusListSchema } from "../../src/views/schemas/status.ts";
 import { listOf } from "../../src/views/schemas/view.ts";
+import { NoLinksSchema } from "../../src/views/schemas/tools.ts";
 
 const tags = ["Trends"];
 const auth = { scopes: ["read"], optional: true } as const;
@@ -44,6 +45,7 @@ export const trendRoutes = [
   route({
     method: "GET",
     path: "/api/v1/trends/links",
+    view: NoLinksSchema,
     summary: "Trending links: always empty (links trend from preview cards, which this server does not fetch)",
     tags,
     auth,

@@ -7,6 +7,7 @@ import { DomainError, NotFound } from "../kernel/errors.ts";
 import { buildNodeinfo, nodeinfoContentType, nodeinfoLinks, parseNodeinfoVersion } from "./nodeinfo.ts";
 import { SERVICE_ACTOR_PATHS } from "./service-actors.ts";
 import { accountJrd, hostMetaJrd, hostMetaXrd, jrdToXrd, parseResource, requireFederating, serviceActorJrd, webfingerAccount, type Jrd } from "./webfinger.ts";
+import { HostMetaJrdSchema, JrdSchema, NodeinfoLinksSchema, NodeinfoSchema } from "../views/schemas/tools.ts";
 
 const XRD = "application/xrd+xml";
 const JRD = "application/jrd+json";
@@ -22,6 +23,7 @@ export const wellKnownRoutes: RouteDef[] = [
     method: "GET",
     path: "/.well-known/nodeinfo",
     summary: "NodeInfo discovery: links to the 2.0 and 2.1 documents",
+    view: NodeinfoLinksSchema,
     tags: ["Federation"],
     auth: "public",
     async handler(ctx) {
@@ -32,6 +34,7 @@ export const wellKnownRoutes: RouteDef[] = [
     method: "GET",
     path: "/nodeinfo/:version",
     summary: "NodeInfo document; version is 2.0 or 2.1, with or without .json",
+    view: NodeinfoSchema,
     tags: ["Federation"],
     auth: "public",
     params: z.object({ version: z.string() }),
@@ -46,6 +49,8 @@ export const wellKnownRoutes: RouteDef[] = [
     method: "GET",
     path: "/.well-known/webfinger",
     summary: "WebFinger (RFC 7033) for a local account: JRD, or XRD with Accept: application/xrd+xml or format=xml",
+    view: JrdSchema,
+    produces: "application/jrd+json",
     tags: ["Federation"],
     auth: "public",
     query: z.object({ resource: z.string().min(1), format: z.string().optional() }),
@@ -66,6 +71,7 @@ export const wellKnownRoutes: RouteDef[] = [
     method: "GET",
     path: "/.well-known/host-meta",
     summary: "host-meta (RFC 6415): the WebFinger template",
+    produces: "application/xrd+xml",
     tags: ["Federation"],
     auth: "public",
     async handler(ctx, { res }) {
@@ -77,6 +83,8 @@ export const wellKnownRoutes: RouteDef[] = [
     method: "GET",
     path: "/.well-known/host-meta.json",
     summary: "host-meta as JSON (RFC 6415 JRD): the WebFinger template",
+    view: HostMetaJrdSchema,
+    produces: "application/jrd+json",
     tags: ["Federation"],
     auth: "public",
     async handler(ctx, { res }) {

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
-import { responseValidator } from "../support/openapi-responses.ts";
+import { jsonTypeOf, responseValidator } from "../support/openapi-responses.ts";
 
 const PNG = fs.readFileSync("src/media/assets/avi.png");
 
@@ -29,7 +29,7 @@ describe("responses match the OpenAPI document", () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer("postgres", { JOBS_ENABLED: "false" });
+    server = await startTestServer("postgres", { JOBS_ENABLED: "false", CONFIGURABLE_FROM_DATABASE: "true" });
     await server.createUser("alice");
     await server.createUser("bob");
     await server.createUser("root", { admin: true });
@@ -79,6 +79,43 @@ describe("responses match the OpenAPI document", () => {
     await call("root", "/api/v1/admin/ip_blocks", { json: { ip: "192.0.2.0/24", severity: "no_access" } });
     await call("root", "/api/v1/admin/email_domain_blocks", { json: { domain: "spam.example" } });
     await call("root", "/api/v1/admin/warning_presets", { json: { title: "spam", text: "no spam" } });
+    // the tools' writes: an emoji pack with a file, a stored setting, a frontend settings profile,
+    // a media-proxy ban, permission groups, an instance document, a notification read, an import
+    await call("root", "/api/v1/ext/emoji/pack", { json: { name: "checked" } });
+    const emoji = new FormData();
+    emoji.append("name", "checked");
+    emoji.append("shortcode", "blob");
+    emoji.append("filename", "blob.png");
+    emoji.append("file", new Blob([PNG], { type: "image/png" }), "blob.png");
+    await call("root", "/api/v1/ext/emoji/packs/files", { method: "POST", body: emoji });
+    await call("root", "/api/v1/ext/emoji/packs/files", { method: "PATCH", json: { name: "checked", shortcode: "blob", new_shortcode: "blob2", new_filename: "blob2.png" } });
+    await call("root", "/api/v1/ext/emoji/pack", { method: "PATCH", json: { name: "checked", metadata: { description: "a test pack", "share-files": true } } });
+    await call("root", "/api/v1/ext/emoji/packs/files", { method: "DELETE", json: { name: "checked", shortcode: "blob2" } });
+    await call("root", "/api/v1/ext/admin/reload_emoji", { method: "POST" });
+    await call("root", "/api/v1/ext/admin/config", { json: { configs: [{ group: ":pleroma", key: ":instance", value: [{ tuple: [":description", "checked"] }] }] } });
+    await call("alice", "/api/v1/own/frontend_settings/pleroma-fe/default", { method: "PUT", json: { settings: { theme: "dark" }, version: 1 } });
+    await call("root", "/api/v1/ext/admin/media_proxy_caches/purge", { json: { urls: ["https://cdn.example/a.png"], ban: true } });
+    await call("root", "/api/v1/ext/admin/users/permission_group/moderator", { json: { nicknames: ["bob"] } });
+    await call("root", "/api/v1/ext/admin/users/permission_group/moderator", { method: "DELETE", json: { nicknames: ["bob"] } });
+    await call("root", "/api/v1/ext/admin/users/bob/permission_group/moderator", { method: "POST" });
+    await call("root", "/api/v1/ext/admin/users/bob/permission_group/moderator", { method: "DELETE" });
+    await call("root", "/api/v1/ext/admin/users", { json: { users: [{ nickname: "carol", email: "carol@example.com", password: "secret-password" }] } });
+    await call("root", "/api/v1/ext/admin/users/disable_mfa", { method: "PUT", json: { nickname: "carol" } });
+    const document = new FormData();
+    document.append("file", new Blob(["<p>our terms</p>"], { type: "text/html" }), "terms.html");
+    await call("root", "/api/v1/ext/admin/instance_document/terms-of-service", { method: "PATCH", body: document });
+    await call("root", "/api/v1/ext/admin/instance_document/terms-of-service", { method: "DELETE" });
+    await call("root", "/api/v1/ext/admin/media_proxy_caches/delete", { json: { urls: ["https://cdn.example/a.png"] } });
+    await call("root", "/api/v1/ext/admin/media_proxy_caches/purge", { json: { urls: ["https://cdn.example/b.png"], ban: true } });
+    const range = { start_at: new Date(Date.now() - 7 * 86_400_000).toISOString(), end_at: new Date().toISOString() };
+    await call("root", "/api/v1/admin/measures", { json: { keys: ["active_users", "new_users", "interactions"], ...range } });
+    await call("root", "/api/v1/admin/dimensions", { json: { keys: ["languages", "sources", "software_versions"], ...range } });
+    await call("root", "/api/v1/admin/retention", { json: { ...range, frequency: "day" } });
+    await call("root", "/api/v1/ext/admin/backups", { json: { nickname: "alice" } });
+    const notification = (await call("alice", "/api/v1/notifications"))[0].id;
+    await call("alice", "/api/v1/ext/notifications/read", { json: { id: notification } });
+    await call("alice", "/api/v1/ext/notifications/read", { json: { max_id: notification } });
+    await call("alice", "/api/ext/mutes_import", { json: { list: "nobody@nowhere.example" } });
     doc = await (await server.fetch("/api/openapi")).json();
     check = responseValidator(doc);
   }, 120_000);
@@ -186,6 +223,30 @@ describe("responses match the OpenAPI document", () => {
     ["root", () => "/api/v1/admin/warning_presets"],
     ["root", () => "/api/v1/admin/trends/tags"],
     ["root", () => "/api/v1/admin/trends/statuses"],
+    ["alice", () => "/api/v1/ext/emoji/packs"],
+    ["alice", () => "/api/v1/ext/emoji/pack?name=checked"],
+    ["root", () => "/api/v1/ext/emoji/packs/import"],
+    ["root", () => "/api/v1/ext/admin/config"],
+    ["root", () => "/api/v1/ext/admin/config?only_db=true"],
+    ["root", () => "/api/v1/ext/admin/config/descriptions"],
+    ["root", () => "/api/v1/ext/admin/frontends"],
+    ["root", () => "/api/v1/ext/admin/media_proxy_caches"],
+    ["root", () => "/api/v1/ext/admin/users/bob/permission_group"],
+    ["root", () => "/api/v1/ext/admin/users/alice/password_reset"],
+    ["root", () => "/api/v1/ext/admin/restart"],
+    ["alice", () => "/api/v1/ext/captcha"],
+    ["alice", () => "/api/v1/ext/healthcheck"],
+    ["alice", () => "/api/v1/ext/federation_status"],
+    ["alice", () => "/api/v1/ext/frontend_configurations"],
+    ["alice", () => "/api/v1/own/frontend_settings/pleroma-fe"],
+    ["alice", () => "/api/v1/own/frontend_settings/pleroma-fe/default"],
+    ["alice", () => "/api/v1/trends/links"],
+    ["alice", () => "/.well-known/nodeinfo"],
+    ["alice", () => "/nodeinfo/2.0"],
+    ["alice", () => "/nodeinfo/2.1.json"],
+    ["alice", () => "/.well-known/webfinger?resource=http://localhost:4000/users/alice"],
+    ["alice", () => "/.well-known/host-meta.json"],
+    ["alice", () => "/manifest.json"],
   ];
 
   test.each(reads.map(([who, path], i) => [i, who, path] as const))("#%i as %s", async (_i, who, path) => {
@@ -203,10 +264,44 @@ describe("responses match the OpenAPI document", () => {
     const app = await call("alice", "/api/v1/apps", { json: { client_name: "checker", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read" } });
     const token = await server.fetch("/oauth/token", { form: { grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: "alice", password: "secret-password", scope: "read" } });
     answers.push({ method: "POST", path: "/oauth/token", status: token.status, body: await token.json() });
+    // registering with an app token answers the new user's token
+    const appToken = await server.fetch("/oauth/token", { form: { grant_type: "client_credentials", client_id: app.client_id, client_secret: app.client_secret, scope: "read" } });
+    tokens.app = (await appToken.json()).access_token;
+    await call("app", "/api/v1/accounts", { json: { username: "dave", email: "dave@example.test", password: "secret-password", agreement: true, locale: "en" } });
+    await call("alice", "/api/v1/own/frontend_settings/pleroma-fe/default", { method: "DELETE" });
     const checked = answers.map((a) => ({ ...a, ...check.forPath(a.method, a.path, a.status, a.body) }));
     expect(checked.filter((c) => c.errors.length).map((c) => `${c.method} ${c.path} (${c.operation}): ${c.errors.join("; ")}`)).toEqual([]);
     // every one of them declares a schema
     expect(checked.filter((c) => !c.operation).map((c) => `${c.method} ${c.path}`)).toEqual([]);
+  });
+
+  /** operations whose success has no body to describe, each with why */
+  const NO_SUCCESS_BODY: Record<string, string> = {
+    "POST /own/frontend": "redirects (303) to / after setting the cookie",
+    "GET /api/account/confirm_email/{user_id}/{token}": "redirects to / after confirming",
+    "POST /main/ostatus": "redirects to the visitor's own server",
+    "GET /authorize_interaction": "redirects to /ostatus_subscribe",
+    "GET /objects/{id}": "redirects to the status's page (ActivityPub clients get the object from federation)",
+    "DELETE /api/oauth_tokens/{id}": "201 with an empty body, as the family answers",
+    "POST /api/v1/statuses/{id}/translate": "always 404: no translation backend",
+    "POST /api/v1/admin/trends/links/{id}/approve": "always 404: no link trends",
+    "POST /api/v1/admin/trends/links/{id}/reject": "always 404: no link trends",
+  };
+
+  test("every operation describes its success: a JSON schema, another media type, or 204", () => {
+    const undescribed: string[] = [];
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(methods)) {
+        const [status, success] = Object.entries<any>(op.responses).find(([code]) => /^2/.test(code))!;
+        const content: Record<string, { schema?: unknown }> = success.content ?? {};
+        // a JSON answer names its view; a page, a file or a feed says its media type
+        const described = jsonTypeOf(content) || Object.keys(content).some((type) => !/json/.test(type)) || status === "204";
+        const name = `${method.toUpperCase()} ${path}`;
+        if (!described && !NO_SUCCESS_BODY[name]) undescribed.push(name);
+        if (described && NO_SUCCESS_BODY[name]) undescribed.push(`${name} is listed as having no body but describes one`);
+      }
+    }
+    expect(undescribed).toEqual([]);
   });
 
   test("a schema that says otherwise than the view fails the check", async () => {

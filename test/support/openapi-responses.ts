@@ -8,6 +8,10 @@ function pathPattern(oaPath: string) {
   return new RegExp(`^${oaPath.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, "[^/]+")}$`);
 }
 
+/** The JSON media type (application/json, application/jrd+json, application/manifest+json…) a success declares a schema under. */
+export const jsonTypeOf = (content: Record<string, { schema?: unknown }> | undefined) =>
+  Object.entries(content ?? {}).find(([type, c]) => /^application\/([\w.-]+\+)?json\b/.test(type) && c.schema)?.[0];
+
 const escapePointer = (s: string) => s.replaceAll("~", "~0").replaceAll("/", "~1");
 
 export interface ResponseCheck {
@@ -30,8 +34,8 @@ export function responseValidator(doc: any) {
   function validatorFor(path: string, method: string, op: any, status: number): ValidateFunction | null {
     const key = `${method} ${path} ${status}`;
     if (compiled.has(key)) return compiled.get(key)!;
-    const schema = op.responses?.[String(status)]?.content?.["application/json"]?.schema;
-    const validate = schema ? ajv.compile({ $ref: `openapi#/paths/${escapePointer(path)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema` }) : null;
+    const type = jsonTypeOf(op.responses?.[String(status)]?.content);
+    const validate = type ? ajv.compile({ $ref: `openapi#/paths/${escapePointer(path)}/${method.toLowerCase()}/responses/${status}/content/${escapePointer(type)}/schema` }) : null;
     compiled.set(key, validate);
     return validate;
   }
@@ -51,6 +55,6 @@ export function responseValidator(doc: any) {
     /** Checks one answer to a known operation (`oaPath` as the document writes it). */
     forOperation: (method: string, oaPath: string, status: number, body: unknown) => checkFound(operations.find((o) => o.method === method.toUpperCase() && o.path === oaPath), status, body),
     /** whether the operation declares a success schema */
-    declares: (method: string, oaPath: string, status = 200) => !!doc.paths[oaPath]?.[method.toLowerCase()]?.responses?.[String(status)]?.content?.["application/json"]?.schema,
+    declares: (method: string, oaPath: string, status = 200) => !!jsonTypeOf(doc.paths[oaPath]?.[method.toLowerCase()]?.responses?.[String(status)]?.content),
   };
 }

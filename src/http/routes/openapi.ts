@@ -43,7 +43,9 @@ export function openApiDocument(routes: readonly RouteDef[], settings: Pick<Sett
         responses: {
           [String(def.status ?? 200)]: {
             description: def.response?.description ?? "Success",
-            ...(success ? { content: { "application/json": { schema: success } } } : {}),
+            // a view in another JSON media type (a JRD, the web manifest) is described under that type
+            ...(success ? { content: { [def.produces ?? "application/json"]: { schema: success } } } : {}),
+            ...(def.produces && !success ? { content: { [def.produces]: { schema: { type: "string", ...(/^(text|application\/(xml|atom|rss|xrd))/.test(def.produces) ? {} : { format: "binary" }) } } } } : {}),
             ...(def.paged ? { headers: { Link: { $ref: `#/components/headers/${LINK_HEADER_IDS[def.paged]}` } } } : {}),
             ...(def.response?.schema ? { content: { "application/json": { schema: def.response.schema } } } : {}),
           },

@@ -67,6 +67,11 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   status?: number;
   /** what a success sends (a schema of `views/schemas/`, a function of the namespace words): the OpenAPI document's success response */
   view?: ViewSchema;
+  /**
+   * the media type of a success that is not JSON (an HTML page, CSV, a zip, Prometheus text, a feed):
+   * the OpenAPI document's success content, so only JSON answers are left to declare a `view`
+   */
+  produces?: string;
   /** OpenAPI response descriptions (success schema optional) */
   response?: { description: string; schema?: z.ZodType };
   /** maps a domain error to this endpoint's wire shape (which may depend on the settings' profile); undefined falls back to `{error}` */
