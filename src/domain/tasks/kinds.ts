@@ -1,6 +1,7 @@
 // What each long task does (src/domain/tasks/tasks.ops.ts runs them): `begin` checks and records the
 // request when the task is created (as the admin route's operation does) and counts the work;
 // `run` does it from `cursor`, reporting each batch through `progress`, and answers a result.
+import { enforceAccess } from "../auth/access.ts";
 import { z } from "zod";
 import { purgeInstance, purgeInstanceAccounts } from "../instances/instances.ops.ts";
 import type { Ctx, Services } from "../context.ts";
@@ -28,7 +29,7 @@ export const taskKinds = {
     params: z.object({ host }),
     key: (p) => p.host,
     async begin(ctx, p) {
-      await purgeInstance.authorize!(ctx, { instance: p.host });
+      enforceAccess(ctx, purgeInstance.access); // the purge operation's own check (privilege instances_delete)
       await logAction(ctx, { action: "instance_delete", instance: p.host });
       return { params: { host: p.host, actor: actorOf(ctx) }, total: await ctx.db.account.count({ where: remoteAccountsOf(p.host) }) };
     },
