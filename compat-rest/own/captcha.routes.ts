@@ -8,7 +8,7 @@ export const captchaRoutes = [
     path: ["/api/v1/$ns/captcha", "/api/$ns/captcha"],
     summary: "A new captcha for registration (`type: none` when disabled)",
     tags: ["Captcha"],
-    auth: "public",
+    operation: getCaptcha,
     async handler(ctx, { res }) {
       res.set("Cache-Control", "no-store");
       return getCaptcha(ctx, {});

@@ -8,7 +8,7 @@ export const federationStatusRoutes = [
     path: "/api/v1/$ns/federation_status",
     summary: "`{unreachable: {host: since}}`: instances whose deliveries have failed for 7 days or more",
     tags: ["Instance"],
-    auth: "public",
+    operation: federationStatus,
     handler: (ctx) => federationStatus(ctx, {}),
   }),
 ];

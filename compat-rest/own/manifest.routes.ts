@@ -8,7 +8,7 @@ export const manifestRoutes = [
     path: "/manifest.json",
     summary: "Web app manifest: instance name and description, icon, theme and background colours (the `:manifest` settings)",
     tags: ["Instance"],
-    auth: "public",
+    operation: webManifest,
     async handler(ctx, { res }) {
       res.type("application/manifest+json").json(await webManifest(ctx, {}));
       return undefined;

@@ -55,7 +55,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
     path: ["/api/$ns/move_account", "/api/v1/$ns/move_account"],
     summary: "Move the signed-in account to another that lists it in alsoKnownAs; local followers follow along",
     tags: ["Relationships"],
-    auth: { scopes: ["write:accounts"] },
+    operation: moveAccount,
     body: z.object({ password: z.string(), target_account: z.string() }),
     // the family answers refusals (wrong password, target not aliased) with 200 and {error}
     async handler(ctx, { body }) {

@@ -30,8 +30,6 @@ import { listOf } from "../../src/views/schemas/view.ts";
 import { renderMarkers } from "../../src/views/marker.ts";
 
 const idParam = z.object({ id: z.string() });
-const READ = { scopes: ["read:notifications"] };
-const WRITE = { scopes: ["write:notifications"] };
 const TAGS = ["Notifications"];
 
 const groupKeyParam = z.object({ group_key: z.string() });
@@ -44,7 +42,7 @@ const groupedRoutes: RouteDef[] = [
     view: CountSchema,
     summary: "How many notifications are unread (newer than the notifications marker), at most `limit` (100; 1000 at most)",
     tags: TAGS,
-    auth: READ,
+    operation: unreadNotificationCount,
     query: unreadCountInput.omit({ grouped_types: true }),
     handler: async (ctx, { query }) => ({ count: await unreadNotificationCount(ctx, query) }),
   }),
@@ -54,7 +52,7 @@ const groupedRoutes: RouteDef[] = [
     view: CountSchema,
     summary: "How many notification groups are unread, at most `limit` (100; 1000 at most)",
     tags: TAGS,
-    auth: READ,
+    operation: unreadNotificationCount,
     query: unreadCountInput,
     handler: async (ctx, { query }) => ({ count: await unreadNotificationCount(ctx, { ...query, grouped: true }) }),
   }),
@@ -64,7 +62,7 @@ const groupedRoutes: RouteDef[] = [
     view: NotificationGroupsSchema,
     summary: "The signed-in account's notifications in groups (favourites, reblogs and follows by default), newest first, `limit` groups a page",
     tags: TAGS,
-    auth: READ,
+    operation: listNotificationGroups,
     query: listNotificationGroupsInput,
     paged: "id",
     async handler(ctx, { query }) {
@@ -78,7 +76,7 @@ const groupedRoutes: RouteDef[] = [
     view: NotificationGroupsSchema,
     summary: "One notification group with all its notifications",
     tags: TAGS,
-    auth: READ,
+    operation: getNotificationGroup,
     params: groupKeyParam,
     handler: async (ctx, { params }) => renderNotificationGroups(ctx, [await getNotificationGroup(ctx, params)]),
   }),
@@ -88,7 +86,7 @@ const groupedRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "The accounts of a notification group, newest first",
     tags: TAGS,
-    auth: READ,
+    operation: notificationGroupAccounts,
     params: groupKeyParam,
     handler: async (ctx, { params }) => renderAccounts(ctx, await notificationGroupAccounts(ctx, params)),
   }),
@@ -98,7 +96,7 @@ const groupedRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete every notification of a group",
     tags: TAGS,
-    auth: WRITE,
+    operation: dismissNotificationGroup,
     params: groupKeyParam,
     async handler(ctx, { params }) {
       await dismissNotificationGroup(ctx, params);
@@ -115,7 +113,7 @@ export const notificationRoutes: RouteDef[] = [
     view: listOf(NotificationSchema),
     summary: "The signed-in account's notifications, newest first",
     tags: TAGS,
-    auth: READ,
+    operation: listNotifications,
     query: listNotificationsInput,
     paged: "id",
     async handler(ctx, { query }) {
@@ -129,7 +127,7 @@ export const notificationRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete every notification of the signed-in account",
     tags: TAGS,
-    auth: WRITE,
+    operation: clearNotifications,
     async handler(ctx) {
       await clearNotifications(ctx, {});
       return {};
@@ -141,7 +139,7 @@ export const notificationRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete the given notifications (`ids` required)",
     tags: TAGS,
-    auth: WRITE,
+    operation: destroyNotifications,
     query: z.object({ ids: z.unknown().optional() }),
     body: z.object({ ids: z.unknown().optional() }),
     async handler(ctx, { query, body }) {
@@ -155,7 +153,7 @@ export const notificationRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete one notification, named in the body (older form)",
     tags: TAGS,
-    auth: WRITE,
+    operation: dismissNotification,
     body: idParam,
     async handler(ctx, { body }) {
       await dismissNotification(ctx, { id: body.id });
@@ -168,7 +166,7 @@ export const notificationRoutes: RouteDef[] = [
     view: NotificationSchema,
     summary: "One notification of the signed-in account",
     tags: TAGS,
-    auth: READ,
+    operation: getNotification,
     params: idParam,
     async handler(ctx, { params }) {
       return renderNotification(ctx, await getNotification(ctx, { id: params.id }));
@@ -180,7 +178,7 @@ export const notificationRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete one notification",
     tags: TAGS,
-    auth: WRITE,
+    operation: dismissNotification,
     params: idParam,
     async handler(ctx, { params }) {
       await dismissNotification(ctx, { id: params.id });
@@ -192,7 +190,7 @@ export const notificationRoutes: RouteDef[] = [
     path: "/api/v1/$ns/notifications/read",
     summary: "Mark one notification (`id`) or all up to `max_id` as seen; returns what was read (at most 80 with max_id)",
     tags: TAGS,
-    auth: WRITE,
+    operation: markNotificationsRead,
     query: z.object({ id: z.string().optional(), max_id: z.string().optional() }),
     body: z.object({ id: z.string().optional(), max_id: z.string().optional() }),
     async handler(ctx, { query, body }) {
@@ -207,7 +205,7 @@ export const notificationRoutes: RouteDef[] = [
     view: MarkersSchema,
     summary: "Reading positions of the home timeline and the notifications",
     tags: ["Markers"],
-    auth: { scopes: ["read:statuses"] },
+    operation: getMarkers,
     query: getMarkers.input,
     async handler(ctx, { query }) {
       return renderMarkers(ctx, await getMarkers(ctx, query));
@@ -219,7 +217,7 @@ export const notificationRoutes: RouteDef[] = [
     view: MarkersSchema,
     summary: "Save reading positions; the notifications position also marks notifications up to it as seen",
     tags: ["Markers"],
-    auth: { scopes: ["write:statuses"] },
+    operation: saveMarkers,
     body: saveMarkers.input,
     async handler(ctx, { body }) {
       return renderMarkers(ctx, await saveMarkers(ctx, body));

@@ -67,7 +67,7 @@ const endorsementRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "The accounts the signed-in account features, newest first",
     tags: ["Relationships"],
-    auth: { scopes: ["read:accounts"] },
+    operation: listEndorsements,
     query: pageInput,
     paged: "id",
     async handler(ctx, { query }) {
@@ -81,7 +81,7 @@ const endorsementRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "The accounts an account features on its profile",
     tags: ["Relationships"],
-    auth: { scopes: ["read:accounts"], optional: true },
+    operation: accountEndorsements,
     params: idParam,
     query: pageInput,
     paged: "id",
@@ -96,7 +96,7 @@ const endorsementRoutes: RouteDef[] = [
     view: listOf(FamiliarFollowersSchema),
     summary: "For each account (`id[]`, at most 40): the accounts the signed-in account follows that follow it",
     tags: ["Relationships"],
-    auth: { scopes: ["read:follows"] },
+    operation: familiarFollowers,
     query: familiarFollowers.input,
     async handler(ctx, { query }) {
       const found = await familiarFollowers(ctx, query);
@@ -115,7 +115,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: listOf(RelationshipSchema),
     summary: "The signed-in account's relationships to the given accounts (unknown ids are skipped)",
     tags: ["Relationships"],
-    auth: { scopes: ["read:follows"] },
+    operation: getRelationships,
     query: z.object({ id: array(z.string()).optional() }),
     async handler(ctx, { query }) {
       return (await getRelationships(ctx, { id: query.id ?? [] })).map(renderRelationship);
@@ -128,7 +128,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: RelationshipSchema,
     summary: "Follow an account named by nickname (bob@remote.host for a remote one)",
     tags: ["Relationships"],
-    auth: { scopes: FOLLOWS },
+    operation: followByUri,
     body: z.object({ uri: z.string() }),
     async handler(ctx, { body }) {
       return renderRelationship(await followByUri(ctx, body));
@@ -154,7 +154,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "Accounts waiting for the signed-in account to answer their follow request",
     tags: ["Relationships"],
-    auth: { scopes: ["follow", "read:follows"] },
+    operation: listFollowRequests,
     query: pageInput.extend(withRelationships.shape),
     paged: "id",
     async handler(ctx, { query }) {
@@ -183,7 +183,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "Accounts the signed-in account blocks, newest first",
     tags: ["Relationships"],
-    auth: { scopes: ["follow", "read:blocks"] },
+    operation: listBlocks,
     query: pageInput.extend(withRelationships.shape),
     paged: "id",
     async handler(ctx, { query }) {
@@ -202,7 +202,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: listOf(MutedAccountSchema),
     summary: "Accounts the signed-in account mutes (unexpired), newest first; each with mute_expires_at",
     tags: ["Relationships"],
-    auth: { scopes: ["follow", "read:mutes"] },
+    operation: listMutes,
     query: pageInput.extend(withRelationships.shape),
     paged: "id",
     async handler(ctx, { query }) {

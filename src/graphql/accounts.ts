@@ -10,6 +10,7 @@ import { Invalid } from "../kernel/errors.ts";
 import { avatarUrl, headerUrl } from "../domain/media/defaults.ts";
 import { builder } from "./builder.ts";
 import { optional } from "./optional-scopes.ts";
+import { accessOf } from "./access.ts";
 
 export const Relationship = builder.objectRef<RelationshipState>("Relationship").implement({
   description: "The viewer's relationship to an account",
@@ -107,7 +108,7 @@ const Visibility = builder.enumType("Visibility", { values: ["public", "unlisted
 
 builder.mutationFields((t) => ({
   updateProfile: t.field({
-    ...allowed("write:accounts"),
+    ...accessOf(updateProfile),
     type: Account,
     args: { input: t.arg({ type: ProfileInput, required: true }) },
     resolve: (_root, { input }, ctx) =>

@@ -20,8 +20,8 @@ import { getRelationships, type RelationshipState } from "../domain/relationship
 import type { Ctx } from "../domain/context.ts";
 import { Relationship } from "./accounts.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
 import { AccountType, relayConnection, type RelayArgs } from "./paging.ts";
+import { accessOf } from "./access.ts";
 
 export const AccountConnection = builder.connectionObject({ type: AccountType, name: "AccountConnection" });
 
@@ -54,29 +54,29 @@ const FamiliarFollowers = builder.objectRef<{ id: string; accounts: Account[] }>
 
 builder.queryFields((t) => ({
   relationships: t.field({
-    ...signedIn("read:follows"),
+    ...accessOf(getRelationships),
     type: [Relationship],
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) => getRelationships(ctx, { id: a.ids.map(String) }),
   }),
   familiarFollowers: t.field({
-    ...signedIn("read:follows"),
+    ...accessOf(familiarFollowers),
     type: [FamiliarFollowers],
     description: "For each account: the accounts the viewer follows that follow it too",
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) => familiarFollowers(ctx, { id: a.ids.map(String) }),
   }),
   followRequests: t.connection(
-    { ...signedIn("follow", "read:follows"), type: AccountType, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowRequests(ctx, p)) },
+    { ...accessOf(listFollowRequests), type: AccountType, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowRequests(ctx, p)) },
     AccountConnection,
   ),
-  blocks: t.connection({ ...signedIn("follow", "read:blocks"), type: AccountType, resolve: (_r, a, ctx) => accountPage(a, async (p) => {
+  blocks: t.connection({ ...accessOf(listBlocks), type: AccountType, resolve: (_r, a, ctx) => accountPage(a, async (p) => {
     const page = await listBlocks(ctx, p);
     return { ...page, items: page.items.map((i) => i.account) };
   }) }, AccountConnection),
   mutes: t.connection(
     {
-      ...signedIn("follow", "read:mutes"),
+      ...accessOf(listMutes),
       type: MutedAccount,
       resolve: (_r, a, ctx) => relayConnection(a, (p) => listMutes(ctx, p), { cursorOf: (m) => m.account.id, floor: "0", itemCursors: false }),
     },
@@ -87,12 +87,12 @@ builder.queryFields((t) => ({
     DomainConnection,
   ),
   endorsements: t.connection(
-    { ...signedIn("read:accounts"), type: AccountType, description: "The accounts the viewer features", resolve: (_r, a, ctx) => accountPage(a, (p) => listEndorsements(ctx, p)) },
+    { ...accessOf(listEndorsements), type: AccountType, description: "The accounts the viewer features", resolve: (_r, a, ctx) => accountPage(a, (p) => listEndorsements(ctx, p)) },
     AccountConnection,
   ),
   accountEndorsements: t.connection(
     {
-      ...optional("read:accounts"),
+      ...accessOf(accountEndorsements),
       type: AccountType,
       description: "The accounts an account features on its profile",
       args: { id: t.arg.id({ required: true }) },
@@ -101,11 +101,11 @@ builder.queryFields((t) => ({
     AccountConnection,
   ),
   followers: t.connection(
-    { ...optional("read:accounts"), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowers(ctx, { ...p, id: String(a.id) })) },
+    { ...accessOf(listFollowers), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowers(ctx, { ...p, id: String(a.id) })) },
     AccountConnection,
   ),
   following: t.connection(
-    { ...optional("read:accounts"), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowing(ctx, { ...p, id: String(a.id) })) },
+    { ...accessOf(listFollowing), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowing(ctx, { ...p, id: String(a.id) })) },
     AccountConnection,
   ),
 }));

@@ -147,5 +147,5 @@ async function relatedAccounts(ctx: Ctx, type: "block" | "mute", input: z.output
   return { ...result, items: result.items.map((r) => ({ account: r.target, expiresAt: r.expiresAt })) };
 }
 
-export const listBlocks = operation({ name: "relationships.blocks", input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "block", input) });
-export const listMutes = operation({ name: "relationships.mutes", input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "mute", input) });
+export const listBlocks = operation({ name: "relationships.blocks", access: { scopes: ["follow", "read:blocks"] }, input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "block", input) });
+export const listMutes = operation({ name: "relationships.mutes", access: { scopes: ["follow", "read:mutes"] }, input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "mute", input) });

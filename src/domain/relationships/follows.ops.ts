@@ -139,6 +139,7 @@ export const followAccount = relationshipAction(
  */
 export const followByUri = operation({
   name: "relationships.followByUri",
+  access: { scopes: ["follow", "write:follows"] },
   input: z.object({ uri: z.string() }),
   authorize: signedIn,
   async run(ctx, input): Promise<RelationshipState> {
@@ -187,6 +188,7 @@ export const rejectFollowRequest = relationshipAction("relationships.rejectFollo
 /** Accounts waiting for the viewer's answer, paged by follow id. */
 export const listFollowRequests = operation({
   name: "relationships.followRequests",
+  access: { scopes: ["follow", "read:follows"] },
   input: pageInput,
   authorize: signedIn,
   async run(ctx, input): Promise<Page<Account>> {
