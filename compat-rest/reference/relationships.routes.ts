@@ -18,6 +18,7 @@ import { getRelationships, type RelationshipState } from "../../src/domain/relat
 import { pageInput } from "../../src/domain/pagination.ts";
 import { array, bool, int } from "../inputs.ts";
 import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import type { AnyOperation } from "../../src/domain/operation.ts";
 import { renderAccounts } from "../../src/views/account.ts";
 import { renderRelationship } from "../../src/views/relationship.ts";
 import { text } from "../../src/domain/input-limits.ts";
@@ -30,14 +31,13 @@ const withRelationships = z.object({ with_relationships: bool().optional() });
 
 const FOLLOWS = ["follow", "write:follows"];
 const BLOCKS = ["follow", "write:blocks"];
-const MUTES = ["follow", "write:mutes"];
 
 /** POST /api/v1/accounts/:id/<action>: the viewer acts on one account and gets the Relationship back. */
 function accountAction<B extends z.ZodObject>(
   action: string,
   summary: string,
-  scopes: string[],
-  call: (ctx: Ctx, input: z.output<B> & { id: string }) => Promise<RelationshipState>,
+  /** the operation, whose access is the route's */
+  call: AnyOperation & ((ctx: Ctx, input: z.output<B> & { id: string }) => Promise<RelationshipState>),
   body: B,
 ) {
   return route({
@@ -46,7 +46,7 @@ function accountAction<B extends z.ZodObject>(
     view: RelationshipSchema,
     summary,
     tags: ["Relationships"],
-    auth: { scopes },
+    operation: call,
     params: idParam,
     body,
     async handler(ctx, input) {
@@ -59,8 +59,8 @@ const noBody = z.object({});
 
 /** Endorsements: `pin`/`unpin` (earlier) and `endorse`/`unendorse` (later) are the same actions. */
 const endorsementRoutes: RouteDef[] = [
-  ...(["pin", "endorse"] as const).map((action) => accountAction(action, "Feature a followed account on one's profile (422 when not following it)", ["write:accounts"], endorseAccount, noBody)),
-  ...(["unpin", "unendorse"] as const).map((action) => accountAction(action, "Stop featuring an account", ["write:accounts"], unendorseAccount, noBody)),
+  ...(["pin", "endorse"] as const).map((action) => accountAction(action, "Feature a followed account on one's profile (422 when not following it)", endorseAccount, noBody)),
+  ...(["unpin", "unendorse"] as const).map((action) => accountAction(action, "Stop featuring an account", unendorseAccount, noBody)),
   route({
     method: "GET",
     path: "/api/v1/endorsements",
@@ -121,7 +121,7 @@ export const relationshipRoutes: RouteDef[] = [
       return (await getRelationships(ctx, { id: query.id ?? [] })).map(renderRelationship);
     },
   }),
-  accountAction("follow", "Follow an account (a request when it is locked); following again updates the options", FOLLOWS, followAccount, z.object({ reblogs: bool().optional(), notify: bool().optional() })),
+  accountAction("follow", "Follow an account (a request when it is locked); following again updates the options", followAccount, z.object({ reblogs: bool().optional(), notify: bool().optional() })),
   route({
     method: "POST",
     path: "/api/v1/follows",
@@ -134,19 +134,18 @@ export const relationshipRoutes: RouteDef[] = [
       return renderRelationship(await followByUri(ctx, body));
     },
   }),
-  accountAction("unfollow", "Unfollow an account or cancel the follow request", FOLLOWS, unfollowAccount, noBody),
-  accountAction("remove_from_followers", "Remove an account from the signed-in account's followers", FOLLOWS, removeFromFollowers, noBody),
-  accountAction("block", "Block an account; follows between the two end in both directions", BLOCKS, blockAccount, noBody),
-  accountAction("unblock", "Unblock an account", BLOCKS, unblockAccount, noBody),
+  accountAction("unfollow", "Unfollow an account or cancel the follow request", unfollowAccount, noBody),
+  accountAction("remove_from_followers", "Remove an account from the signed-in account's followers", removeFromFollowers, noBody),
+  accountAction("block", "Block an account; follows between the two end in both directions", blockAccount, noBody),
+  accountAction("unblock", "Unblock an account", unblockAccount, noBody),
   accountAction(
     "mute",
     "Mute an account, optionally its notifications too and for a limited time",
-    MUTES,
     muteAccount,
     z.object({ notifications: bool().optional(), duration: int().optional(), expires_in: int().optional() }),
   ),
-  accountAction("unmute", "Unmute an account", MUTES, unmuteAccount, noBody),
-  accountAction("note", "Set (or, empty, remove) the private note about an account", ["write:accounts"], setAccountNote, z.object({ comment: text().optional() })),
+  accountAction("unmute", "Unmute an account", unmuteAccount, noBody),
+  accountAction("note", "Set (or, empty, remove) the private note about an account", setAccountNote, z.object({ comment: text().optional() })),
 
   route({
     method: "GET",

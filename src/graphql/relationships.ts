@@ -139,7 +139,7 @@ builder.mutationFields((t) => ({
     }),
   ),
   setAccountNote: t.field({
-    ...signedIn("write:accounts"),
+    ...accessOf(setAccountNote),
     type: Relationship,
     description: "Sets (or, empty, removes) the viewer's private note about an account",
     args: { accountId: t.arg.id({ required: true }), comment: t.arg.string({ required: true }) },

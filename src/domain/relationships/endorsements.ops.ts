@@ -23,11 +23,11 @@ export const endorseAccount = relationshipAction("relationships.endorse", accoun
     create: { id: newId(ctx.clock().getTime()), sourceId: me.id, targetId: target.id, type: "endorsement", createdAt: ctx.clock() },
     update: {},
   });
-});
+}, { scopes: ["write:accounts"] });
 
 export const unendorseAccount = relationshipAction("relationships.unendorse", accountInput, async (ctx, me, target) => {
   await ctx.db.userRelationship.deleteMany({ where: { sourceId: me.id, targetId: target.id, type: "endorsement" } });
-});
+}, { scopes: ["write:accounts"] });
 
 async function endorsedBy(ctx: Ctx, account: Pick<Account, "id">, input: z.output<typeof pageInput>): Promise<Page<Account>> {
   const page = keyset(input, { defaultLimit: 40, maxLimit: 80 });

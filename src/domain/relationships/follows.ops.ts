@@ -131,6 +131,7 @@ export const followAccount = relationshipAction(
   "relationships.follow",
   accountInput.extend({ reblogs: bool().optional(), notify: bool().optional() }),
   (ctx, me, target, input) => followAs(ctx, me, target, { reblogs: input.reblogs, notify: input.notify }),
+  { scopes: ["follow", "write:follows"] },
 );
 
 /**
@@ -153,7 +154,7 @@ export const followByUri = operation({
   },
 });
 
-export const unfollowAccount = relationshipAction("relationships.unfollow", accountInput, unfollowAs);
+export const unfollowAccount = relationshipAction("relationships.unfollow", accountInput, unfollowAs, { scopes: ["follow", "write:follows"] });
 
 /** Ends the follow (accepted or requested) of `follower` towards the viewer, as the followed side: a reject. */
 async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: FollowState[]) {
@@ -169,7 +170,7 @@ async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: Fo
 export const removeFromFollowers = relationshipAction("relationships.removeFromFollowers", accountInput, async (ctx, me, follower) => {
   if (follower.id === me.id) throw Invalid("Can not unfollow yourself");
   await dropFollower(ctx, me, follower, ["accept", "pending"]);
-});
+}, { scopes: ["follow", "write:follows"] });
 
 export const authorizeFollowRequest = relationshipAction("relationships.authorizeFollowRequest", accountInput, async (ctx, me, follower) => {
   const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: ["pending", "accept"] } } });
