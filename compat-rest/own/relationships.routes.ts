@@ -24,7 +24,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
       view: RelationshipSchema,
       summary: action === "subscribe" ? "Be notified of an account's new posts" : "Stop being notified of an account's new posts",
       tags: ["Relationships"],
-      auth: { scopes: ["follow", "write:follows"] },
+      operation: action === "subscribe" ? subscribeToAccount : unsubscribeFromAccount,
       params: z.object({ id: z.string() }),
       async handler(ctx, { params }) {
         return renderRelationship(await (action === "subscribe" ? subscribeToAccount : unsubscribeFromAccount)(ctx, { id: params.id }));

@@ -142,7 +142,7 @@ export const accountRoutes = [
       view: listOf(AccountSchema),
       summary: side === "followers" ? "Accounts following this one" : "Accounts this one follows",
       tags: ["Accounts"],
-      auth: { scopes: ["read:accounts"], optional: true },
+      operation: side === "followers" ? listFollowers : listFollowing,
       params: idParam,
       query: pageInput.extend(withRelationships.shape),
       paged: "id",

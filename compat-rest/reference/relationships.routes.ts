@@ -29,9 +29,6 @@ import { listOf } from "../../src/views/schemas/view.ts";
 const idParam = z.object({ id: z.string() });
 const withRelationships = z.object({ with_relationships: bool().optional() });
 
-const FOLLOWS = ["follow", "write:follows"];
-const BLOCKS = ["follow", "write:blocks"];
-
 /** POST /api/v1/accounts/:id/<action>: the viewer acts on one account and gets the Relationship back. */
 function accountAction<B extends z.ZodObject>(
   action: string,
@@ -168,7 +165,7 @@ export const relationshipRoutes: RouteDef[] = [
       view: RelationshipSchema,
       summary: `${answer === "authorize" ? "Accept" : "Reject"} an account's follow request`,
       tags: ["Relationships"],
-      auth: { scopes: FOLLOWS },
+      operation: answer === "authorize" ? authorizeFollowRequest : rejectFollowRequest,
       params: idParam,
       async handler(ctx, { params }) {
         return renderRelationship(await (answer === "authorize" ? authorizeFollowRequest : rejectFollowRequest)(ctx, { id: params.id }));
@@ -236,7 +233,7 @@ export const relationshipRoutes: RouteDef[] = [
       view: EmptySchema,
       summary: method === "POST" ? "Hide a domain" : "Stop hiding a domain",
       tags: ["Relationships"],
-      auth: { scopes: BLOCKS },
+      operation: method === "POST" ? blockDomain : unblockDomain,
       body: z.object({ domain: z.string() }),
       async handler(ctx, { body }) {
         await (method === "POST" ? blockDomain : unblockDomain)(ctx, body);

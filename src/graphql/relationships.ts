@@ -18,6 +18,7 @@ import {
 } from "../domain/relationships/follows.ops.ts";
 import { getRelationships, type RelationshipState } from "../domain/relationships/relationships.read.ts";
 import type { Ctx } from "../domain/context.ts";
+import type { AnyOperation } from "../domain/operation.ts";
 import { Relationship } from "./accounts.ts";
 import { builder } from "./builder.ts";
 import { AccountType, relayConnection, type RelayArgs } from "./paging.ts";
@@ -33,10 +34,6 @@ export const accountPage = (args: RelayArgs, fetch: (p: PageInput) => Promise<Pa
   relayConnection(args, fetch, { cursorOf: (a) => a.id, floor: "0", itemCursors: false });
 
 const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
-/** anyone; a signed-in viewer needs one of the scopes REST asks for */
-
-const FOLLOWS = ["follow", "write:follows"];
-const BLOCKS = ["follow", "write:blocks"];
 
 const MutedAccount = builder.objectRef<{ account: Account; expiresAt: Date | null }>("MutedAccount").implement({
   fields: (t) => ({
@@ -110,29 +107,30 @@ builder.queryFields((t) => ({
   ),
 }));
 
-/** Mutations that take an account id and answer the viewer's relationship to it. */
+/** Mutations that take an account id and answer the viewer's relationship to it, each guarded as its operation declares. */
 const ACTIONS = {
-  authorizeFollowRequest: [{ authorizeFollowRequest }, FOLLOWS],
-  rejectFollowRequest: [{ rejectFollowRequest }, FOLLOWS],
-  removeFromFollowers: [{ removeFromFollowers }, FOLLOWS],
-  subscribe: [{ subscribeToAccount }, FOLLOWS],
-  unsubscribe: [{ unsubscribeFromAccount }, FOLLOWS],
-  endorse: [{ endorseAccount }, ["write:accounts"]],
-  unendorse: [{ unendorseAccount }, ["write:accounts"]],
+  authorizeFollowRequest: [{ authorizeFollowRequest }],
+  rejectFollowRequest: [{ rejectFollowRequest }],
+  removeFromFollowers: [{ removeFromFollowers }],
+  subscribe: [{ subscribeToAccount }],
+  unsubscribe: [{ unsubscribeFromAccount }],
+  endorse: [{ endorseAccount }],
+  unendorse: [{ unendorseAccount }],
 } as const;
 
 builder.mutationFields((t) => ({
   ...Object.fromEntries(
-    Object.entries(ACTIONS).map(([name, [named, scopes]]) => {
+    Object.entries(ACTIONS).map(([name, [named]]) => {
       // `{ operation }`: the operation and its name, which the parity test reads (the call here is generic)
-      const [opName, op] = Object.entries(named)[0] as [string, (ctx: Ctx, input: { id: string }) => Promise<RelationshipState>];
+      const [opName, op] = Object.entries(named)[0] as [string, AnyOperation & ((ctx: Ctx, input: { id: string }) => Promise<RelationshipState>)];
+      const guard = accessOf(op);
       return [
         name,
         t.field({
-          ...signedIn(...scopes),
+          ...guard,
           type: Relationship,
           args: { accountId: t.arg.id({ required: true }) },
-          extensions: { domainOperation: opName },
+          extensions: { ...guard.extensions, domainOperation: opName },
           resolve: (_r, a, ctx) => op(ctx, { id: String(a.accountId) }),
         }),
       ];
@@ -145,7 +143,7 @@ builder.mutationFields((t) => ({
     args: { accountId: t.arg.id({ required: true }), comment: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => setAccountNote(ctx, { id: String(a.accountId), comment: a.comment }),
   }),
-  followByUri: t.field({ ...signedIn(...FOLLOWS), type: Relationship, args: { uri: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => followByUri(ctx, { uri: a.uri }) }),
-  blockDomain: t.boolean({ ...signedIn(...BLOCKS), args: { domain: t.arg.string({ required: true }) }, resolve: async (_r, a, ctx) => (await blockDomain(ctx, { domain: a.domain }), true) }),
-  unblockDomain: t.boolean({ ...signedIn(...BLOCKS), args: { domain: t.arg.string({ required: true }) }, resolve: async (_r, a, ctx) => (await unblockDomain(ctx, { domain: a.domain }), true) }),
+  followByUri: t.field({ ...accessOf(followByUri), type: Relationship, args: { uri: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => followByUri(ctx, { uri: a.uri }) }),
+  blockDomain: t.boolean({ ...accessOf(blockDomain), args: { domain: t.arg.string({ required: true }) }, resolve: async (_r, a, ctx) => (await blockDomain(ctx, { domain: a.domain }), true) }),
+  unblockDomain: t.boolean({ ...accessOf(unblockDomain), args: { domain: t.arg.string({ required: true }) }, resolve: async (_r, a, ctx) => (await unblockDomain(ctx, { domain: a.domain }), true) }),
 }));

@@ -182,9 +182,9 @@ export const authorizeFollowRequest = relationshipAction("relationships.authoriz
     if (!follower.local) await federate(ctx, { type: "follow.accept", followId: follow.id });
     await publishFollowUpdate(ctx, follower.id, me.id, "follow_accept");
   }
-});
+}, { scopes: ["follow", "write:follows"] });
 
-export const rejectFollowRequest = relationshipAction("relationships.rejectFollowRequest", accountInput, (ctx, me, follower) => dropFollower(ctx, me, follower, ["pending"]));
+export const rejectFollowRequest = relationshipAction("relationships.rejectFollowRequest", accountInput, (ctx, me, follower) => dropFollower(ctx, me, follower, ["pending"]), { scopes: ["follow", "write:follows"] });
 
 /** Accounts waiting for the viewer's answer, paged by follow id. */
 export const listFollowRequests = operation({
@@ -213,9 +213,9 @@ export const subscribeToAccount = relationshipAction("relationships.subscribe", 
   if (blocks.bBlocksA) throw Forbidden(`Could not subscribe: ${target.nickname} is blocking you`);
   await setSubscription(ctx, me.id, target.id, true);
   await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: true } });
-});
+}, { scopes: ["follow", "write:follows"] });
 
 export const unsubscribeFromAccount = relationshipAction("relationships.unsubscribe", accountInput, async (ctx, me, target) => {
   await setSubscription(ctx, me.id, target.id, false);
   await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: false } });
-});
+}, { scopes: ["follow", "write:follows"] });
