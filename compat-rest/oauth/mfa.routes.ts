@@ -61,7 +61,7 @@ export const oauthMfaRoutes = [
     rateLimit: "authentication",
     summary: "Exchange an mfa_token and a TOTP or recovery code for the token the password grant held back",
     tags: ["OAuth"],
-    auth: "public",
+    operation: mfaChallenge,
     body: mfaChallenge.input,
     async handler(ctx, { body }) {
       return renderTokenResponse(await mfaChallenge(ctx, body));

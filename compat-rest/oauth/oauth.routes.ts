@@ -41,7 +41,7 @@ export const oauthRoutes = [
     rateLimit: "authentication",
     summary: "Obtain a token (authorization_code, password, refresh_token or client_credentials grant)",
     tags: ["OAuth"],
-    auth: "public",
+    operation: grantToken,
     body: tokenGrantInput,
     errors: (error) => (error instanceof MfaRequired ? { status: 403, body: mfaRequiredBody(error) } : undefined),
     async handler(ctx, { body }) {
@@ -54,7 +54,7 @@ export const oauthRoutes = [
     view: EmptySchema,
     summary: "Revoke an access or refresh token",
     tags: ["OAuth"],
-    auth: "public",
+    operation: revokeToken,
     body: z.object({ token: z.string(), client_id: z.string().optional(), client_secret: z.string().optional() }),
     async handler(ctx, { body }) {
       await revokeToken(ctx, body);

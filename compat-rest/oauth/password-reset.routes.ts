@@ -33,7 +33,7 @@ export const passwordResetRoutes = [
     rateLimit: "password_reset",
     summary: "Request a password reset e-mail (by e-mail address or nickname); 204 whether or not the account exists",
     tags: ["Accounts"],
-    auth: "public",
+    operation: requestPasswordReset,
     body: z.object({ email: text, nickname: text }),
     status: 204,
     async handler(ctx, { body }) {

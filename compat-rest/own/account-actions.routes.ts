@@ -60,7 +60,7 @@ export const ownAccountActionRoutes = [
     path: "/api/v1/$ns/accounts/confirmation_resend",
     summary: "Send the confirmation e-mail again (by email or nickname); 204 whether or not one was sent",
     tags,
-    auth: "public",
+    operation: resendConfirmation,
     body: resendConfirmation.input,
     status: 204,
     async handler(ctx, { body }) {

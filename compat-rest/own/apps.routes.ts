@@ -13,7 +13,7 @@ export const ownAppRoutes = [
     view: listOf(ApplicationSchema),
     summary: "The applications the signed-in user registered (POST /api/v1/apps with a user token), with their client credentials, oldest first",
     tags: ["Apps"],
-    auth: { scopes: ["read", "follow"] },
+    operation: listOwnApps,
     async handler(ctx) {
       const [apps, vapid] = await Promise.all([listOwnApps(ctx, {}), vapidPublicKey(ctx)]);
       return apps.map((app) => renderApp(app, true, vapid));

@@ -15,7 +15,7 @@ export const backupRoutes = [
     view: listOf(BackupSchema),
     summary: "The signed-in account's backups, newest first (anonymous: none)",
     tags: ["Backups"],
-    auth: { scopes: ["read:backups"], optional: true },
+    operation: listBackups,
     async handler(ctx) {
       if (!ctx.viewer.account) return [];
       return (await listBackups(ctx, {})).map((b) => renderBackup(ctx, b));
@@ -27,7 +27,7 @@ export const backupRoutes = [
     view: listOf(BackupSchema),
     summary: "Asks for a backup of the account (built in the background); answers every backup",
     tags: ["Backups"],
-    auth: { scopes: ["read:backups"] },
+    operation: createBackup,
     handler: async (ctx) => (await createBackup(ctx, {})).map((b) => renderBackup(ctx, b)),
   }),
   route({
@@ -36,7 +36,7 @@ export const backupRoutes = [
     summary: "Downloads a finished backup (its owner only)",
     produces: "application/zip",
     tags: ["Backups"],
-    auth: { scopes: ["read:backups"] },
+    operation: backupArchive,
     params: z.object({ id: z.string() }),
     async handler(ctx, { params, res }) {
       const { backup, file } = await backupArchive(ctx, params);

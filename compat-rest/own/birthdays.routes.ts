@@ -12,7 +12,7 @@ export const birthdayRoutes = [
     view: listOf(AccountSchema),
     summary: "Accounts the viewer follows whose birthday (shown to others) is on `day` of `month`",
     tags: ["Accounts"],
-    auth: { scopes: ["read:accounts"] },
+    operation: listBirthdays,
     query: listBirthdays.input,
     handler: async (ctx, { query }) => renderAccounts(ctx, await listBirthdays(ctx, query)),
   }),

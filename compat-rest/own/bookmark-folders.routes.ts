@@ -8,8 +8,6 @@ import { BookmarkFolderSchema } from "../../src/views/schemas/misc.ts";
 import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Bookmarks"];
-const read = { scopes: ["read:bookmarks"] } as const;
-const write = { scopes: ["write:bookmarks"] } as const;
 const idParam = z.object({ id: z.string() });
 
 export const bookmarkFolderRoutes = [
@@ -19,7 +17,7 @@ export const bookmarkFolderRoutes = [
     view: listOf(BookmarkFolderSchema),
     summary: "The viewer's bookmark folders `[{id, name, emoji, emoji_url}]`, oldest first",
     tags,
-    auth: read,
+    operation: listBookmarkFolders,
     handler: async (ctx) => (await listBookmarkFolders(ctx, {})).map((f) => renderBookmarkFolder(ctx, f)),
   }),
   route({
@@ -28,7 +26,7 @@ export const bookmarkFolderRoutes = [
     view: BookmarkFolderSchema,
     summary: "Create a folder: `name` (unique among the viewer's; 409 otherwise), `emoji` (unicode or a custom emoji's shortcode; 422 otherwise)",
     tags,
-    auth: write,
+    operation: createBookmarkFolder,
     body: createBookmarkFolder.input,
     handler: async (ctx, { body }) => renderBookmarkFolder(ctx, await createBookmarkFolder(ctx, body)),
   }),
@@ -38,7 +36,7 @@ export const bookmarkFolderRoutes = [
     view: BookmarkFolderSchema,
     summary: "Rename a folder or change its emoji (\"\" clears it); 404 for a folder that is not the viewer's",
     tags,
-    auth: write,
+    operation: updateBookmarkFolder,
     params: idParam,
     body: updateBookmarkFolder.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderBookmarkFolder(ctx, await updateBookmarkFolder(ctx, { ...body, id: params.id })),
@@ -49,7 +47,7 @@ export const bookmarkFolderRoutes = [
     view: BookmarkFolderSchema,
     summary: "Delete a folder (its bookmarks stay, in no folder); answers the deleted folder",
     tags,
-    auth: write,
+    operation: deleteBookmarkFolder,
     params: idParam,
     handler: async (ctx, { params }) => renderBookmarkFolder(ctx, await deleteBookmarkFolder(ctx, { id: params.id })),
   }),

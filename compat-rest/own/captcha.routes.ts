@@ -10,7 +10,7 @@ export const captchaRoutes = [
     view: CaptchaSchema,
     summary: "A new captcha for registration (`type: none` when disabled)",
     tags: ["Captcha"],
-    auth: "public",
+    operation: getCaptcha,
     async handler(ctx, { res }) {
       res.set("Cache-Control", "no-store");
       return getCaptcha(ctx, {});

@@ -25,8 +25,6 @@ import { ChatMessageSchema, ChatSchema } from "../../src/views/schemas/notificat
 import { listOf } from "../../src/views/schemas/view.ts";
 
 const tags = ["Chats"];
-const read = { scopes: ["read:chats"] };
-const write = { scopes: ["write:chats"] };
 const idParam = z.object({ id: z.string() });
 const messageParams = z.object({ id: z.string(), message_id: z.string() });
 
@@ -42,7 +40,7 @@ export const chatRoutes = [
     view: ChatSchema,
     summary: "The viewer's chat with that account, created when missing",
     tags,
-    auth: write,
+    operation: openChat,
     params: idParam,
     async handler(ctx, { params }) {
       return renderChat(ctx, await openChat(ctx, { account_id: params.id }));
@@ -54,7 +52,7 @@ export const chatRoutes = [
     view: listOf(ChatSchema),
     summary: "Every chat of the viewer, newest update first, unpaged (the earlier variant); muted accounts' chats only with_muted",
     tags,
-    auth: read,
+    operation: listAllChats,
     query: z.object({ with_muted: bool().optional() }),
     async handler(ctx, { query }) {
       return renderChats(ctx, await listAllChats(ctx, query));
@@ -66,7 +64,7 @@ export const chatRoutes = [
     view: listOf(ChatSchema),
     summary: "The viewer's chats, newest update first, paged with max_id / min_id / since_id / limit (the later variant)",
     tags,
-    auth: read,
+    operation: listChats,
     query: listChatsInput,
     paged: "id",
     async handler(ctx, input) {
@@ -80,7 +78,7 @@ export const chatRoutes = [
     view: ChatSchema,
     summary: "One chat of the viewer",
     tags,
-    auth: read,
+    operation: showChat,
     params: idParam,
     async handler(ctx, { params }) {
       return renderChat(ctx, await showChat(ctx, params));
@@ -92,7 +90,7 @@ export const chatRoutes = [
     view: listOf(ChatMessageSchema),
     summary: "Messages of a chat, newest first",
     tags,
-    auth: read,
+    operation: listChatMessages,
     params: idParam,
     query: pageInput,
     paged: "id",
@@ -107,7 +105,7 @@ export const chatRoutes = [
     view: ChatMessageSchema,
     summary: "Post a message: `content` (escaped, line breaks and custom emoji only) and/or `media_id`; an `Idempotency-Key` header repeated within two minutes answers the same message",
     tags,
-    auth: write,
+    operation: postChatMessage,
     params: idParam,
     body: z.object({ content: text().optional(), media_id: z.string().optional() }),
     errors: postErrors,
@@ -123,7 +121,7 @@ export const chatRoutes = [
     view: ChatSchema,
     summary: "Mark the chat's messages read up to `last_read_id`; answers the chat without `last_message`",
     tags,
-    auth: write,
+    operation: markChatRead,
     params: idParam,
     body: z.object({ last_read_id: z.string() }),
     async handler(ctx, { params, body }) {
@@ -136,7 +134,7 @@ export const chatRoutes = [
     view: ChatMessageSchema,
     summary: "Mark one message read",
     tags,
-    auth: write,
+    operation: markChatMessageRead,
     params: messageParams,
     async handler(ctx, { params }) {
       return renderChatMessage(ctx, await markChatMessageRead(ctx, params));
@@ -148,7 +146,7 @@ export const chatRoutes = [
     view: ChatMessageSchema,
     summary: "Delete the viewer's own message for both sides, or remove the other side's message from the viewer's chat",
     tags,
-    auth: write,
+    operation: deleteChatMessage,
     params: messageParams,
     errors: deleteErrors,
     response: { description: "the deleted ChatMessage; 400 `{error: could_not_delete}`" },

@@ -36,7 +36,7 @@ export const emojiPackRoutes: RouteDef[] = [
     view: EmojiMapSchema,
     summary: "The custom emoji map: {shortcode: {image_url, tags}}; image_url is a path under the base URL, tags hold `pack:<name>`",
     tags,
-    auth: "public",
+    operation: listCustomEmoji,
     async handler(ctx) {
       const all = await listCustomEmoji(ctx, {});
       return Object.fromEntries(all.map((e) => [e.shortcode, { image_url: e.path, tags: e.tags }]));

@@ -10,7 +10,7 @@ export const federationStatusRoutes = [
     view: FederationStatusSchema,
     summary: "`{unreachable: {host: since}}`: instances whose deliveries have failed for 7 days or more",
     tags: ["Instance"],
-    auth: "public",
+    operation: federationStatus,
     handler: (ctx) => federationStatus(ctx, {}),
   }),
 ];

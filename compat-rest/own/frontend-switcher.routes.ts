@@ -37,7 +37,7 @@ export const frontendSwitcherRoutes = [
     path: "/api/v1/$family/preferred_frontend/available",
     summary: "The frontends a browser may pick for `/`: installed frontends as \"name/ref\"",
     tags,
-    auth: "public",
+    operation: availableFrontends,
     response: { description: "an array of \"name/ref\" strings", schema: z.array(z.string()) },
     handler: (ctx) => availableFrontends(ctx, {}),
   }),

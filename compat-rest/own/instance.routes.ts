@@ -10,7 +10,7 @@ export const ownInstanceRoutes = [
     view: HealthSchema,
     summary: "Health of this node: 200 when healthy, 503 otherwise",
     tags: ["Instance"],
-    auth: "public",
+    operation: healthcheck,
     async handler(ctx, { res }) {
       const h = await healthcheck(ctx, {});
       // pool figures are per node; the embedded database has a single connection

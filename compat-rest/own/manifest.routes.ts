@@ -11,7 +11,7 @@ export const manifestRoutes = [
     view: WebManifestSchema,
     produces: "application/manifest+json",
     tags: ["Instance"],
-    auth: "public",
+    operation: webManifest,
     async handler(ctx, { res }) {
       res.type("application/manifest+json").json(await webManifest(ctx, {}));
       return undefined;

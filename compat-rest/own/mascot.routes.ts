@@ -16,7 +16,7 @@ export const mascotRoutes = [
     view: MascotSchema,
     summary: "The account's mascot (the instance default until one is set)",
     tags: ["Accounts"],
-    auth: { scopes: ["read:accounts"] },
+    operation: showMascot,
     handler: async (ctx) => renderMascot(ctx, await showMascot(ctx, {})),
   }),
   route({
@@ -25,7 +25,7 @@ export const mascotRoutes = [
     view: MascotSchema,
     summary: "Sets the mascot from an uploaded image (415 for anything else)",
     tags: ["Accounts"],
-    auth: { scopes: ["write:accounts"] },
+    operation: updateMascot,
     files: ["file"],
     errors: mascotErrors,
     async handler(ctx, { files }) {

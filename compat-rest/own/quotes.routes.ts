@@ -13,7 +13,7 @@ export const quoteRoutes = [
     view: StatusListSchema,
     summary: "The quotes of a status that the viewer may see, newest first, paged like statuses; 404 when the status is not visible",
     tags: ["Statuses"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: listQuotes,
     params: z.object({ id: z.string() }),
     query: listQuotes.input.omit({ id: true }),
     paged: "id",

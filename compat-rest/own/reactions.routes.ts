@@ -21,7 +21,7 @@ export const reactionRoutes: RouteDef[] = [
     view: StatusSchema,
     summary: "React to a status with a unicode emoji or one of the instance's custom emoji (`:shortcode:` or `shortcode`); reacting again changes nothing; notifies the author",
     tags: ["Reactions"],
-    auth: { scopes: ["write:statuses"] },
+    operation: addReaction,
     params: emojiParams,
     response: statusResponse,
     async handler(ctx, { params }) {
@@ -34,7 +34,7 @@ export const reactionRoutes: RouteDef[] = [
     view: StatusSchema,
     summary: "Remove the signed-in account's reaction (400 when there is none)",
     tags: ["Reactions"],
-    auth: { scopes: ["write:statuses"] },
+    operation: removeReaction,
     params: emojiParams,
     response: statusResponse,
     async handler(ctx, { params }) {
@@ -47,7 +47,7 @@ export const reactionRoutes: RouteDef[] = [
     view: listOf(ReactionSchema),
     summary: "Reaction groups {name, count, me, accounts}, in the order of each emoji's first reaction",
     tags: ["Reactions"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: listReactions,
     params: z.object({ id: z.string() }),
     query: listQuery,
     async handler(ctx, { params, query }) {
@@ -60,7 +60,7 @@ export const reactionRoutes: RouteDef[] = [
     view: listOf(ReactionSchema),
     summary: "The reaction group of one emoji, as an array of zero or one group",
     tags: ["Reactions"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: listReactions,
     params: emojiParams,
     query: listQuery,
     async handler(ctx, { params, query }) {

@@ -26,7 +26,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
       view: RelationshipSchema,
       summary: action === "subscribe" ? "Be notified of an account's new posts" : "Stop being notified of an account's new posts",
       tags: ["Relationships"],
-      auth: { scopes: ["follow", "write:follows"] },
+      operation: action === "subscribe" ? subscribeToAccount : unsubscribeFromAccount,
       params: z.object({ id: z.string() }),
       async handler(ctx, { params }) {
         return renderRelationship(await (action === "subscribe" ? subscribeToAccount : unsubscribeFromAccount)(ctx, { id: params.id }));
@@ -59,7 +59,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
     view: SuccessSchema,
     summary: "Move the signed-in account to another that lists it in alsoKnownAs; local followers follow along",
     tags: ["Relationships"],
-    auth: { scopes: ["write:accounts"] },
+    operation: moveAccount,
     body: z.object({ password: z.string(), target_account: z.string() }),
     // the family answers refusals (wrong password, target not aliased) with 200 and {error}
     async handler(ctx, { body }) {

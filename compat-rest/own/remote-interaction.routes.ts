@@ -11,7 +11,7 @@ export const remoteInteractionRoutes = [
     view: RemoteInteractionSchema,
     summary: "The URL of the interaction page for `ap_id` on the server of `profile` (user@host)",
     tags: ["Accounts"],
-    auth: "public",
+    operation: remoteInteraction,
     body: remoteInteraction.input,
     errors: (e) => (e.kind === "not_found" ? { status: 200, body: { error: e.message } } : undefined),
     handler: async (ctx, { body }) => remoteInteraction(ctx, body),

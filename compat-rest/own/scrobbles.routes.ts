@@ -15,7 +15,7 @@ export const scrobbleRoutes = [
     view: ScrobbleSchema,
     summary: "Record a listen: `title` (required), `artist`, `album`, `length` (ms), `externalLink`, `visibility` (default public)",
     tags,
-    auth: { scopes: ["write"] },
+    operation: createScrobble,
     body: createScrobble.input,
     async handler(ctx, { body }) {
       const scrobble = await createScrobble(ctx, body);
@@ -28,7 +28,7 @@ export const scrobbleRoutes = [
     view: listOf(ScrobbleSchema),
     summary: "An account's scrobbles the viewer may see, newest first, paged like statuses",
     tags,
-    auth: { scopes: ["read"], optional: true },
+    operation: listScrobbles,
     params: z.object({ id: z.string() }),
     query: listScrobbles.input.omit({ id: true }),
     paged: "id",

@@ -13,7 +13,7 @@ export const ownTokenRoutes = [
     view: listOf(OwnTokenSchema),
     summary: "The signed-in user's OAuth tokens",
     tags: ["OAuth"],
-    auth: { scopes: ["read:security"] },
+    operation: listOwnTokens,
     async handler(ctx) {
       return (await listOwnTokens(ctx, {})).map(renderOwnToken);
     },
@@ -23,7 +23,7 @@ export const ownTokenRoutes = [
     path: "/api/oauth_tokens/:id",
     summary: "Revoke one of the signed-in user's tokens",
     tags: ["OAuth"],
-    auth: { scopes: ["write:security"] },
+    operation: deleteOwnToken,
     params: z.object({ id: z.string() }),
     status: 201,
     async handler(ctx, { params, res }) {

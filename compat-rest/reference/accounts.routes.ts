@@ -51,7 +51,7 @@ export const accountRoutes = [
     view: AccountSchema,
     summary: "Update the signed-in account's profile and settings",
     tags: ["Accounts"],
-    auth: { scopes: ["write:accounts"] },
+    operation: updateProfile,
     body: credentialsBody,
     files: ["avatar", "header", "$ns_background_image"],
     async handler(ctx, input) {
@@ -103,7 +103,7 @@ export const accountRoutes = [
     view: AccountSchema,
     summary: "Find an account by its acct (nick or nick@host)",
     tags: ["Accounts"],
-    auth: "public",
+    operation: lookupAccount,
     query: z.object({ acct: z.string() }).extend(withRelationships.shape),
     async handler(ctx, { query }) {
       return renderAccount(ctx, await lookupAccount(ctx, query), { withRelationships: query.with_relationships });
@@ -116,7 +116,7 @@ export const accountRoutes = [
     rateLimit: "search",
     summary: "Search accounts by nickname or display name (no authentication needed)",
     tags: ["Accounts"],
-    auth: { scopes: ["read:search", "read:accounts"], optional: true },
+    operation: searchAccounts,
     query: searchAccounts.input,
     async handler(ctx, { query }) {
       return renderAccounts(ctx, await searchAccounts(ctx, query), { withRelationships: !!ctx.viewer.account });
@@ -128,7 +128,7 @@ export const accountRoutes = [
     view: AccountSchema,
     summary: "An account by id or nickname",
     tags: ["Accounts"],
-    auth: { scopes: ["read:accounts"], optional: true },
+    operation: showAccount,
     params: idParam,
     query: withRelationships,
     async handler(ctx, { params, query }) {
@@ -142,7 +142,7 @@ export const accountRoutes = [
       view: listOf(AccountSchema),
       summary: side === "followers" ? "Accounts following this one" : "Accounts this one follows",
       tags: ["Accounts"],
-      auth: { scopes: ["read:accounts"], optional: true },
+      operation: side === "followers" ? listFollowers : listFollowing,
       params: idParam,
       query: pageInput.extend(withRelationships.shape),
       paged: "id",

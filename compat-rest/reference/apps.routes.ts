@@ -14,7 +14,7 @@ export const appRoutes = [
     view: ApplicationSchema,
     summary: "Register a client application",
     tags: ["Apps"],
-    auth: "public",
+    operation: createApp,
     body: z.object({
       client_name: z.string(),
       redirect_uris: z.union([z.string(), z.array(z.string())]),
@@ -31,7 +31,7 @@ export const appRoutes = [
     view: ApplicationSchema,
     summary: "The application of the presented token",
     tags: ["Apps"],
-    auth: { scopes: "any", appToken: true },
+    operation: verifyAppCredentials,
     async handler(ctx) {
       return renderApp(await verifyAppCredentials(ctx, {}), false, await vapidPublicKey(ctx));
     },

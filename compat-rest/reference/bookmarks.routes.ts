@@ -11,7 +11,7 @@ export const bookmarkRoutes: RouteDef[] = [
     view: StatusListSchema,
     summary: "The viewer's bookmarked statuses, newest bookmark first; `folder_id` keeps one of the viewer's bookmark folders",
     tags: ["Statuses"],
-    auth: { scopes: ["read:bookmarks"] },
+    operation: listBookmarks,
     query: listBookmarks.input,
     paged: "id",
     async handler(ctx, { query }) {

@@ -22,7 +22,7 @@ export const conversationRoutes = [
     view: listOf(ConversationSchema),
     summary: "The viewer's direct conversations, most recently active first",
     tags,
-    auth: { scopes: ["read:statuses"] },
+    operation: listConversations,
     query: pageInput.extend({ recipients: array(z.string()).optional() }),
     paged: "id",
     async handler(ctx, input) {
@@ -36,7 +36,7 @@ export const conversationRoutes = [
     view: EmptySchema,
     summary: "Remove the conversation from the viewer's list",
     tags,
-    auth: { scopes: ["write:conversations"] },
+    operation: deleteConversation,
     params: idParam,
     async handler(ctx, input) {
       return deleteConversation(ctx, input.params);
@@ -48,7 +48,7 @@ export const conversationRoutes = [
     view: ConversationSchema,
     summary: "Mark a conversation read",
     tags,
-    auth: { scopes: ["write:conversations"] },
+    operation: readConversation,
     params: idParam,
     async handler(ctx, input) {
       return renderConversation(ctx, await readConversation(ctx, input.params));
@@ -61,7 +61,7 @@ export const conversationRoutes = [
     view: listOf(ConversationSchema),
     summary: "Mark every conversation read; answers the conversations that were unread",
     tags,
-    auth: { scopes: ["write:conversations"] },
+    operation: readAllConversations,
     async handler(ctx) {
       return renderConversations(ctx, await readAllConversations(ctx, {}));
     },
@@ -72,7 +72,7 @@ export const conversationRoutes = [
     view: StatusListSchema,
     summary: "Statuses of a conversation, newest first",
     tags,
-    auth: { scopes: ["read:statuses"] },
+    operation: conversationStatuses,
     params: idParam,
     query: pageInput,
     paged: "id",
@@ -87,7 +87,7 @@ export const conversationRoutes = [
     view: ConversationSchema,
     summary: "One conversation of the viewer",
     tags,
-    auth: { scopes: ["read:statuses"] },
+    operation: showConversation,
     params: idParam,
     async handler(ctx, input) {
       return renderConversation(ctx, await showConversation(ctx, input.params));
@@ -99,7 +99,7 @@ export const conversationRoutes = [
     view: ConversationSchema,
     summary: "Replace the recipients of the viewer's replies in this conversation (the viewer always stays)",
     tags,
-    auth: { scopes: ["write:conversations"] },
+    operation: updateConversationRecipients,
     params: idParam,
     body: z.object({ recipients: array(z.string()).optional() }),
     query: z.object({ recipients: array(z.string()).optional() }),

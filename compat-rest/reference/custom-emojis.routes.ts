@@ -12,7 +12,7 @@ export const customEmojiRoutes: RouteDef[] = [
     view: listOf(CustomEmojiSchema),
     summary: "The instance's custom emoji: shortcode, url, static_url, visible_in_picker, category (the pack)",
     tags: ["Instance"],
-    auth: "public",
+    operation: listCustomEmoji,
     async handler(ctx) {
       return (await listCustomEmoji(ctx, {})).map((e) => renderCustomEmoji(ctx, e));
     },

@@ -13,7 +13,7 @@ export const favouriteRoutes: RouteDef[] = [
     view: StatusListSchema,
     summary: "The viewer's favourited statuses, newest favourite first",
     tags: ["Statuses"],
-    auth: { scopes: ["read:favourites"] },
+    operation: listFavourites,
     query: pageInput,
     paged: "id",
     async handler(ctx, { query }) {
@@ -27,7 +27,7 @@ export const favouriteRoutes: RouteDef[] = [
     view: StatusListSchema,
     summary: "An account's favourites the viewer can see; 403 when the account hides them (hide_favorites) from others",
     tags: ["Accounts"],
-    auth: { scopes: ["read:favourites"], optional: true },
+    operation: accountFavourites,
     params: idParam,
     query: pageInput,
     paged: "id",

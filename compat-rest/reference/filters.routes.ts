@@ -38,8 +38,6 @@ import { listOf } from "../../src/views/schemas/view.ts";
 
 const idParam = z.object({ id: z.string() });
 const filterIdParam = z.object({ filter_id: z.string() });
-const read = { scopes: ["read:filters"] };
-const write = { scopes: ["write:filters"] };
 const tags = ["Filters"];
 
 const v1: RouteDef[] = [
@@ -49,7 +47,7 @@ const v1: RouteDef[] = [
     view: listOf(FilterV1Schema),
     summary: "The viewer's unexpired filter keywords, each as a v1 filter",
     tags,
-    auth: read,
+    operation: listFilters,
     handler: async (ctx) => (await listFilters(ctx, {})).map(renderFilterV1),
   }),
   route({
@@ -58,7 +56,7 @@ const v1: RouteDef[] = [
     view: FilterV1Schema,
     summary: "Create a filter of one keyword (phrase, context[], irreversible, whole_word, expires_in)",
     tags,
-    auth: write,
+    operation: createFilter,
     body: filterInput,
     handler: async (ctx, { body }) => renderFilterV1(await createFilter(ctx, body)),
   }),
@@ -68,7 +66,7 @@ const v1: RouteDef[] = [
     view: FilterV1Schema,
     summary: "One v1 filter (a keyword's id)",
     tags,
-    auth: read,
+    operation: getFilter,
     params: idParam,
     handler: async (ctx, { params }) => renderFilterV1(await getFilter(ctx, params)),
   }),
@@ -78,7 +76,7 @@ const v1: RouteDef[] = [
     view: FilterV1Schema,
     summary: "Change a v1 filter (fields left out are kept; the filter's settings only when it has one keyword)",
     tags,
-    auth: write,
+    operation: updateFilter,
     params: idParam,
     body: updateFilterInput.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderFilterV1(await updateFilter(ctx, { ...body, id: params.id })),
@@ -89,7 +87,7 @@ const v1: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete a v1 filter's keyword (and its filter when nothing is left in it)",
     tags,
-    auth: write,
+    operation: deleteFilter,
     params: idParam,
     async handler(ctx, { params }) {
       await deleteFilter(ctx, params);
@@ -105,7 +103,7 @@ const keywords: RouteDef[] = [
     view: FilterKeywordSchema,
     summary: "One keyword of the viewer's filters",
     tags,
-    auth: read,
+    operation: getFilterKeyword,
     params: idParam,
     handler: async (ctx, { params }) => renderFilterKeyword(await getFilterKeyword(ctx, params)),
   }),
@@ -115,7 +113,7 @@ const keywords: RouteDef[] = [
     view: FilterKeywordSchema,
     summary: "Change a keyword (keyword, whole_word)",
     tags,
-    auth: write,
+    operation: updateFilterKeyword,
     params: idParam,
     body: updateFilterKeywordInput.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderFilterKeyword(await updateFilterKeyword(ctx, { ...body, id: params.id })),
@@ -126,7 +124,7 @@ const keywords: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete a keyword",
     tags,
-    auth: write,
+    operation: deleteFilterKeyword,
     params: idParam,
     async handler(ctx, { params }) {
       await deleteFilterKeyword(ctx, params);
@@ -139,7 +137,7 @@ const keywords: RouteDef[] = [
     view: listOf(FilterKeywordSchema),
     summary: "A filter's keywords",
     tags,
-    auth: read,
+    operation: listFilterKeywords,
     params: filterIdParam,
     handler: async (ctx, { params }) => (await listFilterKeywords(ctx, params)).map(renderFilterKeyword),
   }),
@@ -149,7 +147,7 @@ const keywords: RouteDef[] = [
     view: FilterKeywordSchema,
     summary: "Add a keyword to a filter (keyword, whole_word)",
     tags,
-    auth: write,
+    operation: addFilterKeyword,
     params: filterIdParam,
     body: addFilterKeywordInput.omit({ filter_id: true }),
     handler: async (ctx, { params, body }) => renderFilterKeyword(await addFilterKeyword(ctx, { ...body, filter_id: params.filter_id })),
@@ -163,7 +161,7 @@ const statuses: RouteDef[] = [
     view: FilterStatusSchema,
     summary: "One status of the viewer's filters",
     tags,
-    auth: read,
+    operation: getFilterStatus,
     params: idParam,
     handler: async (ctx, { params }) => renderFilterStatus(await getFilterStatus(ctx, params)),
   }),
@@ -173,7 +171,7 @@ const statuses: RouteDef[] = [
     view: EmptySchema,
     summary: "Take a status out of its filter",
     tags,
-    auth: write,
+    operation: deleteFilterStatus,
     params: idParam,
     async handler(ctx, { params }) {
       await deleteFilterStatus(ctx, params);
@@ -186,7 +184,7 @@ const statuses: RouteDef[] = [
     view: listOf(FilterStatusSchema),
     summary: "A filter's statuses",
     tags,
-    auth: read,
+    operation: listFilterStatuses,
     params: filterIdParam,
     handler: async (ctx, { params }) => (await listFilterStatuses(ctx, params)).map(renderFilterStatus),
   }),
@@ -196,7 +194,7 @@ const statuses: RouteDef[] = [
     view: FilterStatusSchema,
     summary: "Add a status the viewer can see to a filter (status_id)",
     tags,
-    auth: write,
+    operation: addFilterStatus,
     params: filterIdParam,
     body: addFilterStatusInput.omit({ filter_id: true }),
     handler: async (ctx, { params, body }) => renderFilterStatus(await addFilterStatus(ctx, { ...body, filter_id: params.filter_id })),
@@ -210,7 +208,7 @@ const v2: RouteDef[] = [
     view: listOf(FilterV2Schema),
     summary: "The viewer's filters (expired ones too) with their keywords and statuses",
     tags,
-    auth: read,
+    operation: listFiltersV2,
     handler: async (ctx) => (await listFiltersV2(ctx, {})).map(renderFilterV2),
   }),
   route({
@@ -219,7 +217,7 @@ const v2: RouteDef[] = [
     view: FilterV2Schema,
     summary: "Create a filter (title, context[], filter_action warn|hide|blur, expires_in, keywords_attributes[][keyword|whole_word])",
     tags,
-    auth: write,
+    operation: createFilterV2,
     body: createFilterV2Input,
     handler: async (ctx, { body }) => renderFilterV2(await createFilterV2(ctx, body)),
   }),
@@ -229,7 +227,7 @@ const v2: RouteDef[] = [
     view: FilterV2Schema,
     summary: "One of the viewer's filters",
     tags,
-    auth: read,
+    operation: getFilterV2,
     params: idParam,
     handler: async (ctx, { params }) => renderFilterV2(await getFilterV2(ctx, params)),
   }),
@@ -239,7 +237,7 @@ const v2: RouteDef[] = [
     view: FilterV2Schema,
     summary: "Change a filter; keywords_attributes[] adds (no id), changes (id) or deletes (id, _destroy) keywords",
     tags,
-    auth: write,
+    operation: updateFilterV2,
     params: idParam,
     body: updateFilterV2Input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderFilterV2(await updateFilterV2(ctx, { ...body, id: params.id })),
@@ -250,7 +248,7 @@ const v2: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete a filter with its keywords and statuses",
     tags,
-    auth: write,
+    operation: deleteFilterV2,
     params: idParam,
     async handler(ctx, { params }) {
       await deleteFilterV2(ctx, params);

@@ -59,7 +59,7 @@ export const instanceRoutes = [
     view: ExtendedDescriptionSchema,
     summary: "The instance's description, as HTML",
     tags: TAGS,
-    auth: "public",
+    operation: instanceInfo,
     async handler(ctx) {
       const info = await instanceInfo(ctx, {});
       return { updated_at: null, content: info.config.description };
@@ -71,7 +71,7 @@ export const instanceRoutes = [
     view: TermsOfServiceSchema,
     summary: "The terms of service: the instance document `terms-of-service` (the admin's upload, or the built-in text)",
     tags: TAGS,
-    auth: "public",
+    operation: publicDocument,
     async handler(ctx) {
       const doc = await publicDocument(ctx, { name: "terms-of-service" });
       // the reference's dates are days; a built-in text has been in effect since the epoch of this server
@@ -85,7 +85,7 @@ export const instanceRoutes = [
     view: PrivacyPolicySchema,
     summary: "The privacy policy: the instance document `privacy-policy` (the admin's upload, or the built-in text)",
     tags: TAGS,
-    auth: "public",
+    operation: publicDocument,
     async handler(ctx) {
       const doc = await publicDocument(ctx, { name: "privacy-policy" });
       // a built-in text has been in effect since the epoch of this server
@@ -98,7 +98,7 @@ export const instanceRoutes = [
     view: listOf(InstanceDomainBlockSchema),
     summary: "Servers the content policy acts on (suspend or silence), when the policies are published (404 otherwise)",
     tags: TAGS,
-    auth: "public",
+    operation: instanceDomainBlocks,
     handler: async (ctx) => instanceDomainBlocks(ctx, {}),
   }),
   route({
@@ -107,7 +107,7 @@ export const instanceRoutes = [
     view: listOf(ActivityWeekSchema),
     summary: "Local posts, active accounts and sign-ups of the last 12 weeks, this week first",
     tags: TAGS,
-    auth: "public",
+    operation: instanceActivity,
     async handler(ctx) {
       return (await instanceActivity(ctx, {})).map((w) => ({
         week: String(Math.floor(w.week.getTime() / 1000)),
@@ -122,7 +122,7 @@ export const instanceRoutes = [
     path: "/api/v1/instance/peers",
     summary: "Hosts of the remote accounts this server knows",
     tags: TAGS,
-    auth: "public",
+    operation: instancePeers,
     response: { description: "Array of domain names", schema: z.array(z.string()) },
     async handler(ctx) {
       return instancePeers(ctx, {});
@@ -134,7 +134,7 @@ export const instanceRoutes = [
     view: listOf(AccountSchema),
     summary: "The profile directory: discoverable accounts, by recent activity (order=active) or newest (order=new); local=true for this server's",
     tags: ["Accounts"],
-    auth: { scopes: ["read:accounts"], optional: true },
+    operation: listDirectory,
     query: directoryInput,
     handler: async (ctx, { query }) => renderAccounts(ctx, await listDirectory(ctx, query)),
   }),
@@ -144,7 +144,7 @@ export const instanceRoutes = [
     view: PreferencesSchema,
     summary: "The viewer's posting and reading preferences",
     tags: ["Accounts"],
-    auth: { scopes: ["read:accounts"] },
+    operation: userPreferences,
     async handler(ctx) {
       const p = await userPreferences(ctx, {});
       return {

@@ -37,7 +37,7 @@ export const listRoutes: RouteDef[] = [
     view: listOf(ListSchema),
     summary: "The viewer's lists",
     tags: ["Lists"],
-    auth: { scopes: ["read:lists"] },
+    operation: listLists,
     async handler(ctx) {
       return (await listLists(ctx, {})).map(renderList);
     },
@@ -48,7 +48,7 @@ export const listRoutes: RouteDef[] = [
     view: ListSchema,
     summary: "Create a list (title, replies_policy, exclusive)",
     tags: ["Lists"],
-    auth: { scopes: ["write:lists"] },
+    operation: createList,
     body: listInput,
     async handler(ctx, { body }) {
       return renderList(await createList(ctx, body));
@@ -60,7 +60,7 @@ export const listRoutes: RouteDef[] = [
     view: ListSchema,
     summary: "One of the viewer's lists",
     tags: ["Lists"],
-    auth: { scopes: ["read:lists"] },
+    operation: getList,
     params: idParam,
     async handler(ctx, { params }) {
       return renderList(await getList(ctx, params));
@@ -72,7 +72,7 @@ export const listRoutes: RouteDef[] = [
     view: ListSchema,
     summary: "Rename a list or change its replies policy or exclusivity",
     tags: ["Lists"],
-    auth: { scopes: ["write:lists"] },
+    operation: updateList,
     params: idParam,
     body: updateListInput.omit({ id: true }),
     async handler(ctx, { params, body }) {
@@ -85,7 +85,7 @@ export const listRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete a list",
     tags: ["Lists"],
-    auth: { scopes: ["write:lists"] },
+    operation: deleteList,
     params: idParam,
     async handler(ctx, { params }) {
       await deleteList(ctx, params);
@@ -98,7 +98,7 @@ export const listRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "Members of a list (limit=0 for all), paged by account id",
     tags: ["Lists"],
-    auth: { scopes: ["read:lists"] },
+    operation: listAccounts,
     params: idParam,
     query: pageInput,
     paged: "id",
@@ -113,7 +113,7 @@ export const listRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Add accounts the viewer follows to a list (account_ids[])",
     tags: ["Lists"],
-    auth: { scopes: ["write:lists"] },
+    operation: addListAccounts,
     params: idParam,
     body: membersBody,
     async handler(ctx, { params, body }) {
@@ -127,7 +127,7 @@ export const listRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Remove accounts from a list (account_ids[])",
     tags: ["Lists"],
-    auth: { scopes: ["write:lists"] },
+    operation: removeListAccounts,
     params: idParam,
     body: membersBody,
     async handler(ctx, { params, body, req }) {
@@ -143,7 +143,7 @@ export const listRoutes: RouteDef[] = [
     view: listOf(ListSchema),
     summary: "The viewer's lists that contain the account",
     tags: ["Lists"],
-    auth: { scopes: ["read:lists"] },
+    operation: accountLists,
     params: idParam,
     async handler(ctx, { params }) {
       return (await accountLists(ctx, params)).map(renderList);
@@ -155,7 +155,7 @@ export const listRoutes: RouteDef[] = [
     view: StatusListSchema,
     summary: "Statuses of the list's members that the viewer can see, newest first",
     tags: ["Timelines"],
-    auth: { scopes: ["read:lists"] },
+    operation: listTimeline,
     params: idParam,
     query: listTimelineInput.omit({ id: true }),
     paged: "id",

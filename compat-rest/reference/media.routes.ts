@@ -48,7 +48,7 @@ export const mediaRoutes = [
     view: MediaAttachmentSchema,
     summary: "One of the signed-in account's uploads",
     tags: ["Media"],
-    auth: { scopes: ["read:media"] },
+    operation: showMedia,
     params: idParam,
     response: { description: "The MediaAttachment" },
     async handler(ctx, { params }) {
@@ -61,7 +61,7 @@ export const mediaRoutes = [
     view: MediaAttachmentSchema,
     summary: "Change the description or focal point of one of the signed-in account's uploads",
     tags: ["Media"],
-    auth: { scopes: ["write:media"] },
+    operation: updateMedia,
     params: idParam,
     body: describe,
     response: { description: "The updated MediaAttachment" },

@@ -31,8 +31,6 @@ import { renderMarkers } from "../../src/views/marker.ts";
 import { NotificationsReadSchema } from "../../src/views/schemas/tools.ts";
 
 const idParam = z.object({ id: z.string() });
-const READ = { scopes: ["read:notifications"] };
-const WRITE = { scopes: ["write:notifications"] };
 const TAGS = ["Notifications"];
 
 const groupKeyParam = z.object({ group_key: z.string() });
@@ -45,7 +43,7 @@ const groupedRoutes: RouteDef[] = [
     view: CountSchema,
     summary: "How many notifications are unread (newer than the notifications marker), at most `limit` (100; 1000 at most)",
     tags: TAGS,
-    auth: READ,
+    operation: unreadNotificationCount,
     query: unreadCountInput.omit({ grouped_types: true }),
     handler: async (ctx, { query }) => ({ count: await unreadNotificationCount(ctx, query) }),
   }),
@@ -55,7 +53,7 @@ const groupedRoutes: RouteDef[] = [
     view: CountSchema,
     summary: "How many notification groups are unread, at most `limit` (100; 1000 at most)",
     tags: TAGS,
-    auth: READ,
+    operation: unreadNotificationCount,
     query: unreadCountInput,
     handler: async (ctx, { query }) => ({ count: await unreadNotificationCount(ctx, { ...query, grouped: true }) }),
   }),
@@ -65,7 +63,7 @@ const groupedRoutes: RouteDef[] = [
     view: NotificationGroupsSchema,
     summary: "The signed-in account's notifications in groups (favourites, reblogs and follows by default), newest first, `limit` groups a page",
     tags: TAGS,
-    auth: READ,
+    operation: listNotificationGroups,
     query: listNotificationGroupsInput,
     paged: "id",
     async handler(ctx, { query }) {
@@ -79,7 +77,7 @@ const groupedRoutes: RouteDef[] = [
     view: NotificationGroupsSchema,
     summary: "One notification group with all its notifications",
     tags: TAGS,
-    auth: READ,
+    operation: getNotificationGroup,
     params: groupKeyParam,
     handler: async (ctx, { params }) => renderNotificationGroups(ctx, [await getNotificationGroup(ctx, params)]),
   }),
@@ -89,7 +87,7 @@ const groupedRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "The accounts of a notification group, newest first",
     tags: TAGS,
-    auth: READ,
+    operation: notificationGroupAccounts,
     params: groupKeyParam,
     handler: async (ctx, { params }) => renderAccounts(ctx, await notificationGroupAccounts(ctx, params)),
   }),
@@ -99,7 +97,7 @@ const groupedRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete every notification of a group",
     tags: TAGS,
-    auth: WRITE,
+    operation: dismissNotificationGroup,
     params: groupKeyParam,
     async handler(ctx, { params }) {
       await dismissNotificationGroup(ctx, params);
@@ -116,7 +114,7 @@ export const notificationRoutes: RouteDef[] = [
     view: listOf(NotificationSchema),
     summary: "The signed-in account's notifications, newest first",
     tags: TAGS,
-    auth: READ,
+    operation: listNotifications,
     query: listNotificationsInput,
     paged: "id",
     async handler(ctx, { query }) {
@@ -130,7 +128,7 @@ export const notificationRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete every notification of the signed-in account",
     tags: TAGS,
-    auth: WRITE,
+    operation: clearNotifications,
     async handler(ctx) {
       await clearNotifications(ctx, {});
       return {};
@@ -142,7 +140,7 @@ export const notificationRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete the given notifications (`ids` required)",
     tags: TAGS,
-    auth: WRITE,
+    operation: destroyNotifications,
     query: z.object({ ids: z.unknown().optional() }),
     body: z.object({ ids: z.unknown().optional() }),
     async handler(ctx, { query, body }) {
@@ -156,7 +154,7 @@ export const notificationRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete one notification, named in the body (older form)",
     tags: TAGS,
-    auth: WRITE,
+    operation: dismissNotification,
     body: idParam,
     async handler(ctx, { body }) {
       await dismissNotification(ctx, { id: body.id });
@@ -169,7 +167,7 @@ export const notificationRoutes: RouteDef[] = [
     view: NotificationSchema,
     summary: "One notification of the signed-in account",
     tags: TAGS,
-    auth: READ,
+    operation: getNotification,
     params: idParam,
     async handler(ctx, { params }) {
       return renderNotification(ctx, await getNotification(ctx, { id: params.id }));
@@ -181,7 +179,7 @@ export const notificationRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Delete one notification",
     tags: TAGS,
-    auth: WRITE,
+    operation: dismissNotification,
     params: idParam,
     async handler(ctx, { params }) {
       await dismissNotification(ctx, { id: params.id });
@@ -194,7 +192,7 @@ export const notificationRoutes: RouteDef[] = [
     view: NotificationsReadSchema,
     summary: "Mark one notification (`id`) or all up to `max_id` as seen; returns what was read (at most 80 with max_id)",
     tags: TAGS,
-    auth: WRITE,
+    operation: markNotificationsRead,
     query: z.object({ id: z.string().optional(), max_id: z.string().optional() }),
     body: z.object({ id: z.string().optional(), max_id: z.string().optional() }),
     async handler(ctx, { query, body }) {
@@ -209,7 +207,7 @@ export const notificationRoutes: RouteDef[] = [
     view: MarkersSchema,
     summary: "Reading positions of the home timeline and the notifications",
     tags: ["Markers"],
-    auth: { scopes: ["read:statuses"] },
+    operation: getMarkers,
     query: getMarkers.input,
     async handler(ctx, { query }) {
       return renderMarkers(ctx, await getMarkers(ctx, query));
@@ -221,7 +219,7 @@ export const notificationRoutes: RouteDef[] = [
     view: MarkersSchema,
     summary: "Save reading positions; the notifications position also marks notifications up to it as seen",
     tags: ["Markers"],
-    auth: { scopes: ["write:statuses"] },
+    operation: saveMarkers,
     body: saveMarkers.input,
     async handler(ctx, { body }) {
       return renderMarkers(ctx, await saveMarkers(ctx, body));

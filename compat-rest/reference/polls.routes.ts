@@ -15,7 +15,7 @@ export const pollRoutes: RouteDef[] = [
     view: PollSchema,
     summary: "A poll (404 when its status is not visible to the viewer)",
     tags: ["Polls"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: showPoll,
     params: idParam,
     async handler(ctx, { params }) {
       return renderPoll(ctx, await showPoll(ctx, params));
@@ -27,7 +27,7 @@ export const pollRoutes: RouteDef[] = [
     view: PollSchema,
     summary: "Vote on a poll with the indices of the chosen options (choices[]); answers the poll",
     tags: ["Polls"],
-    auth: { scopes: ["write:statuses"] },
+    operation: votePoll,
     params: idParam,
     body: z.object({ choices: array(int()) }),
     async handler(ctx, { params, body }) {

@@ -77,7 +77,7 @@ export const registrationRoutes = [
     summary: "Register an account (needs an app token); answers with a token, or with why the account cannot sign in yet",
     tags: ["Accounts"],
     // the app is checked by the operation: the family answers 403 "Invalid credentials" without one
-    auth: "public",
+    operation: register,
     body: registerBody,
     errors: registrationErrorShape,
     async handler(ctx, { body, req }) {
@@ -95,7 +95,7 @@ export const registrationRoutes = [
     path: "/api/account/confirm_email/:user_id/:token",
     summary: "The link of the confirmation e-mail: confirms the address and redirects to /",
     tags: ["Accounts"],
-    auth: "public",
+    operation: confirmEmail,
     params: z.object({ user_id: z.string(), token: z.string() }),
     async handler(ctx, { params, res }) {
       try {

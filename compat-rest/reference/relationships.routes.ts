@@ -18,6 +18,7 @@ import { getRelationships, type RelationshipState } from "../../src/domain/relat
 import { pageInput } from "../../src/domain/pagination.ts";
 import { array, bool, int } from "../inputs.ts";
 import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import type { AnyOperation } from "../../src/domain/operation.ts";
 import { renderAccounts } from "../../src/views/account.ts";
 import { renderRelationship } from "../../src/views/relationship.ts";
 import { text } from "../../src/domain/input-limits.ts";
@@ -28,16 +29,12 @@ import { listOf } from "../../src/views/schemas/view.ts";
 const idParam = z.object({ id: z.string() });
 const withRelationships = z.object({ with_relationships: bool().optional() });
 
-const FOLLOWS = ["follow", "write:follows"];
-const BLOCKS = ["follow", "write:blocks"];
-const MUTES = ["follow", "write:mutes"];
-
 /** POST /api/v1/accounts/:id/<action>: the viewer acts on one account and gets the Relationship back. */
 function accountAction<B extends z.ZodObject>(
   action: string,
   summary: string,
-  scopes: string[],
-  call: (ctx: Ctx, input: z.output<B> & { id: string }) => Promise<RelationshipState>,
+  /** the operation, whose access is the route's */
+  call: AnyOperation & ((ctx: Ctx, input: z.output<B> & { id: string }) => Promise<RelationshipState>),
   body: B,
 ) {
   return route({
@@ -46,7 +43,7 @@ function accountAction<B extends z.ZodObject>(
     view: RelationshipSchema,
     summary,
     tags: ["Relationships"],
-    auth: { scopes },
+    operation: call,
     params: idParam,
     body,
     async handler(ctx, input) {
@@ -59,15 +56,15 @@ const noBody = z.object({});
 
 /** Endorsements: `pin`/`unpin` (earlier) and `endorse`/`unendorse` (later) are the same actions. */
 const endorsementRoutes: RouteDef[] = [
-  ...(["pin", "endorse"] as const).map((action) => accountAction(action, "Feature a followed account on one's profile (422 when not following it)", ["write:accounts"], endorseAccount, noBody)),
-  ...(["unpin", "unendorse"] as const).map((action) => accountAction(action, "Stop featuring an account", ["write:accounts"], unendorseAccount, noBody)),
+  ...(["pin", "endorse"] as const).map((action) => accountAction(action, "Feature a followed account on one's profile (422 when not following it)", endorseAccount, noBody)),
+  ...(["unpin", "unendorse"] as const).map((action) => accountAction(action, "Stop featuring an account", unendorseAccount, noBody)),
   route({
     method: "GET",
     path: "/api/v1/endorsements",
     view: listOf(AccountSchema),
     summary: "The accounts the signed-in account features, newest first",
     tags: ["Relationships"],
-    auth: { scopes: ["read:accounts"] },
+    operation: listEndorsements,
     query: pageInput,
     paged: "id",
     async handler(ctx, { query }) {
@@ -81,7 +78,7 @@ const endorsementRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "The accounts an account features on its profile",
     tags: ["Relationships"],
-    auth: { scopes: ["read:accounts"], optional: true },
+    operation: accountEndorsements,
     params: idParam,
     query: pageInput,
     paged: "id",
@@ -96,7 +93,7 @@ const endorsementRoutes: RouteDef[] = [
     view: listOf(FamiliarFollowersSchema),
     summary: "For each account (`id[]`, at most 40): the accounts the signed-in account follows that follow it",
     tags: ["Relationships"],
-    auth: { scopes: ["read:follows"] },
+    operation: familiarFollowers,
     query: familiarFollowers.input,
     async handler(ctx, { query }) {
       const found = await familiarFollowers(ctx, query);
@@ -115,38 +112,37 @@ export const relationshipRoutes: RouteDef[] = [
     view: listOf(RelationshipSchema),
     summary: "The signed-in account's relationships to the given accounts (unknown ids are skipped)",
     tags: ["Relationships"],
-    auth: { scopes: ["read:follows"] },
+    operation: getRelationships,
     query: z.object({ id: array(z.string()).optional() }),
     async handler(ctx, { query }) {
       return (await getRelationships(ctx, { id: query.id ?? [] })).map(renderRelationship);
     },
   }),
-  accountAction("follow", "Follow an account (a request when it is locked); following again updates the options", FOLLOWS, followAccount, z.object({ reblogs: bool().optional(), notify: bool().optional() })),
+  accountAction("follow", "Follow an account (a request when it is locked); following again updates the options", followAccount, z.object({ reblogs: bool().optional(), notify: bool().optional() })),
   route({
     method: "POST",
     path: "/api/v1/follows",
     view: RelationshipSchema,
     summary: "Follow an account named by nickname (bob@remote.host for a remote one)",
     tags: ["Relationships"],
-    auth: { scopes: FOLLOWS },
+    operation: followByUri,
     body: z.object({ uri: z.string() }),
     async handler(ctx, { body }) {
       return renderRelationship(await followByUri(ctx, body));
     },
   }),
-  accountAction("unfollow", "Unfollow an account or cancel the follow request", FOLLOWS, unfollowAccount, noBody),
-  accountAction("remove_from_followers", "Remove an account from the signed-in account's followers", FOLLOWS, removeFromFollowers, noBody),
-  accountAction("block", "Block an account; follows between the two end in both directions", BLOCKS, blockAccount, noBody),
-  accountAction("unblock", "Unblock an account", BLOCKS, unblockAccount, noBody),
+  accountAction("unfollow", "Unfollow an account or cancel the follow request", unfollowAccount, noBody),
+  accountAction("remove_from_followers", "Remove an account from the signed-in account's followers", removeFromFollowers, noBody),
+  accountAction("block", "Block an account; follows between the two end in both directions", blockAccount, noBody),
+  accountAction("unblock", "Unblock an account", unblockAccount, noBody),
   accountAction(
     "mute",
     "Mute an account, optionally its notifications too and for a limited time",
-    MUTES,
     muteAccount,
     z.object({ notifications: bool().optional(), duration: int().optional(), expires_in: int().optional() }),
   ),
-  accountAction("unmute", "Unmute an account", MUTES, unmuteAccount, noBody),
-  accountAction("note", "Set (or, empty, remove) the private note about an account", ["write:accounts"], setAccountNote, z.object({ comment: text().optional() })),
+  accountAction("unmute", "Unmute an account", unmuteAccount, noBody),
+  accountAction("note", "Set (or, empty, remove) the private note about an account", setAccountNote, z.object({ comment: text().optional() })),
 
   route({
     method: "GET",
@@ -154,7 +150,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "Accounts waiting for the signed-in account to answer their follow request",
     tags: ["Relationships"],
-    auth: { scopes: ["follow", "read:follows"] },
+    operation: listFollowRequests,
     query: pageInput.extend(withRelationships.shape),
     paged: "id",
     async handler(ctx, { query }) {
@@ -169,7 +165,7 @@ export const relationshipRoutes: RouteDef[] = [
       view: RelationshipSchema,
       summary: `${answer === "authorize" ? "Accept" : "Reject"} an account's follow request`,
       tags: ["Relationships"],
-      auth: { scopes: FOLLOWS },
+      operation: answer === "authorize" ? authorizeFollowRequest : rejectFollowRequest,
       params: idParam,
       async handler(ctx, { params }) {
         return renderRelationship(await (answer === "authorize" ? authorizeFollowRequest : rejectFollowRequest)(ctx, { id: params.id }));
@@ -183,7 +179,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: listOf(AccountSchema),
     summary: "Accounts the signed-in account blocks, newest first",
     tags: ["Relationships"],
-    auth: { scopes: ["follow", "read:blocks"] },
+    operation: listBlocks,
     query: pageInput.extend(withRelationships.shape),
     paged: "id",
     async handler(ctx, { query }) {
@@ -202,7 +198,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: listOf(MutedAccountSchema),
     summary: "Accounts the signed-in account mutes (unexpired), newest first; each with mute_expires_at",
     tags: ["Relationships"],
-    auth: { scopes: ["follow", "read:mutes"] },
+    operation: listMutes,
     query: pageInput.extend(withRelationships.shape),
     paged: "id",
     async handler(ctx, { query }) {
@@ -237,7 +233,7 @@ export const relationshipRoutes: RouteDef[] = [
       view: EmptySchema,
       summary: method === "POST" ? "Hide a domain" : "Stop hiding a domain",
       tags: ["Relationships"],
-      auth: { scopes: BLOCKS },
+      operation: method === "POST" ? blockDomain : unblockDomain,
       body: z.object({ domain: z.string() }),
       async handler(ctx, { body }) {
         await (method === "POST" ? blockDomain : unblockDomain)(ctx, body);

@@ -16,7 +16,7 @@ export const reportRoutes = [
     view: ReportSchema,
     summary: "Report an account (and some of its statuses) to the moderators",
     tags: ["Reports"],
-    auth: { scopes: ["write:reports"] },
+    operation: fileReport,
     body: reportParams,
     response: { description: "The Report; 404 for an unknown account, 422 for statuses that are not the account's (or not visible) and comments over 1000 characters" },
     async handler(ctx, { body }) {
@@ -30,7 +30,7 @@ export const reportRoutes = [
     view: OwnReportsSchema,
     summary: "The viewer's own reports, newest first (`state`, `page`, `size` — 20 by default)",
     tags: ["Reports"],
-    auth: { scopes: ["read:reports"] },
+    operation: listOwnReports,
     query: listOwnReports.input,
     response: { description: "`{total, reports: [Report]}` in the admin Report's shape, with plain accounts and no moderators' notes" },
     async handler(ctx, { query }) {
@@ -44,7 +44,7 @@ export const reportRoutes = [
     view: OwnReportSchema,
     summary: "One of the viewer's own reports",
     tags: ["Reports"],
-    auth: { scopes: ["read:reports"] },
+    operation: showOwnReport,
     params: z.object({ id: z.string() }),
     response: { description: "Report; 404 `{error: \"Not found\"}` for another's or an unknown report" },
     async handler(ctx, { params }) {

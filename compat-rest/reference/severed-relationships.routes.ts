@@ -17,7 +17,7 @@ export const severedRelationshipRoutes = [
     view: listOf(RelationshipSeveranceEventSchema),
     summary: "The viewer's severed-relationship events, newest first (id = the one its notification names)",
     tags,
-    auth: { scopes: ["read:follows"] },
+    operation: listSeverances,
     query: pageInput,
     paged: "id",
     async handler(ctx, { query }) {

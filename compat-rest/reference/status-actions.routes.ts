@@ -112,7 +112,7 @@ export const statusActionRoutes: RouteDef[] = [
     view: ContextSchema,
     summary: "The thread around a status: ancestors (oldest first) and descendants (depth-first), only what the viewer may see",
     tags: ["Statuses"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: statusContext,
     params: idParam,
     async handler(ctx, { params }) {
       const { ancestors, descendants } = await statusContext(ctx, params);
@@ -128,7 +128,7 @@ export const statusActionRoutes: RouteDef[] = [
     rateLimit: "statuses_actions",
     summary: "Edit an own status (text, content warning, sensitivity, media, content type, language); the old version goes to its history",
     tags: ["Statuses"],
-    auth: { scopes: ["write:statuses"] },
+    operation: editStatus,
     params: idParam,
     body: editInput.omit({ id: true }),
     async handler(ctx, { params, body }) {
@@ -141,7 +141,7 @@ export const statusActionRoutes: RouteDef[] = [
     view: listOf(StatusEditSchema),
     summary: "Every version of a status, oldest first, the current one last",
     tags: ["Statuses"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: statusHistory,
     params: idParam,
     async handler(ctx, { params }) {
       const history = await statusHistory(ctx, params);
@@ -154,7 +154,7 @@ export const statusActionRoutes: RouteDef[] = [
     view: StatusSourceSchema,
     summary: "The text of a status as typed, with its content warning and content type",
     tags: ["Statuses"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: statusSource,
     params: idParam,
     async handler(ctx, { params }) {
       const source = await statusSource(ctx, params);
@@ -166,7 +166,7 @@ export const statusActionRoutes: RouteDef[] = [
     path: "/api/v1/statuses/:id/translate",
     summary: "Translate a status: no translation backend is configured, so 404 (the reference server's answer without one)",
     tags: ["Statuses"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: translateStatus,
     params: idParam,
     body: translateStatus.input.omit({ id: true }),
     response: { description: "404 `{error}`: no translation backend (or the status is not visible)" },

@@ -19,7 +19,7 @@ export const statusRoutes = [
     rateLimit: "statuses_actions",
     summary: "Post a status (or preview it, or schedule it); Idempotency-Key header honoured",
     tags: ["Statuses"],
-    auth: { scopes: ["write:statuses"] },
+    operation: postStatus,
     body: postInput.omit({ idempotency_key: true }),
     async handler(ctx, { body, req }) {
       const result = await postStatus(ctx, { ...body, idempotency_key: req.get("idempotency-key") || undefined });
@@ -36,7 +36,7 @@ export const statusRoutes = [
     view: StatusListSchema,
     summary: "Several statuses by id (ids[]=, at most 100); invisible or unknown ones are left out",
     tags: ["Statuses"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: showStatuses,
     query: showStatuses.input,
     async handler(ctx, { query }) {
       return renderStatuses(ctx, await showStatuses(ctx, query));
@@ -48,7 +48,7 @@ export const statusRoutes = [
     summary: "A status",
     view: StatusSchema,
     tags: ["Statuses"],
-    auth: { scopes: ["read:statuses"], optional: true },
+    operation: showStatus,
     params: idParam,
     async handler(ctx, { params }) {
       return renderStatus(ctx, await showStatus(ctx, params));

@@ -13,7 +13,7 @@ export const suggestionRoutes: RouteDef[] = [
     view: listOf(SuggestionSchema),
     summary: "Suggested accounts as {source: staff, account}",
     tags: ["Accounts"],
-    auth: { scopes: ["read"], optional: true },
+    operation: listSuggestions,
     query: suggestionsInput,
     async handler(ctx, { query }) {
       const accounts = await renderAccounts(ctx, await listSuggestions(ctx, query));
@@ -26,7 +26,7 @@ export const suggestionRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Dismiss a suggested account: suggestions leave it out for the viewer from then on",
     tags: ["Accounts"],
-    auth: { scopes: ["write"] },
+    operation: dismissSuggestion,
     params: z.object({ account_id: z.string() }),
     response: { description: "`{}`; 404 for an unknown account" },
     async handler(ctx, { params }) {

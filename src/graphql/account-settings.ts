@@ -5,8 +5,7 @@ import { addAlias, changeEmail, changePassword, deleteAlias, deleteOwnAccount, d
 import { deleteOwnToken, listOwnTokens } from "../domain/auth/tokens.ops.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
-
-const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
+import { accessOf } from "./access.ts";
 const done = async (p: Promise<unknown>) => (await p, true);
 
 type TokenRow = Awaited<ReturnType<typeof listOwnTokens>>[number];
@@ -24,32 +23,30 @@ const OwnToken = builder.objectRef<TokenRow>("OwnToken").implement({
 });
 
 builder.queryFields((t) => ({
-  aliases: t.stringList({ ...signedIn("read:accounts"), description: "The viewer's aliases (also_known_as) as name@host", resolve: (_r, _a, ctx) => listAliases(ctx, {}) }),
-  ownTokens: t.field({ ...signedIn("read:security"), type: [OwnToken], resolve: (_r, _a, ctx) => listOwnTokens(ctx, {}) }),
+  aliases: t.stringList({ ...accessOf(listAliases), description: "The viewer's aliases (also_known_as) as name@host", resolve: (_r, _a, ctx) => listAliases(ctx, {}) }),
+  ownTokens: t.field({ ...accessOf(listOwnTokens), type: [OwnToken], resolve: (_r, _a, ctx) => listOwnTokens(ctx, {}) }),
 }));
-
-const write = signedIn("write:accounts");
 
 builder.mutationFields((t) => ({
   changePassword: t.boolean({
-    ...write,
+    ...accessOf(changePassword),
     description: "Signs out every token and session",
     args: { password: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }), newPasswordConfirmation: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => done(changePassword(ctx, { password: a.password, new_password: a.newPassword, new_password_confirmation: a.newPasswordConfirmation })),
   }),
   changeEmail: t.boolean({
-    ...write,
+    ...accessOf(changeEmail),
     args: { password: t.arg.string({ required: true }), email: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => done(changeEmail(ctx, { password: a.password, email: a.email })),
   }),
-  deleteAccount: t.boolean({ ...write, args: { password: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => done(deleteOwnAccount(ctx, { password: a.password })) }),
-  disableAccount: t.boolean({ ...write, args: { password: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => done(disableOwnAccount(ctx, { password: a.password })) }),
-  addAlias: t.boolean({ ...write, args: { alias: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => done(addAlias(ctx, { alias: a.alias })) }),
-  deleteAlias: t.boolean({ ...write, args: { alias: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => done(deleteAlias(ctx, { alias: a.alias })) }),
+  deleteAccount: t.boolean({ ...accessOf(deleteOwnAccount), args: { password: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => done(deleteOwnAccount(ctx, { password: a.password })) }),
+  disableAccount: t.boolean({ ...accessOf(disableOwnAccount), args: { password: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => done(disableOwnAccount(ctx, { password: a.password })) }),
+  addAlias: t.boolean({ ...accessOf(addAlias), args: { alias: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => done(addAlias(ctx, { alias: a.alias })) }),
+  deleteAlias: t.boolean({ ...accessOf(deleteAlias), args: { alias: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => done(deleteAlias(ctx, { alias: a.alias })) }),
   updateNotificationSettings: t.boolean({
-    ...write,
+    ...accessOf(updateNotificationSettings),
     args: { blockFromStrangers: t.arg.boolean(), hideNotificationContents: t.arg.boolean() },
     resolve: (_r, a, ctx) => done(updateNotificationSettings(ctx, { block_from_strangers: opt(a.blockFromStrangers), hide_notification_contents: opt(a.hideNotificationContents) })),
   }),
-  revokeOwnToken: t.boolean({ ...signedIn("write:security"), args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => done(deleteOwnToken(ctx, { id: Number(a.id) })) }),
+  revokeOwnToken: t.boolean({ ...accessOf(deleteOwnToken), args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => done(deleteOwnToken(ctx, { id: Number(a.id) })) }),
 }));

@@ -10,6 +10,7 @@ import { Invalid } from "../kernel/errors.ts";
 import { avatarUrl, headerUrl } from "../domain/media/defaults.ts";
 import { builder } from "./builder.ts";
 import { optional } from "./optional-scopes.ts";
+import { accessOf } from "./access.ts";
 
 export const Relationship = builder.objectRef<RelationshipState>("Relationship").implement({
   description: "The viewer's relationship to an account",
@@ -98,16 +99,11 @@ const ProfileInput = builder.inputType("ProfileInput", {
     fields: t.field({ type: [builder.inputType("ProfileFieldInput", { fields: (f) => ({ name: f.string({ required: true }), value: f.string({ required: true }) }) })] }),
   }),
 });
-
-/** anyone; a signed-in viewer needs one of the scopes REST asks for */
-
-/** signed in, and (for tokens) holding one of the scopes REST asks for */
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
 const Visibility = builder.enumType("Visibility", { values: ["public", "unlisted", "private", "direct"] as const });
 
 builder.mutationFields((t) => ({
   updateProfile: t.field({
-    ...allowed("write:accounts"),
+    ...accessOf(updateProfile),
     type: Account,
     args: { input: t.arg({ type: ProfileInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
@@ -126,19 +122,19 @@ builder.mutationFields((t) => ({
       }),
   }),
   follow: t.field({
-    ...allowed("follow", "write:follows"),
+    ...accessOf(followAccount),
     type: Relationship,
     args: { accountId: t.arg.id({ required: true }), reblogs: t.arg.boolean(), notify: t.arg.boolean() },
     resolve: (_root, args, ctx) => followAccount(ctx, { id: String(args.accountId), reblogs: args.reblogs ?? undefined, notify: args.notify ?? undefined }),
   }),
-  unfollow: t.field({ ...allowed("follow", "write:follows"), type: Relationship, args: { accountId: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => unfollowAccount(ctx, { id: String(args.accountId) }) }),
-  block: t.field({ ...allowed("follow", "write:blocks"), type: Relationship, args: { accountId: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => blockAccount(ctx, { id: String(args.accountId) }) }),
-  unblock: t.field({ ...allowed("follow", "write:blocks"), type: Relationship, args: { accountId: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => unblockAccount(ctx, { id: String(args.accountId) }) }),
+  unfollow: t.field({ ...accessOf(unfollowAccount), type: Relationship, args: { accountId: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => unfollowAccount(ctx, { id: String(args.accountId) }) }),
+  block: t.field({ ...accessOf(blockAccount), type: Relationship, args: { accountId: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => blockAccount(ctx, { id: String(args.accountId) }) }),
+  unblock: t.field({ ...accessOf(unblockAccount), type: Relationship, args: { accountId: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => unblockAccount(ctx, { id: String(args.accountId) }) }),
   mute: t.field({
-    ...allowed("follow", "write:mutes"),
+    ...accessOf(muteAccount),
     type: Relationship,
     args: { accountId: t.arg.id({ required: true }), notifications: t.arg.boolean(), expiresIn: t.arg.int({ description: "seconds; absent = forever" }) },
     resolve: (_root, args, ctx) => muteAccount(ctx, { id: String(args.accountId), notifications: args.notifications ?? undefined, expires_in: args.expiresIn ?? undefined }),
   }),
-  unmute: t.field({ ...allowed("follow", "write:mutes"), type: Relationship, args: { accountId: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => unmuteAccount(ctx, { id: String(args.accountId) }) }),
+  unmute: t.field({ ...accessOf(unmuteAccount), type: Relationship, args: { accountId: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => unmuteAccount(ctx, { id: String(args.accountId) }) }),
 }));

@@ -3,7 +3,7 @@
 import { createBackup, listBackups } from "../domain/backups/backups.ops.ts";
 import { IMPORT_KINDS, startImport } from "../domain/relationships/imports.ops.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
+import { accessOf } from "./access.ts";
 
 const BackupRef = builder.prismaObject("Backup", {
   fields: (t) => ({
@@ -21,14 +21,14 @@ const BackupRef = builder.prismaObject("Backup", {
 
 
 builder.queryFields((t) => ({
-  backups: t.field({ ...optional("read:backups"), type: [BackupRef], description: "The viewer's backups, newest first", resolve: (_r, _a, ctx) => listBackups(ctx, {}) }),
+  backups: t.field({ ...accessOf(listBackups), type: [BackupRef], description: "The viewer's backups, newest first", resolve: (_r, _a, ctx) => listBackups(ctx, {}) }),
 }));
 
 const IMPORT_SCOPES = { follow: ["follow", "write:follows"], block: ["follow", "write:blocks"], mute: ["follow", "write:mutes"] } as const;
 
 builder.mutationFields((t) => ({
   createBackup: t.field({
-    authScopes: { scopes: ["read:backups"] },
+    ...accessOf(createBackup),
     type: [BackupRef],
     description: "Asks for a backup of the viewer's data (at most one a day); answers the viewer's backups",
     resolve: (_r, _a, ctx) => createBackup(ctx, {}),

@@ -9,8 +9,7 @@ import { Invalid } from "../kernel/errors.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
 import "./accounts.ts";
-
-const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
+import { accessOf } from "./access.ts";
 
 function parseJson(text: string): unknown {
   try {
@@ -52,15 +51,15 @@ const ScrobbleRef = builder.objectRef<Scrobble>("Scrobble").implement({
 });
 
 builder.queryFields((t) => ({
-  bookmarkFolders: t.field({ ...signedIn("read:bookmarks"), type: [BookmarkFolderRef], resolve: (_r, _a, ctx) => listBookmarkFolders(ctx, {}) }),
+  bookmarkFolders: t.field({ ...accessOf(listBookmarkFolders), type: [BookmarkFolderRef], resolve: (_r, _a, ctx) => listBookmarkFolders(ctx, {}) }),
   appSettingsJson: t.string({
-    ...signedIn("read:accounts"),
+    ...accessOf(getAppSettings),
     description: "The viewer's settings for one application, JSON-encoded",
     args: { app: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => JSON.stringify(await getAppSettings(ctx, { app: a.app })),
   }),
   scrobbles: t.field({
-    authScopes: (_p: unknown, _a: unknown, ctx) => (ctx.viewer.account ? { scopes: ["read"] } : true),
+    ...accessOf(listScrobbles),
     type: [ScrobbleRef],
     description: "An account's scrobbles the viewer may see, newest first (REST paging: maxId, limit)",
     args: { accountId: t.arg.id({ required: true }), maxId: t.arg.id(), limit: t.arg.int() },
@@ -70,31 +69,31 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createBookmarkFolder: t.field({
-    ...signedIn("write:bookmarks"),
+    ...accessOf(createBookmarkFolder),
     type: BookmarkFolderRef,
     args: { name: t.arg.string({ required: true }), emoji: t.arg.string() },
     resolve: (_r, a, ctx) => createBookmarkFolder(ctx, { name: a.name, emoji: a.emoji }),
   }),
   updateBookmarkFolder: t.field({
-    ...signedIn("write:bookmarks"),
+    ...accessOf(updateBookmarkFolder),
     type: BookmarkFolderRef,
     args: { id: t.arg.id({ required: true }), name: t.arg.string(), emoji: t.arg.string() },
     resolve: (_r, a, ctx) => updateBookmarkFolder(ctx, { id: String(a.id), name: opt(a.name), emoji: a.emoji }),
   }),
   deleteBookmarkFolder: t.field({
-    ...signedIn("write:bookmarks"),
+    ...accessOf(deleteBookmarkFolder),
     type: BookmarkFolderRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => deleteBookmarkFolder(ctx, { id: String(a.id) }),
   }),
   updateAppSettings: t.string({
-    ...signedIn("write:accounts"),
+    ...accessOf(updateAppSettings),
     description: "Merges JSON-encoded keys into one application's settings (null removes a key); answers them JSON-encoded",
     args: { app: t.arg.string({ required: true }), settingsJson: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => JSON.stringify(await updateAppSettings(ctx, { app: a.app, settings: parseJson(a.settingsJson) as Record<string, unknown> })),
   }),
   scrobble: t.field({
-    ...signedIn("write"),
+    ...accessOf(createScrobble),
     type: ScrobbleRef,
     args: { title: t.arg.string({ required: true }), artist: t.arg.string(), album: t.arg.string(), length: t.arg.int(), externalLink: t.arg.string(), visibility: t.arg.string() },
     resolve: (_r, a, ctx) =>

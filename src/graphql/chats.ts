@@ -26,6 +26,7 @@ import { proxiedUrl } from "../domain/media/proxy-url.ts";
 import { AccountType, opt, relayConnection } from "./paging.ts";
 import "./accounts.ts";
 import "./statuses.ts";
+import { accessOf } from "./access.ts";
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 const MediaAttachmentType = getRefFromModel("MediaAttachment", builder) as unknown as ObjectRef<Types, MediaAttachment>;
@@ -74,7 +75,7 @@ const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
 builder.queryFields((t) => ({
   chats: t.connection(
     {
-      ...allowed("read:chats"),
+      ...accessOf(listChats),
       type: Chat,
       description: "The viewer's chats, newest update first; chats with muted accounts only withMuted, blocked ones never",
       args: { withMuted: t.arg.boolean() },
@@ -83,14 +84,14 @@ builder.queryFields((t) => ({
     ChatConnection,
   ),
   chat: t.field({
-    ...allowed("read:chats"),
+    ...accessOf(showChat),
     type: Chat,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => showChat(ctx, { id: String(a.id) }),
   }),
   chatMessages: t.connection(
     {
-      ...allowed("read:chats"),
+      ...accessOf(listChatMessages),
       type: ChatMessage,
       description: "Messages of one of the viewer's chats, newest first",
       args: { chatId: t.arg.id({ required: true }) },
@@ -102,14 +103,14 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   openChat: t.field({
-    ...allowed("write:chats"),
+    ...accessOf(openChat),
     type: Chat,
     description: "The viewer's chat with that account, created when missing",
     args: { accountId: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => openChat(ctx, { account_id: String(a.accountId) }),
   }),
   sendChatMessage: t.field({
-    ...allowed("write:chats"),
+    ...accessOf(postChatMessage),
     type: ChatMessage,
     description: "Posts `content` and/or `mediaId`; the same `idempotencyKey` within two minutes answers the same message",
     args: { chatId: t.arg.id({ required: true }), content: t.arg.string(), mediaId: t.arg.id(), idempotencyKey: t.arg.string() },
@@ -117,20 +118,20 @@ builder.mutationFields((t) => ({
       postChatMessage(ctx, { id: String(a.chatId), content: opt(a.content), media_id: a.mediaId ? String(a.mediaId) : undefined, idempotency_key: opt(a.idempotencyKey) }),
   }),
   markChatRead: t.field({
-    ...allowed("write:chats"),
+    ...accessOf(markChatRead),
     type: Chat,
     description: "Marks the chat's messages read up to lastReadId",
     args: { chatId: t.arg.id({ required: true }), lastReadId: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => markChatRead(ctx, { id: String(a.chatId), last_read_id: String(a.lastReadId) }),
   }),
   markChatMessageRead: t.field({
-    ...allowed("write:chats"),
+    ...accessOf(markChatMessageRead),
     type: ChatMessage,
     args: { chatId: t.arg.id({ required: true }), messageId: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => markChatMessageRead(ctx, { id: String(a.chatId), message_id: String(a.messageId) }),
   }),
   deleteChatMessage: t.field({
-    ...allowed("write:chats"),
+    ...accessOf(deleteChatMessage),
     type: ChatMessage,
     description: "Deletes the viewer's own message for both sides, or removes the other side's from the viewer's chat",
     args: { chatId: t.arg.id({ required: true }), messageId: t.arg.id({ required: true }) },

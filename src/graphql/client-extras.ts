@@ -14,10 +14,8 @@ import { builder } from "./builder.ts";
 import { Conversation } from "./conversations.ts";
 import { Notification } from "./notifications.ts";
 import { AccountType, relayConnection, StatusType } from "./paging.ts";
-import { optional } from "./optional-scopes.ts";
 import { StatusConnection } from "./timelines.ts";
-
-const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
+import { accessOf } from "./access.ts";
 
 const Marker = builder.objectRef<MarkerView & { timeline: string }>("Marker").implement({
   fields: (t) => ({
@@ -40,45 +38,45 @@ const TagRef = builder.objectRef<TagView>("Tag").implement({
 const TagConnection = builder.connectionObject({ type: TagRef, name: "TagConnection" });
 
 builder.queryFields((t) => ({
-  notification: t.field({ ...signedIn("read:notifications"), type: Notification, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getNotification(ctx, { id: String(a.id) }) }),
+  notification: t.field({ ...accessOf(getNotification), type: Notification, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getNotification(ctx, { id: String(a.id) }) }),
   notificationGroupAccounts: t.field({
-    ...signedIn("read:notifications"),
+    ...accessOf(notificationGroupAccounts),
     type: [AccountType],
     args: { groupKey: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => notificationGroupAccounts(ctx, { group_key: a.groupKey }),
   }),
   markers: t.field({
-    ...signedIn("read:statuses"),
+    ...accessOf(getMarkers),
     type: [Marker],
     args: { timelines: t.arg.stringList({ description: "home, notifications; all when absent" }) },
     resolve: async (_r, a, ctx) => markerList(await getMarkers(ctx, { timeline: a.timelines ?? undefined })),
   }),
-  conversation: t.field({ ...signedIn("read:statuses"), type: Conversation, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showConversation(ctx, { id: String(a.id) }) }),
+  conversation: t.field({ ...accessOf(showConversation), type: Conversation, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showConversation(ctx, { id: String(a.id) }) }),
   conversationStatuses: t.connection(
     {
-      ...signedIn("read:statuses"),
+      ...accessOf(conversationStatuses),
       type: StatusType,
       args: { id: t.arg.id({ required: true }) },
       resolve: (_r, a, ctx) => relayConnection(a, (p) => conversationStatuses(ctx, { ...p, id: String(a.id) }), { cursorOf: (s: Status) => s.id, floor: "0" }),
     },
     StatusConnection,
   ),
-  tag: t.field({ ...optional("read"), type: TagRef, args: { name: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => showTag(ctx, { name: a.name }) }),
+  tag: t.field({ ...accessOf(showTag), type: TagRef, args: { name: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => showTag(ctx, { name: a.name }) }),
   followedTags: t.connection(
-    { ...signedIn("read:follows"), type: TagRef, resolve: (_r, a, ctx) => relayConnection(a, (p) => listFollowedTags(ctx, p), { cursorOf: (v) => v.tag.id, floor: "0", itemCursors: false }) },
+    { ...accessOf(listFollowedTags), type: TagRef, resolve: (_r, a, ctx) => relayConnection(a, (p) => listFollowedTags(ctx, p), { cursorOf: (v) => v.tag.id, floor: "0", itemCursors: false }) },
     TagConnection,
   ),
-  announcements: t.field({ authScopes: { signedIn: true }, type: [AnnouncementRef], description: "The announcements active now, oldest first", resolve: (_r, _a, ctx) => activeAnnouncements(ctx, {}) }),
+  announcements: t.field({ ...accessOf(activeAnnouncements), type: [AnnouncementRef], description: "The announcements active now, oldest first", resolve: (_r, _a, ctx) => activeAnnouncements(ctx, {}) }),
 }));
 
 builder.mutationFields((t) => ({
   dismissNotifications: t.boolean({
-    ...signedIn("write:notifications"),
+    ...accessOf(destroyNotifications),
     args: { ids: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) => (await destroyNotifications(ctx, { ids: a.ids.map(String) }), true),
   }),
   saveMarkers: t.field({
-    ...signedIn("write:statuses"),
+    ...accessOf(saveMarkers),
     type: [Marker],
     args: { home: t.arg.id(), notifications: t.arg.id() },
     resolve: async (_r, a, ctx) =>
@@ -89,27 +87,27 @@ builder.mutationFields((t) => ({
         }),
       ),
   }),
-  readAllConversations: t.field({ ...signedIn("write:conversations"), type: [Conversation], resolve: (_r, _a, ctx) => readAllConversations(ctx, {}) }),
+  readAllConversations: t.field({ ...accessOf(readAllConversations), type: [Conversation], resolve: (_r, _a, ctx) => readAllConversations(ctx, {}) }),
   updateConversationRecipients: t.field({
-    ...signedIn("write:conversations"),
+    ...accessOf(updateConversationRecipients),
     type: Conversation,
     args: { id: t.arg.id({ required: true }), recipients: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) => updateConversationRecipients(ctx, { id: String(a.id), recipients: a.recipients.map(String) }),
   }),
-  followTag: t.field({ ...signedIn("write:follows"), type: TagRef, args: { name: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => followTag(ctx, { name: a.name }) }),
-  unfollowTag: t.field({ ...signedIn("write:follows"), type: TagRef, args: { name: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => unfollowTag(ctx, { name: a.name }) }),
+  followTag: t.field({ ...accessOf(followTag), type: TagRef, args: { name: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => followTag(ctx, { name: a.name }) }),
+  unfollowTag: t.field({ ...accessOf(unfollowTag), type: TagRef, args: { name: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => unfollowTag(ctx, { name: a.name }) }),
   dismissAnnouncement: t.boolean({
-    ...signedIn("write:accounts"),
+    ...accessOf(dismissAnnouncement),
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await dismissAnnouncement(ctx, { id: String(a.id) }), true),
   }),
   addAnnouncementReaction: t.boolean({
-    ...signedIn("write:favourites"),
+    ...accessOf(addAnnouncementReaction),
     args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => (await addAnnouncementReaction(ctx, { id: String(a.id), name: a.name }), true),
   }),
   removeAnnouncementReaction: t.boolean({
-    ...signedIn("write:favourites"),
+    ...accessOf(removeAnnouncementReaction),
     args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => (await removeAnnouncementReaction(ctx, { id: String(a.id), name: a.name }), true),
   }),

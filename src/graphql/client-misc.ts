@@ -13,7 +13,7 @@ import { dismissSuggestion, listSuggestions } from "../domain/statuses/collectio
 import { translateStatus } from "../domain/statuses/edit.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
-import { optional } from "./optional-scopes.ts";
+import { accessOf } from "./access.ts";
 
 const FiledReportRef = builder.objectRef<FiledReport>("FiledReport").implement({
   description: "A report the viewer filed (moderators see it as an admin Report)",
@@ -36,18 +36,16 @@ const UnreachableInstance = builder.objectRef<{ domain: string; since: string }>
   fields: (t) => ({ domain: t.exposeString("domain"), since: t.field({ type: "DateTime", resolve: (u) => new Date(u.since) }) }),
 });
 
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
-
 builder.queryFields((t) => ({
   ownReports: t.field({
-    ...allowed("read:reports"),
+    ...accessOf(listOwnReports),
     type: [FiledReportRef],
     description: "The viewer's own reports, newest first, as GET /api/v0/<ns>/reports pages them (`size` 20 by default)",
     args: { state: t.arg.string({ description: "open, closed or resolved" }), page: t.arg.int(), size: t.arg.int() },
     resolve: async (_r, a, ctx) => (await listOwnReports(ctx, { state: opt(a.state) as "open" | undefined, page: opt(a.page), size: opt(a.size) })).reports.map(filed),
   }),
   ownReport: t.field({
-    ...allowed("read:reports"),
+    ...accessOf(showOwnReport),
     type: FiledReportRef,
     description: "One of the viewer's own reports (NOT_FOUND for another's)",
     args: { id: t.arg.id({ required: true }) },
@@ -59,14 +57,14 @@ builder.queryFields((t) => ({
   }),
   instancePeers: t.stringList({ description: "Hosts of the remote accounts this server knows", resolve: (_r, _a, ctx) => instancePeers(ctx, {}) }),
   suggestions: t.field({
-    ...optional("read"),
+    ...accessOf(listSuggestions),
     type: [AccountType],
     description: "Accounts the staff suggests, without the viewer and those the viewer follows (REST v2's `source` is always staff)",
     args: { limit: t.arg.int() },
     resolve: (_r, a, ctx) => listSuggestions(ctx, { limit: opt(a.limit) }),
   }),
   birthdays: t.field({
-    ...allowed("read:accounts"),
+    ...accessOf(listBirthdays),
     type: [AccountType],
     description: "Accounts the viewer follows whose shown birthday is on `day` of `month`",
     args: { day: t.arg.int({ required: true }), month: t.arg.int({ required: true }) },
@@ -94,20 +92,20 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   dismissSuggestion: t.boolean({
-    ...allowed("write"),
+    ...accessOf(dismissSuggestion),
     description: "Dismiss a suggested account: suggestions leave it out for the viewer from then on (NOT_FOUND for an unknown account)",
     args: { accountId: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await dismissSuggestion(ctx, { account_id: String(a.accountId) }), true),
   }),
   translateStatus: t.string({
-    ...optional("read:statuses"),
+    ...accessOf(translateStatus),
     nullable: true,
     description: "No translation backend is configured: NOT_FOUND for a visible status (the reference server's answer without one)",
     args: { id: t.arg.id({ required: true }), lang: t.arg.string() },
     resolve: (_r, a, ctx) => translateStatus(ctx, { id: String(a.id), lang: a.lang }),
   }),
   fileReport: t.field({
-    ...allowed("write:reports"),
+    ...accessOf(fileReport),
     type: FiledReportRef,
     args: {
       accountId: t.arg.id({ required: true }),

@@ -7,6 +7,7 @@ import type { FrontendSettingsProfile } from "../generated/prisma/client.ts";
 import { builder } from "./builder.ts";
 import { FileScalar } from "./emoji.ts";
 import { OAuthAppRef } from "./oauth-apps.ts";
+import { accessOf } from "./access.ts";
 
 const MascotRef = builder.objectRef<Mascot>("Mascot").implement({
   fields: (t) => ({ id: t.exposeID("id"), url: t.exposeString("url"), type: t.exposeString("type"), mimeType: t.exposeString("mime_type") }),
@@ -21,24 +22,22 @@ const FrontendProfile = builder.objectRef<FrontendSettingsProfile>("FrontendSett
   }),
 });
 
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
-
 builder.queryFields((t) => ({
-  mascot: t.field({ ...allowed("read:accounts"), type: MascotRef, description: "The viewer's mascot (the instance default until one is set)", resolve: (_r, _a, ctx) => showMascot(ctx, {}) }),
+  mascot: t.field({ ...accessOf(showMascot), type: MascotRef, description: "The viewer's mascot (the instance default until one is set)", resolve: (_r, _a, ctx) => showMascot(ctx, {}) }),
   frontendProfiles: t.field({
-    ...allowed("read:accounts"),
+    ...accessOf(listFrontendProfiles),
     type: [FrontendProfile],
     args: { frontendName: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => listFrontendProfiles(ctx, { frontend_name: a.frontendName }),
   }),
   frontendProfile: t.field({
-    ...allowed("read:accounts"),
+    ...accessOf(getFrontendProfile),
     type: FrontendProfile,
     args: { frontendName: t.arg.string({ required: true }), profileName: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => getFrontendProfile(ctx, { frontend_name: a.frontendName, profile_name: a.profileName }),
   }),
   ownApps: t.field({
-    authScopes: { scopes: ["read", "follow"] },
+    ...accessOf(listOwnApps),
     type: [OAuthAppRef],
     description: "The applications the viewer registered, oldest first (never their secrets)",
     resolve: (_r, _a, ctx) => listOwnApps(ctx, {}),
@@ -47,14 +46,14 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   updateMascot: t.field({
-    ...allowed("write:accounts"),
+    ...accessOf(updateMascot),
     type: MascotRef,
     args: { file: t.arg({ type: FileScalar, required: true }) },
     resolve: async (_r, a, ctx) =>
       updateMascot(ctx, { file: { buffer: Buffer.from(await a.file.arrayBuffer()), mimetype: a.file.type, originalname: a.file.name, size: a.file.size } }),
   }),
   saveFrontendProfile: t.field({
-    ...allowed("write:accounts"),
+    ...accessOf(saveFrontendProfile),
     type: FrontendProfile,
     description: "Creates or replaces a profile; `version` must be greater than the stored one",
     args: { frontendName: t.arg.string({ required: true }), profileName: t.arg.string({ required: true }), settingsJson: t.arg.string({ required: true }), version: t.arg.int({ required: true }) },
@@ -62,7 +61,7 @@ builder.mutationFields((t) => ({
       saveFrontendProfile(ctx, { frontend_name: a.frontendName, profile_name: a.profileName, settings: parseObject(a.settingsJson), version: a.version }),
   }),
   deleteFrontendProfile: t.boolean({
-    ...allowed("write:accounts"),
+    ...accessOf(deleteFrontendProfile),
     args: { frontendName: t.arg.string({ required: true }), profileName: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => (await deleteFrontendProfile(ctx, { frontend_name: a.frontendName, profile_name: a.profileName }), true),
   }),

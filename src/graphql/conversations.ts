@@ -7,6 +7,7 @@ import { builder } from "./builder.ts";
 import { AccountType, relayConnection, StatusType } from "./paging.ts";
 import "./accounts.ts";
 import "./statuses.ts";
+import { accessOf } from "./access.ts";
 
 async function recipients(ctx: Ctx, v: ConversationView): Promise<Account[]> {
   const loaded = await ctx.loaders.account.loadMany(v.participation.recipientIds);
@@ -33,12 +34,10 @@ export const Conversation = builder.objectRef<ConversationView>("Conversation").
 
 const ConversationConnection = builder.connectionObject({ type: Conversation, name: "ConversationConnection" });
 
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
-
 builder.queryFields((t) => ({
   conversations: t.connection(
     {
-      ...allowed("read:statuses"),
+      ...accessOf(listConversations),
       type: Conversation,
       description: "The viewer's direct conversations, most recently active first",
       args: { recipients: t.arg.idList({ description: "only conversations with all these recipients" }) },
@@ -55,13 +54,13 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   readConversation: t.field({
-    ...allowed("write:conversations"),
+    ...accessOf(readConversation),
     type: Conversation,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => readConversation(ctx, { id: String(a.id) }),
   }),
   deleteConversation: t.boolean({
-    ...allowed("write:conversations"),
+    ...accessOf(deleteConversation),
     description: "Removes the conversation from the viewer's list",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => {

@@ -2,8 +2,8 @@
 // the REST routes call. Each list costs two queries whatever its length (featuredTagsOf).
 import { accountFeaturedTags, featuredTagSuggestions, featureTag, listFeaturedTags, unfeatureTag, type FeaturedTagView } from "../domain/tags/featured-tags.ops.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
 import { Hashtag } from "./search.ts";
+import { accessOf } from "./access.ts";
 
 const FeaturedTag = builder.objectRef<FeaturedTagView>("FeaturedTag").implement({
   fields: (t) => ({
@@ -15,18 +15,16 @@ const FeaturedTag = builder.objectRef<FeaturedTagView>("FeaturedTag").implement(
   }),
 });
 
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
-
 builder.queryFields((t) => ({
-  featuredTags: t.field({ ...allowed("read:accounts"), type: [FeaturedTag], description: "The viewer's featured hashtags", resolve: (_r, _a, ctx) => listFeaturedTags(ctx, {}) }),
+  featuredTags: t.field({ ...accessOf(listFeaturedTags), type: [FeaturedTag], description: "The viewer's featured hashtags", resolve: (_r, _a, ctx) => listFeaturedTags(ctx, {}) }),
   featuredTagSuggestions: t.field({
-    ...allowed("read:accounts"),
+    ...accessOf(featuredTagSuggestions),
     type: [Hashtag],
     description: "The hashtags the viewer used most and does not feature yet",
     resolve: (_r, _a, ctx) => featuredTagSuggestions(ctx, {}),
   }),
   accountFeaturedTags: t.field({
-    ...optional("read:accounts"),
+    ...accessOf(accountFeaturedTags),
     type: [FeaturedTag],
     args: { accountId: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => accountFeaturedTags(ctx, { id: String(a.accountId) }),
@@ -34,9 +32,9 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  featureTag: t.field({ ...allowed("write:accounts"), type: FeaturedTag, args: { name: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => featureTag(ctx, { name: a.name }) }),
+  featureTag: t.field({ ...accessOf(featureTag), type: FeaturedTag, args: { name: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => featureTag(ctx, { name: a.name }) }),
   unfeatureTag: t.boolean({
-    ...allowed("write:accounts"),
+    ...accessOf(unfeatureTag),
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await unfeatureTag(ctx, { id: String(a.id) }), true),
   }),

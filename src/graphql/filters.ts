@@ -20,8 +20,7 @@ import { FILTER_ACTIONS, FILTER_CONTEXTS, type FilterRules } from "../domain/fil
 import type { FilterKeyword, FilterStatus } from "../generated/prisma/client.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
-
-const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
+import { accessOf } from "./access.ts";
 
 const FilterContextEnum = builder.enumType("FilterContext", { values: FILTER_CONTEXTS });
 const FilterActionEnum = builder.enumType("FilterAction", {
@@ -59,27 +58,27 @@ const keywordAttributes = (list: { id?: string | number | null; keyword?: string
   list?.map((k) => ({ id: k.id == null ? undefined : String(k.id), keyword: opt(k.keyword), whole_word: opt(k.wholeWord), _destroy: opt(k.destroy) }));
 
 builder.queryFields((t) => ({
-  filters: t.field({ ...signedIn("read:filters"), type: [FilterRef], description: "The viewer's filters, expired ones too", resolve: (_r, _a, ctx) => listFiltersV2(ctx, {}) }),
-  filter: t.field({ ...signedIn("read:filters"), type: FilterRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterV2(ctx, { id: String(a.id) }) }),
+  filters: t.field({ ...accessOf(listFiltersV2), type: [FilterRef], description: "The viewer's filters, expired ones too", resolve: (_r, _a, ctx) => listFiltersV2(ctx, {}) }),
+  filter: t.field({ ...accessOf(getFilterV2), type: FilterRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterV2(ctx, { id: String(a.id) }) }),
   filterKeywords: t.field({
-    ...signedIn("read:filters"),
+    ...accessOf(listFilterKeywords),
     type: [FilterKeywordRef],
     args: { filterId: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => listFilterKeywords(ctx, { filter_id: String(a.filterId) }),
   }),
-  filterKeyword: t.field({ ...signedIn("read:filters"), type: FilterKeywordRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterKeyword(ctx, { id: String(a.id) }) }),
+  filterKeyword: t.field({ ...accessOf(getFilterKeyword), type: FilterKeywordRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterKeyword(ctx, { id: String(a.id) }) }),
   filterStatuses: t.field({
-    ...signedIn("read:filters"),
+    ...accessOf(listFilterStatuses),
     type: [FilterStatusRef],
     args: { filterId: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => listFilterStatuses(ctx, { filter_id: String(a.filterId) }),
   }),
-  filterStatus: t.field({ ...signedIn("read:filters"), type: FilterStatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterStatus(ctx, { id: String(a.id) }) }),
+  filterStatus: t.field({ ...accessOf(getFilterStatus), type: FilterStatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getFilterStatus(ctx, { id: String(a.id) }) }),
 }));
 
 builder.mutationFields((t) => ({
   createFilter: t.field({
-    ...signedIn("write:filters"),
+    ...accessOf(createFilterV2),
     type: FilterRef,
     args: {
       title: t.arg.string({ required: true }),
@@ -98,7 +97,7 @@ builder.mutationFields((t) => ({
       }),
   }),
   updateFilter: t.field({
-    ...signedIn("write:filters"),
+    ...accessOf(updateFilterV2),
     type: FilterRef,
     args: {
       id: t.arg.id({ required: true }),
@@ -119,35 +118,35 @@ builder.mutationFields((t) => ({
       }),
   }),
   deleteFilter: t.boolean({
-    ...signedIn("write:filters"),
+    ...accessOf(deleteFilterV2),
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await deleteFilterV2(ctx, { id: String(a.id) }), true),
   }),
   addFilterKeyword: t.field({
-    ...signedIn("write:filters"),
+    ...accessOf(addFilterKeyword),
     type: FilterKeywordRef,
     args: { filterId: t.arg.id({ required: true }), keyword: t.arg.string({ required: true }), wholeWord: t.arg.boolean() },
     resolve: (_r, a, ctx) => addFilterKeyword(ctx, { filter_id: String(a.filterId), keyword: a.keyword, whole_word: opt(a.wholeWord) }),
   }),
   updateFilterKeyword: t.field({
-    ...signedIn("write:filters"),
+    ...accessOf(updateFilterKeyword),
     type: FilterKeywordRef,
     args: { id: t.arg.id({ required: true }), keyword: t.arg.string(), wholeWord: t.arg.boolean() },
     resolve: (_r, a, ctx) => updateFilterKeyword(ctx, { id: String(a.id), keyword: opt(a.keyword), whole_word: opt(a.wholeWord) }),
   }),
   deleteFilterKeyword: t.boolean({
-    ...signedIn("write:filters"),
+    ...accessOf(deleteFilterKeyword),
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await deleteFilterKeyword(ctx, { id: String(a.id) }), true),
   }),
   addFilterStatus: t.field({
-    ...signedIn("write:filters"),
+    ...accessOf(addFilterStatus),
     type: FilterStatusRef,
     args: { filterId: t.arg.id({ required: true }), statusId: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => addFilterStatus(ctx, { filter_id: String(a.filterId), status_id: String(a.statusId) }),
   }),
   deleteFilterStatus: t.boolean({
-    ...signedIn("write:filters"),
+    ...accessOf(deleteFilterStatus),
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await deleteFilterStatus(ctx, { id: String(a.id) }), true),
   }),

@@ -4,6 +4,7 @@ import { publicDocument } from "../domain/documents/documents.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
 import "./accounts.ts";
+import { accessOf } from "./access.ts";
 
 type Info = Awaited<ReturnType<typeof instanceInfo>>;
 
@@ -43,7 +44,7 @@ builder.queryFields((t) => ({
   instanceDomainBlocks: t.field({ type: [DomainBlockRef], description: "Empty answer is an error (NOT_FOUND) when the policies are not published", resolve: (_r, _a, ctx) => instanceDomainBlocks(ctx, {}) }),
   instanceActivity: t.field({ type: [ActivityWeekRef], resolve: (_r, _a, ctx) => instanceActivity(ctx, {}) }),
   directory: t.field({
-    authScopes: (_p: unknown, _a: unknown, ctx) => (ctx.viewer.account ? { scopes: ["read:accounts"] } : true),
+    ...accessOf(listDirectory),
     type: [AccountType],
     description: "The profile directory (REST's GET /api/v1/directory)",
     args: { offset: t.arg.int(), limit: t.arg.int(), order: t.arg.string(), local: t.arg.boolean() },
@@ -51,5 +52,5 @@ builder.queryFields((t) => ({
   }),
   termsOfService: t.string({ description: "The terms of service (HTML), as GET /api/v1/instance/terms_of_service", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "terms-of-service" })).content }),
   privacyPolicy: t.string({ description: "The privacy policy (HTML), as GET /api/v1/instance/privacy_policy", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "privacy-policy" })).content }),
-  preferences: t.field({ authScopes: { scopes: ["read:accounts"] }, type: PreferencesRef, resolve: (_r, _a, ctx) => userPreferences(ctx, {}) }),
+  preferences: t.field({ ...accessOf(userPreferences), type: PreferencesRef, resolve: (_r, _a, ctx) => userPreferences(ctx, {}) }),
 }));

@@ -4,6 +4,7 @@ import { accountLists, addListAccounts, createList, deleteList, getList, listAcc
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
 import { AccountConnection, accountPage } from "./relationships.ts";
+import { accessOf } from "./access.ts";
 
 
 const RepliesPolicy = builder.enumType("ListRepliesPolicy", { values: REPLIES_POLICIES });
@@ -17,18 +18,15 @@ const ListRef = builder.prismaObject("List", {
   }),
 });
 
-const read = { authScopes: { scopes: ["read:lists"] } };
-const write = { authScopes: { scopes: ["write:lists"] } };
-
 builder.queryFields((t) => ({
-  lists: t.field({ ...read, type: [ListRef], resolve: (_r, _a, ctx) => listLists(ctx, {}) }),
-  list: t.field({ ...read, type: ListRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getList(ctx, { id: String(a.id) }) }),
+  lists: t.field({ ...accessOf(listLists), type: [ListRef], resolve: (_r, _a, ctx) => listLists(ctx, {}) }),
+  list: t.field({ ...accessOf(getList), type: ListRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getList(ctx, { id: String(a.id) }) }),
   listAccounts: t.connection(
-    { ...read, type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listAccounts(ctx, { ...p, id: String(a.id) })) },
+    { ...accessOf(listAccounts), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listAccounts(ctx, { ...p, id: String(a.id) })) },
     AccountConnection,
   ),
   accountLists: t.field({
-    ...read,
+    ...accessOf(accountLists),
     type: [ListRef],
     description: "The viewer's lists that hold the account",
     args: { accountId: t.arg.id({ required: true }) },
@@ -38,25 +36,25 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createList: t.field({
-    ...write,
+    ...accessOf(createList),
     type: ListRef,
     args: { title: t.arg.string({ required: true }), repliesPolicy: t.arg({ type: RepliesPolicy }), exclusive: t.arg.boolean() },
     resolve: (_r, a, ctx) => createList(ctx, { title: a.title, replies_policy: opt(a.repliesPolicy), exclusive: opt(a.exclusive) }),
   }),
   updateList: t.field({
-    ...write,
+    ...accessOf(updateList),
     type: ListRef,
     args: { id: t.arg.id({ required: true }), title: t.arg.string(), repliesPolicy: t.arg({ type: RepliesPolicy }), exclusive: t.arg.boolean() },
     resolve: (_r, a, ctx) => updateList(ctx, { id: String(a.id), title: opt(a.title), replies_policy: opt(a.repliesPolicy), exclusive: opt(a.exclusive) }),
   }),
-  deleteList: t.boolean({ ...write, args: { id: t.arg.id({ required: true }) }, resolve: async (_r, a, ctx) => (await deleteList(ctx, { id: String(a.id) }), true) }),
+  deleteList: t.boolean({ ...accessOf(deleteList), args: { id: t.arg.id({ required: true }) }, resolve: async (_r, a, ctx) => (await deleteList(ctx, { id: String(a.id) }), true) }),
   addListAccounts: t.boolean({
-    ...write,
+    ...accessOf(addListAccounts),
     args: { id: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) => (await addListAccounts(ctx, { id: String(a.id), account_ids: a.accountIds.map(String) }), true),
   }),
   removeListAccounts: t.boolean({
-    ...write,
+    ...accessOf(removeListAccounts),
     args: { id: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) => (await removeListAccounts(ctx, { id: String(a.id), account_ids: a.accountIds.map(String) }), true),
   }),

@@ -5,15 +5,16 @@ import { builder } from "./builder.ts";
 import { FileScalar } from "./emoji.ts";
 import { opt } from "./paging.ts";
 import { MediaAttachment } from "./statuses.ts";
+import { accessOf } from "./access.ts";
 
 
 builder.queryFields((t) => ({
-  media: t.field({ authScopes: { scopes: ["read:media"] }, type: MediaAttachment, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showMedia(ctx, { id: String(a.id) }) }),
+  media: t.field({ ...accessOf(showMedia), type: MediaAttachment, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showMedia(ctx, { id: String(a.id) }) }),
 }));
 
 builder.mutationFields((t) => ({
   uploadMedia: t.field({
-    authScopes: { scopes: ["write:media"] },
+    ...accessOf(uploadMedia),
     type: MediaAttachment,
     args: { file: t.arg({ type: FileScalar, required: true }), description: t.arg.string(), focus: t.arg.string({ description: "x,y between -1.0 and 1.0" }) },
     resolve: async (_r, a, ctx) =>
@@ -24,7 +25,7 @@ builder.mutationFields((t) => ({
       }),
   }),
   updateMedia: t.field({
-    authScopes: { scopes: ["write:media"] },
+    ...accessOf(updateMedia),
     type: MediaAttachment,
     args: { id: t.arg.id({ required: true }), description: t.arg.string(), focus: t.arg.string({ description: "x,y between -1.0 and 1.0" }) },
     resolve: (_r, a, ctx) => updateMedia(ctx, { id: String(a.id), description: opt(a.description), focus: opt(a.focus) }),

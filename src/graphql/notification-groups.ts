@@ -11,8 +11,7 @@ import { wireType } from "../domain/notifications/notifications.ops.ts";
 import { builder } from "./builder.ts";
 import { Notification } from "./notifications.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
-
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
+import { accessOf } from "./access.ts";
 
 const NotificationGroupRef = builder.objectRef<NotificationGroup>("NotificationGroup").implement({
   description: "Favourites and reblogs of one status, or follows, within 12 hours; any other notification alone",
@@ -36,7 +35,7 @@ const NotificationGroupRef = builder.objectRef<NotificationGroup>("NotificationG
 
 builder.queryFields((t) => ({
   notificationGroups: t.field({
-    ...allowed("read:notifications"),
+    ...accessOf(listNotificationGroups),
     type: [NotificationGroupRef],
     description: "A page of grouped notifications, newest first (REST's GET /api/v2/notifications)",
     args: { limit: t.arg.int(), maxId: t.arg.id(), minId: t.arg.id(), types: t.arg.stringList(), excludeTypes: t.arg.stringList(), groupedTypes: t.arg.stringList() },
@@ -53,13 +52,13 @@ builder.queryFields((t) => ({
       ).items,
   }),
   notificationGroup: t.field({
-    ...allowed("read:notifications"),
+    ...accessOf(getNotificationGroup),
     type: NotificationGroupRef,
     args: { groupKey: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => getNotificationGroup(ctx, { group_key: a.groupKey }),
   }),
   unreadNotificationCount: t.int({
-    ...allowed("read:notifications"),
+    ...accessOf(unreadNotificationCount),
     description: "Unread notifications (or groups), at most `limit` (100; 1000 at most)",
     args: { limit: t.arg.int(), grouped: t.arg.boolean() },
     resolve: (_r, a, ctx) => unreadNotificationCount(ctx, { limit: opt(a.limit), grouped: opt(a.grouped) }),
@@ -68,7 +67,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   dismissNotificationGroup: t.boolean({
-    ...allowed("write:notifications"),
+    ...accessOf(dismissNotificationGroup),
     args: { groupKey: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => (await dismissNotificationGroup(ctx, { group_key: a.groupKey }), true),
   }),

@@ -15,6 +15,7 @@ import { builder } from "./builder.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
 import "./accounts.ts";
 import "./statuses.ts";
+import { accessOf } from "./access.ts";
 
 const PolicyAction = builder.enumType("NotificationPolicyAction", { values: POLICY_ACTIONS });
 
@@ -43,19 +44,16 @@ const RequestRef = builder.objectRef<RequestView>("NotificationRequest").impleme
   }),
 });
 
-const read = { authScopes: { scopes: ["read:notifications"] } } as const;
-const write = { authScopes: { scopes: ["write:notifications"] } } as const;
-
 builder.queryFields((t) => ({
-  notificationPolicy: t.field({ ...read, type: PolicyRef, resolve: (_r, _a, ctx) => getNotificationPolicy(ctx, {}) }),
+  notificationPolicy: t.field({ ...accessOf(getNotificationPolicy), type: PolicyRef, resolve: (_r, _a, ctx) => getNotificationPolicy(ctx, {}) }),
   notificationRequest: t.field({
-    ...read,
+    ...accessOf(showNotificationRequest),
     type: RequestRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => showNotificationRequest(ctx, { id: String(a.id) }),
   }),
   notificationRequests: t.field({
-    ...read,
+    ...accessOf(listNotificationRequests),
     type: [RequestRef],
     description: "Requests, newest first (keyset paging by id)",
     args: { maxId: t.arg.id(), limit: t.arg.int() },
@@ -65,7 +63,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   updateNotificationPolicy: t.field({
-    ...write,
+    ...accessOf(updateNotificationPolicy),
     type: PolicyRef,
     args: {
       forNotFollowing: t.arg({ type: PolicyAction }),
@@ -84,12 +82,12 @@ builder.mutationFields((t) => ({
       }),
   }),
   acceptNotificationRequests: t.boolean({
-    ...write,
+    ...accessOf(acceptNotificationRequests),
     args: { ids: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) => (await acceptNotificationRequests(ctx, { id: a.ids.map(String) }), true),
   }),
   dismissNotificationRequests: t.boolean({
-    ...write,
+    ...accessOf(dismissNotificationRequests),
     args: { ids: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) => (await dismissNotificationRequests(ctx, { id: a.ids.map(String) }), true),
   }),

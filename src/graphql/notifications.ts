@@ -15,6 +15,7 @@ import { builder } from "./builder.ts";
 import { AccountType, opt, relayConnection, StatusType } from "./paging.ts";
 import "./accounts.ts";
 import "./statuses.ts";
+import { accessOf } from "./access.ts";
 
 type ReportRow = NonNullable<NotificationRow["report"]>;
 
@@ -79,12 +80,10 @@ export const Notification = builder.objectRef<NotificationRow>("Notification").i
 
 const NotificationConnection = builder.connectionObject({ type: Notification, name: "NotificationConnection" });
 
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
-
 builder.queryFields((t) => ({
   notifications: t.connection(
     {
-      ...allowed("read:notifications"),
+      ...accessOf(listNotifications),
       type: Notification,
       description: "The viewer's notifications, newest first; types take the REST names, opt-in types only when asked for",
       args: {
@@ -115,7 +114,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   markNotificationsRead: t.field({
-    ...allowed("write:notifications"),
+    ...accessOf(markNotificationsRead),
     type: [Notification],
     description: "Marks one notification (`id`) or every one up to `maxId` as seen; answers those it marked (at most 80 with maxId)",
     args: { id: t.arg.id(), maxId: t.arg.id() },
@@ -125,7 +124,7 @@ builder.mutationFields((t) => ({
     },
   }),
   dismissNotification: t.boolean({
-    ...allowed("write:notifications"),
+    ...accessOf(dismissNotification),
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => {
       await dismissNotification(ctx, { id: String(a.id) });
@@ -133,7 +132,7 @@ builder.mutationFields((t) => ({
     },
   }),
   clearNotifications: t.boolean({
-    ...allowed("write:notifications"),
+    ...accessOf(clearNotifications),
     resolve: async (_r, _a, ctx) => {
       await clearNotifications(ctx, {});
       return true;
@@ -146,7 +145,7 @@ const SeveranceConnection = builder.connectionObject({ type: SeveranceEvent, nam
 builder.queryFields((t) => ({
   severedRelationships: t.connection(
     {
-      ...allowed("read:follows"),
+      ...accessOf(listSeverances),
       type: SeveranceEvent,
       description: "The viewer's severed-relationship events, newest first",
       resolve: (_r, a, ctx) => relayConnection(a, (p) => listSeverances(ctx, p), { cursorOf: (e) => e.id, floor: "0" }),
@@ -154,7 +153,7 @@ builder.queryFields((t) => ({
     SeveranceConnection,
   ),
   severedRelationshipsCsv: t.string({
-    ...allowed("read:follows"),
+    ...accessOf(severedRelationshipsCsv),
     description: "The followers or follows one event cut, as the REST route's CSV",
     args: { id: t.arg.id({ required: true }), direction: t.arg.string({ required: true, description: "followers or following" }) },
     resolve: (_r, a, ctx) => severedRelationshipsCsv(ctx, { id: String(a.id), direction: a.direction as "followers" | "following" }),

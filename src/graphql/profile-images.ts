@@ -5,14 +5,13 @@ import { moveAccount } from "../domain/relationships/move.ops.ts";
 import { builder } from "./builder.ts";
 import { FileScalar } from "./emoji.ts";
 import { AccountType } from "./paging.ts";
+import { accessOf } from "./access.ts";
 
 const ProfileImage = builder.enumType("ProfileImage", { values: ["avatar", "header", "background"] as const });
 
-const write = { authScopes: { scopes: ["write:accounts"] } };
-
 builder.mutationFields((t) => ({
   setProfileImage: t.field({
-    ...write,
+    ...accessOf(updateProfile),
     type: AccountType,
     description: "Uploads the image, or without `file` clears it (the instance default shows instead); answers the viewer's account",
     args: { image: t.arg({ type: ProfileImage, required: true }), file: t.arg({ type: FileScalar }) },
@@ -22,7 +21,7 @@ builder.mutationFields((t) => ({
     },
   }),
   moveAccount: t.boolean({
-    ...write,
+    ...accessOf(moveAccount),
     description: "Moves the viewer to another account that lists it among its aliases; local followers follow along",
     args: { password: t.arg.string({ required: true }), targetAccount: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => (await moveAccount(ctx, { password: a.password, target_account: a.targetAccount }), true),

@@ -18,10 +18,11 @@ import {
 } from "../domain/relationships/follows.ops.ts";
 import { getRelationships, type RelationshipState } from "../domain/relationships/relationships.read.ts";
 import type { Ctx } from "../domain/context.ts";
+import type { AnyOperation } from "../domain/operation.ts";
 import { Relationship } from "./accounts.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
 import { AccountType, relayConnection, type RelayArgs } from "./paging.ts";
+import { accessOf } from "./access.ts";
 
 export const AccountConnection = builder.connectionObject({ type: AccountType, name: "AccountConnection" });
 
@@ -33,10 +34,6 @@ export const accountPage = (args: RelayArgs, fetch: (p: PageInput) => Promise<Pa
   relayConnection(args, fetch, { cursorOf: (a) => a.id, floor: "0", itemCursors: false });
 
 const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
-/** anyone; a signed-in viewer needs one of the scopes REST asks for */
-
-const FOLLOWS = ["follow", "write:follows"];
-const BLOCKS = ["follow", "write:blocks"];
 
 const MutedAccount = builder.objectRef<{ account: Account; expiresAt: Date | null }>("MutedAccount").implement({
   fields: (t) => ({
@@ -54,29 +51,29 @@ const FamiliarFollowers = builder.objectRef<{ id: string; accounts: Account[] }>
 
 builder.queryFields((t) => ({
   relationships: t.field({
-    ...signedIn("read:follows"),
+    ...accessOf(getRelationships),
     type: [Relationship],
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) => getRelationships(ctx, { id: a.ids.map(String) }),
   }),
   familiarFollowers: t.field({
-    ...signedIn("read:follows"),
+    ...accessOf(familiarFollowers),
     type: [FamiliarFollowers],
     description: "For each account: the accounts the viewer follows that follow it too",
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) => familiarFollowers(ctx, { id: a.ids.map(String) }),
   }),
   followRequests: t.connection(
-    { ...signedIn("follow", "read:follows"), type: AccountType, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowRequests(ctx, p)) },
+    { ...accessOf(listFollowRequests), type: AccountType, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowRequests(ctx, p)) },
     AccountConnection,
   ),
-  blocks: t.connection({ ...signedIn("follow", "read:blocks"), type: AccountType, resolve: (_r, a, ctx) => accountPage(a, async (p) => {
+  blocks: t.connection({ ...accessOf(listBlocks), type: AccountType, resolve: (_r, a, ctx) => accountPage(a, async (p) => {
     const page = await listBlocks(ctx, p);
     return { ...page, items: page.items.map((i) => i.account) };
   }) }, AccountConnection),
   mutes: t.connection(
     {
-      ...signedIn("follow", "read:mutes"),
+      ...accessOf(listMutes),
       type: MutedAccount,
       resolve: (_r, a, ctx) => relayConnection(a, (p) => listMutes(ctx, p), { cursorOf: (m) => m.account.id, floor: "0", itemCursors: false }),
     },
@@ -87,12 +84,12 @@ builder.queryFields((t) => ({
     DomainConnection,
   ),
   endorsements: t.connection(
-    { ...signedIn("read:accounts"), type: AccountType, description: "The accounts the viewer features", resolve: (_r, a, ctx) => accountPage(a, (p) => listEndorsements(ctx, p)) },
+    { ...accessOf(listEndorsements), type: AccountType, description: "The accounts the viewer features", resolve: (_r, a, ctx) => accountPage(a, (p) => listEndorsements(ctx, p)) },
     AccountConnection,
   ),
   accountEndorsements: t.connection(
     {
-      ...optional("read:accounts"),
+      ...accessOf(accountEndorsements),
       type: AccountType,
       description: "The accounts an account features on its profile",
       args: { id: t.arg.id({ required: true }) },
@@ -101,51 +98,52 @@ builder.queryFields((t) => ({
     AccountConnection,
   ),
   followers: t.connection(
-    { ...optional("read:accounts"), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowers(ctx, { ...p, id: String(a.id) })) },
+    { ...accessOf(listFollowers), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowers(ctx, { ...p, id: String(a.id) })) },
     AccountConnection,
   ),
   following: t.connection(
-    { ...optional("read:accounts"), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowing(ctx, { ...p, id: String(a.id) })) },
+    { ...accessOf(listFollowing), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => listFollowing(ctx, { ...p, id: String(a.id) })) },
     AccountConnection,
   ),
 }));
 
-/** Mutations that take an account id and answer the viewer's relationship to it. */
+/** Mutations that take an account id and answer the viewer's relationship to it, each guarded as its operation declares. */
 const ACTIONS = {
-  authorizeFollowRequest: [{ authorizeFollowRequest }, FOLLOWS],
-  rejectFollowRequest: [{ rejectFollowRequest }, FOLLOWS],
-  removeFromFollowers: [{ removeFromFollowers }, FOLLOWS],
-  subscribe: [{ subscribeToAccount }, FOLLOWS],
-  unsubscribe: [{ unsubscribeFromAccount }, FOLLOWS],
-  endorse: [{ endorseAccount }, ["write:accounts"]],
-  unendorse: [{ unendorseAccount }, ["write:accounts"]],
+  authorizeFollowRequest: [{ authorizeFollowRequest }],
+  rejectFollowRequest: [{ rejectFollowRequest }],
+  removeFromFollowers: [{ removeFromFollowers }],
+  subscribe: [{ subscribeToAccount }],
+  unsubscribe: [{ unsubscribeFromAccount }],
+  endorse: [{ endorseAccount }],
+  unendorse: [{ unendorseAccount }],
 } as const;
 
 builder.mutationFields((t) => ({
   ...Object.fromEntries(
-    Object.entries(ACTIONS).map(([name, [named, scopes]]) => {
+    Object.entries(ACTIONS).map(([name, [named]]) => {
       // `{ operation }`: the operation and its name, which the parity test reads (the call here is generic)
-      const [opName, op] = Object.entries(named)[0] as [string, (ctx: Ctx, input: { id: string }) => Promise<RelationshipState>];
+      const [opName, op] = Object.entries(named)[0] as [string, AnyOperation & ((ctx: Ctx, input: { id: string }) => Promise<RelationshipState>)];
+      const guard = accessOf(op);
       return [
         name,
         t.field({
-          ...signedIn(...scopes),
+          ...guard,
           type: Relationship,
           args: { accountId: t.arg.id({ required: true }) },
-          extensions: { domainOperation: opName },
+          extensions: { ...guard.extensions, domainOperation: opName },
           resolve: (_r, a, ctx) => op(ctx, { id: String(a.accountId) }),
         }),
       ];
     }),
   ),
   setAccountNote: t.field({
-    ...signedIn("write:accounts"),
+    ...accessOf(setAccountNote),
     type: Relationship,
     description: "Sets (or, empty, removes) the viewer's private note about an account",
     args: { accountId: t.arg.id({ required: true }), comment: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => setAccountNote(ctx, { id: String(a.accountId), comment: a.comment }),
   }),
-  followByUri: t.field({ ...signedIn(...FOLLOWS), type: Relationship, args: { uri: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => followByUri(ctx, { uri: a.uri }) }),
-  blockDomain: t.boolean({ ...signedIn(...BLOCKS), args: { domain: t.arg.string({ required: true }) }, resolve: async (_r, a, ctx) => (await blockDomain(ctx, { domain: a.domain }), true) }),
-  unblockDomain: t.boolean({ ...signedIn(...BLOCKS), args: { domain: t.arg.string({ required: true }) }, resolve: async (_r, a, ctx) => (await unblockDomain(ctx, { domain: a.domain }), true) }),
+  followByUri: t.field({ ...accessOf(followByUri), type: Relationship, args: { uri: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => followByUri(ctx, { uri: a.uri }) }),
+  blockDomain: t.boolean({ ...accessOf(blockDomain), args: { domain: t.arg.string({ required: true }) }, resolve: async (_r, a, ctx) => (await blockDomain(ctx, { domain: a.domain }), true) }),
+  unblockDomain: t.boolean({ ...accessOf(unblockDomain), args: { domain: t.arg.string({ required: true }) }, resolve: async (_r, a, ctx) => (await unblockDomain(ctx, { domain: a.domain }), true) }),
 }));

@@ -4,6 +4,7 @@ import { cancelScheduledStatus, listScheduledStatuses, rescheduleStatus, showSch
 import { builder } from "./builder.ts";
 import { relayConnection } from "./paging.ts";
 import { MediaAttachment } from "./statuses.ts";
+import { accessOf } from "./access.ts";
 
 /** The stored POST /api/v1/statuses parameters the status will be published with. */
 const param = (s: ScheduledWithMedia, key: string): unknown => (s.scheduled.params as Record<string, unknown>)[key];
@@ -25,12 +26,10 @@ const ScheduledStatus = builder.objectRef<ScheduledWithMedia>("ScheduledStatus")
 
 const ScheduledStatusConnection = builder.connectionObject({ type: ScheduledStatus, name: "ScheduledStatusConnection" });
 
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
-
 builder.queryFields((t) => ({
   scheduledStatuses: t.connection(
     {
-      ...allowed("read:statuses"),
+      ...accessOf(listScheduledStatuses),
       type: ScheduledStatus,
       description: "The viewer's scheduled statuses, newest first",
       resolve: (_r, a, ctx) => relayConnection(a, (p) => listScheduledStatuses(ctx, p), { cursorOf: (s) => s.scheduled.id, floor: "0" }),
@@ -38,7 +37,7 @@ builder.queryFields((t) => ({
     ScheduledStatusConnection,
   ),
   scheduledStatus: t.field({
-    ...allowed("read:statuses"),
+    ...accessOf(showScheduledStatus),
     type: ScheduledStatus,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => showScheduledStatus(ctx, { id: String(a.id) }),
@@ -47,14 +46,14 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   rescheduleStatus: t.field({
-    ...allowed("write:statuses"),
+    ...accessOf(rescheduleStatus),
     type: ScheduledStatus,
     description: "Moves the publication time (at least 5 minutes ahead)",
     args: { id: t.arg.id({ required: true }), scheduledAt: t.arg({ type: "DateTime", required: true }) },
     resolve: (_r, a, ctx) => rescheduleStatus(ctx, { id: String(a.id), scheduled_at: new Date(a.scheduledAt).toISOString() }),
   }),
   cancelScheduledStatus: t.boolean({
-    ...allowed("write:statuses"),
+    ...accessOf(cancelScheduledStatus),
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await cancelScheduledStatus(ctx, { id: String(a.id) }), true),
   }),

@@ -3,7 +3,7 @@ import type { Tag } from "../generated/prisma/client.ts";
 import { search } from "../domain/search/search.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt, StatusType } from "./paging.ts";
-import { optional } from "./optional-scopes.ts";
+import { accessOf } from "./access.ts";
 
 const SearchType = builder.enumType("SearchType", { values: ["accounts", "statuses", "hashtags"] as const });
 
@@ -24,7 +24,7 @@ const SearchResultRef = builder.objectRef<{ accounts: unknown[]; statuses: unkno
 
 builder.queryFields((t) => ({
   search: t.field({
-    ...optional("read:search"),
+    ...accessOf(search),
     type: SearchResultRef,
     description: "Accounts, statuses and hashtags matching `q` (offset paging, as REST)",
     args: {

@@ -17,6 +17,7 @@ import { optional } from "./optional-scopes.ts";
 import { AccountConnection, accountPage } from "./relationships.ts";
 import { MediaAttachment, Poll } from "./statuses.ts";
 import { StatusConnection } from "./timelines.ts";
+import { accessOf } from "./access.ts";
 
 /** Statuses of the viewer's collections page by the bookmark's or favourite's row, which statuses do not carry. */
 const statusPage = (args: RelayArgs, fetch: (p: PageInput) => Promise<Page<Status>>) => relayConnection(args, fetch, { cursorOf: (s) => s.id, floor: "0", itemCursors: false });
@@ -51,22 +52,20 @@ const ReactionWithAccounts = builder.objectRef<ReactionGroupWithAccounts>("React
     accounts: t.field({ type: [AccountType], resolve: (r) => r.accounts }),
   }),
 });
-
-const readStatuses = optional("read:statuses");
 const readAccounts = optional("read:accounts");
 
 builder.queryFields((t) => ({
-  statusContext: t.field({ ...readStatuses, type: StatusContext, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusContext(ctx, { id: String(a.id) }) }),
+  statusContext: t.field({ ...accessOf(statusContext), type: StatusContext, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusContext(ctx, { id: String(a.id) }) }),
   statusHistory: t.field({
-    ...readStatuses,
+    ...accessOf(statusHistory),
     type: [StatusVersionRef],
     description: "Every version of the status, oldest first, the current one last",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await statusHistory(ctx, { id: String(a.id) })).versions,
   }),
-  statusSource: t.field({ ...readStatuses, type: StatusSourceRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusSource(ctx, { id: String(a.id) }) }),
+  statusSource: t.field({ ...accessOf(statusSource), type: StatusSourceRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusSource(ctx, { id: String(a.id) }) }),
   quotes: t.connection(
-    { ...readStatuses, type: StatusType, description: "The quotes of a status the viewer may see, newest first", args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusPage(a, (p) => listQuotes(ctx, { ...p, id: String(a.id) })) },
+    { ...accessOf(listQuotes), type: StatusType, description: "The quotes of a status the viewer may see, newest first", args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusPage(a, (p) => listQuotes(ctx, { ...p, id: String(a.id) })) },
     StatusConnection,
   ),
   favouritedBy: t.connection(
@@ -78,26 +77,26 @@ builder.queryFields((t) => ({
     AccountConnection,
   ),
   statusReactions: t.field({
-    ...readStatuses,
+    ...accessOf(listReactions),
     type: [ReactionWithAccounts],
     description: "The status's reactions grouped by emoji (one emoji with `emoji`), with the accounts",
     args: { id: t.arg.id({ required: true }), emoji: t.arg.string(), withMuted: t.arg.boolean() },
     resolve: (_r, a, ctx) => listReactions(ctx, { id: String(a.id), emoji: opt(a.emoji), with_muted: opt(a.withMuted) }),
   }),
-  poll: t.field({ ...readStatuses, type: Poll, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showPoll(ctx, { id: String(a.id) }) }),
+  poll: t.field({ ...accessOf(showPoll), type: Poll, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showPoll(ctx, { id: String(a.id) }) }),
   bookmarks: t.connection(
     {
-      authScopes: { scopes: ["read:bookmarks"] },
+      ...accessOf(listBookmarks),
       type: StatusType,
       args: { folderId: t.arg.id({ description: "only the bookmarks of this folder" }) },
       resolve: (_r, a, ctx) => statusPage(a, (p) => listBookmarks(ctx, { ...p, folder_id: a.folderId ? String(a.folderId) : undefined })),
     },
     StatusConnection,
   ),
-  favourites: t.connection({ authScopes: { scopes: ["read:favourites"] }, type: StatusType, resolve: (_r, a, ctx) => statusPage(a, (p) => listFavourites(ctx, p)) }, StatusConnection),
+  favourites: t.connection({ ...accessOf(listFavourites), type: StatusType, resolve: (_r, a, ctx) => statusPage(a, (p) => listFavourites(ctx, p)) }, StatusConnection),
   accountFavourites: t.connection(
     {
-      ...optional("read:favourites"),
+      ...accessOf(accountFavourites),
       type: StatusType,
       description: "An account's favourites, unless the account hides them",
       args: { id: t.arg.id({ required: true }) },

@@ -21,8 +21,8 @@ import { postStatus, deleteStatus } from "../domain/statuses/statuses.ops.ts";
 import { showStatus, showStatuses } from "../domain/statuses/statuses.read.ts";
 import type { PollData } from "../domain/statuses/status-data.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
 import { proxiedUrl } from "../domain/media/proxy-url.ts";
+import { accessOf } from "./access.ts";
 
 const StatusVisibility = builder.enumType("StatusVisibility", { values: ["public", "unlisted", "private", "direct", "local", "list"] as const });
 
@@ -60,9 +60,6 @@ export const Poll = builder.objectRef<PollData>("Poll").implement({
 export const ReactionGroup = builder.objectRef<{ name: string; count: number; me: boolean; accountIds: string[] }>("ReactionGroup").implement({
   fields: (t) => ({ name: t.exposeString("name"), count: t.exposeInt("count"), me: t.exposeBoolean("me"), accountIds: t.exposeIDList("accountIds") }),
 });
-
-/** anyone; a signed-in viewer needs the scope REST asks for */
-const optionalRead = optional("read:statuses");
 
 const data = (s: Status, ctx: Ctx) => ctx.loaders.statusData.load(s);
 
@@ -108,8 +105,8 @@ const StatusRef = builder.prismaObject("Status", {
 });
 
 builder.queryFields((t) => ({
-  status: t.field({ ...optionalRead, type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => showStatus(ctx, { id: String(args.id) }) }),
-  statuses: t.field({ ...optionalRead, type: [StatusRef], args: { ids: t.arg.idList({ required: true }) }, resolve: (_r, args, ctx) => showStatuses(ctx, { ids: args.ids.map(String) }) }),
+  status: t.field({ ...accessOf(showStatus), type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => showStatus(ctx, { id: String(args.id) }) }),
+  statuses: t.field({ ...accessOf(showStatuses), type: [StatusRef], args: { ids: t.arg.idList({ required: true }) }, resolve: (_r, args, ctx) => showStatuses(ctx, { ids: args.ids.map(String) }) }),
 }));
 
 const PostStatusInput = builder.inputType("PostStatusInput", {
@@ -136,7 +133,7 @@ const write = (...scopes: string[]) => ({ authScopes: { scopes } });
 
 builder.mutationFields((t) => ({
   postStatus: t.field({
-    ...write("write:statuses"),
+    ...accessOf(postStatus),
     type: StatusRef,
     args: { input: t.arg({ type: PostStatusInput, required: true }), idempotencyKey: t.arg.string() },
     resolve: async (_r, { input, idempotencyKey }, ctx) => {
@@ -158,7 +155,7 @@ builder.mutationFields((t) => ({
       return result.status;
     },
   }),
-  deleteStatus: t.field({ ...write("write:statuses"), type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => deleteStatus(ctx, { id: String(args.id) }) }),
+  deleteStatus: t.field({ ...accessOf(deleteStatus), type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => deleteStatus(ctx, { id: String(args.id) }) }),
 }));
 
 /** Actions that take a status id and answer the status, each with the scopes REST asks for. */
@@ -191,7 +188,7 @@ builder.mutationFields((t) => ({
     }),
   ),
   reblog: t.field({
-    ...write("write:statuses"),
+    ...accessOf(reblogStatus),
     type: StatusRef,
     description: "Reblogs a status; answers the reblog (its `reblog` is the original)",
     args: { id: t.arg.id({ required: true }), visibility: t.arg({ type: StatusVisibility }) },
@@ -204,7 +201,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => muteThread(ctx, { id: String(args.id), expires_in: args.expiresIn ?? undefined }),
   }),
   editStatus: t.field({
-    ...write("write:statuses"),
+    ...accessOf(editStatus),
     type: StatusRef,
     args: { id: t.arg.id({ required: true }), status: t.arg.string(), spoilerText: t.arg.string(), sensitive: t.arg.boolean(), contentType: t.arg.string() },
     resolve: (_r, args, ctx) =>
@@ -216,7 +213,7 @@ builder.mutationFields((t) => ({
         content_type: args.contentType ?? undefined,
       }),
   }),
-  react: t.field({ ...write("write:statuses"), type: StatusRef, args: { id: t.arg.id({ required: true }), emoji: t.arg.string({ required: true }) }, resolve: (_r, args, ctx) => addReaction(ctx, { id: String(args.id), emoji: args.emoji }) }),
-  unreact: t.field({ ...write("write:statuses"), type: StatusRef, args: { id: t.arg.id({ required: true }), emoji: t.arg.string({ required: true }) }, resolve: (_r, args, ctx) => removeReaction(ctx, { id: String(args.id), emoji: args.emoji }) }),
-  vote: t.field({ ...write("write:statuses"), type: Poll, args: { pollId: t.arg.id({ required: true }), choices: t.arg.intList({ required: true }) }, resolve: (_r, args, ctx) => votePoll(ctx, { id: String(args.pollId), choices: args.choices }) }),
+  react: t.field({ ...accessOf(addReaction), type: StatusRef, args: { id: t.arg.id({ required: true }), emoji: t.arg.string({ required: true }) }, resolve: (_r, args, ctx) => addReaction(ctx, { id: String(args.id), emoji: args.emoji }) }),
+  unreact: t.field({ ...accessOf(removeReaction), type: StatusRef, args: { id: t.arg.id({ required: true }), emoji: t.arg.string({ required: true }) }, resolve: (_r, args, ctx) => removeReaction(ctx, { id: String(args.id), emoji: args.emoji }) }),
+  vote: t.field({ ...accessOf(votePoll), type: Poll, args: { pollId: t.arg.id({ required: true }), choices: t.arg.intList({ required: true }) }, resolve: (_r, args, ctx) => votePoll(ctx, { id: String(args.pollId), choices: args.choices }) }),
 }));

@@ -12,7 +12,6 @@ import {
 } from "../domain/trends/trends.ops.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
 import { opt, StatusType } from "./paging.ts";
 import "./statuses.ts";
 
@@ -41,14 +40,14 @@ const pageOf = (a: { limit?: number | null; offset?: number | null }) => ({ limi
 
 builder.queryFields((t) => ({
   trendingTags: t.field({
-    ...optional("read"),
+    ...accessOf(listTrendingTags),
     type: [TrendingTagRef],
     description: "Hashtags used by the most accounts in the last week (REST's GET /api/v1/trends/tags)",
     args: { limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_r, a, ctx) => listTrendingTags(ctx, pageOf(a)),
   }),
   trendingStatuses: t.field({
-    ...optional("read"),
+    ...accessOf(listTrendingStatuses),
     type: [StatusType],
     description: "The week's public posts with the most favourites and reblogs in it (REST's GET /api/v1/trends/statuses)",
     args: { limit: t.arg.int(), offset: t.arg.int() },

@@ -50,6 +50,7 @@ function newPasswordProblem(password: string | null | undefined, confirmation: s
 
 export const changePassword = operation({
   name: "accounts.changePassword",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ password: text, new_password: text, new_password_confirmation: text }),
   async run(ctx, input) {
     const account = await confirmPassword(ctx, input.password);
@@ -61,6 +62,7 @@ export const changePassword = operation({
 
 export const changeEmail = operation({
   name: "accounts.changeEmail",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ password: text, email: text }),
   async run(ctx, input) {
     const account = await confirmPassword(ctx, input.password);
@@ -84,6 +86,7 @@ export const changeEmail = operation({
  */
 export const deleteOwnAccount = operation({
   name: "accounts.deleteOwn",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ password: text }),
   async run(ctx, input) {
     const account = await confirmPassword(ctx, input.password);
@@ -167,6 +170,7 @@ export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings" | "bus" | "j
 
 export const disableOwnAccount = operation({
   name: "accounts.disableOwn",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ password: text }),
   async run(ctx, input) {
     const account = await confirmPassword(ctx, input.password);
@@ -192,6 +196,7 @@ export function fullNickname(ctx: Pick<Ctx, "settings">, account: Pick<Account, 
 
 export const listAliases = operation({
   name: "accounts.listAliases",
+  access: { scopes: ["read:accounts"] },
   input: z.object({}),
   async run(ctx) {
     const viewer = requireAccount(ctx);
@@ -211,6 +216,7 @@ async function aliasesChanged(ctx: Ctx, accountId: string) {
 
 export const addAlias = operation({
   name: "accounts.addAlias",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ alias: z.string() }),
   async run(ctx, input) {
     const viewer = requireAccount(ctx);
@@ -224,6 +230,7 @@ export const addAlias = operation({
 
 export const deleteAlias = operation({
   name: "accounts.deleteAlias",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ alias: z.string() }),
   async run(ctx, input) {
     const viewer = requireAccount(ctx);
@@ -241,6 +248,7 @@ export const NOTIFICATION_SETTING_KEYS = ["block_from_strangers", "hide_notifica
 
 export const updateNotificationSettings = operation({
   name: "accounts.updateNotificationSettings",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ block_from_strangers: bool().optional(), hide_notification_contents: bool().optional() }),
   async run(ctx, input) {
     const viewer = requireAccount(ctx);
@@ -261,6 +269,7 @@ export const updateNotificationSettings = operation({
  */
 export const requestPasswordReset = operation({
   name: "accounts.requestPasswordReset",
+  access: "public",
   input: z.object({ email: text, nickname: text }),
   async run(ctx, input) {
     const login = (input.email ?? input.nickname ?? "").trim();

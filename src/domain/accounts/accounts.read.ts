@@ -20,6 +20,7 @@ async function visibleAccount(ctx: Ctx, idOrNickname: string): Promise<Account> 
 
 export const showAccount = operation({
   name: "accounts.show",
+  access: { scopes: ["read:accounts"], optional: true },
   input: z.object({ id: z.string() }),
   async run(ctx, input) {
     const account = await visibleAccount(ctx, input.id);
@@ -35,6 +36,7 @@ export const showAccount = operation({
  */
 export const lookupAccount = operation({
   name: "accounts.lookup",
+  access: "public",
   input: z.object({ acct: z.string().min(1) }),
   async run(ctx, input) {
     const acct = input.acct.trim().replace(/^@/, "");
@@ -62,6 +64,7 @@ export async function resolveRemoteAccount(ctx: Ctx, handleOrUrl: string): Promi
 
 export const searchAccounts = operation({
   name: "accounts.search",
+  access: { scopes: ["read:search", "read:accounts"], optional: true },
   input: z.object({
     q: z.string().default(""),
     limit: int().default(40),
@@ -109,5 +112,5 @@ async function followList(ctx: Ctx, input: z.output<typeof followListInput>, sid
   return { ...result, items: result.items.map((r) => (side === "followers" ? r.follower : r.following)!) };
 }
 
-export const listFollowers = operation({ name: "accounts.followers", input: followListInput, run: (ctx, input) => followList(ctx, input, "followers") });
-export const listFollowing = operation({ name: "accounts.following", input: followListInput, run: (ctx, input) => followList(ctx, input, "following") });
+export const listFollowers = operation({ name: "accounts.followers", access: { scopes: ["read:accounts"], optional: true }, input: followListInput, run: (ctx, input) => followList(ctx, input, "followers") });
+export const listFollowing = operation({ name: "accounts.following", access: { scopes: ["read:accounts"], optional: true }, input: followListInput, run: (ctx, input) => followList(ctx, input, "following") });

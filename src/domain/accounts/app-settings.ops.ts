@@ -11,6 +11,7 @@ const appName = z.string().trim().min(1).max(255);
 
 export const getAppSettings = operation({
   name: "accounts.appSettings.get",
+  access: { scopes: ["read:accounts"] },
   input: z.object({ app: appName }),
   authorize: requireAccount,
   async run(ctx, input): Promise<Record<string, unknown>> {
@@ -26,6 +27,7 @@ export const getAppSettings = operation({
  */
 export const updateAppSettings = operation({
   name: "accounts.appSettings.update",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ app: appName, settings: z.record(z.string(), z.unknown()) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<Record<string, unknown>> {

@@ -8,6 +8,7 @@ import { operation } from "../operation.ts";
 
 export const listBirthdays = operation({
   name: "accounts.birthdays",
+  access: { scopes: ["read:accounts"] },
   input: z.object({ day: int().pipe(z.number().min(1).max(31)), month: int().pipe(z.number().min(1).max(12)) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<Account[]> {

@@ -20,6 +20,7 @@ const key = (ctx: Ctx, input: { frontend_name: string; profile_name: string }) =
 
 export const listFrontendProfiles = operation({
   name: "accounts.frontendProfiles.list",
+  access: { scopes: ["read:accounts"] },
   input: z.object(frontend),
   authorize: requireAccount,
   run: (ctx, input) =>
@@ -28,6 +29,7 @@ export const listFrontendProfiles = operation({
 
 export const getFrontendProfile = operation({
   name: "accounts.frontendProfiles.get",
+  access: { scopes: ["read:accounts"] },
   input: z.object(profile),
   authorize: requireAccount,
   async run(ctx, input): Promise<FrontendSettingsProfile> {
@@ -41,6 +43,7 @@ export const VERSION_OUT_OF_DATE = "version must be greater than the current ver
 
 export const saveFrontendProfile = operation({
   name: "accounts.frontendProfiles.save",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ ...profile, settings: z.record(z.string(), z.unknown()), version: int().pipe(z.number().min(0).max(2_147_483_647)) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<FrontendSettingsProfile> {
@@ -68,6 +71,7 @@ export const saveFrontendProfile = operation({
 
 export const deleteFrontendProfile = operation({
   name: "accounts.frontendProfiles.delete",
+  access: { scopes: ["write:accounts"] },
   input: z.object(profile),
   authorize: requireAccount,
   async run(ctx, input) {

@@ -73,6 +73,7 @@ async function imageChange(ctx: Ctx, fieldName: ImageField, value: ImageInput | 
 
 export const updateProfile = operation({
   name: "accounts.updateProfile",
+  access: { scopes: ["write:accounts"] },
   input: profileInput,
   async run(ctx, input) {
     const me = requireAccount(ctx);

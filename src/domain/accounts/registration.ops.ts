@@ -75,6 +75,7 @@ export interface Registered {
  */
 export const register = operation({
   name: "accounts.register",
+  access: "public",
   input: registerInput,
   async run(ctx, input): Promise<Registered> {
     const app = ctx.viewer.app;
@@ -285,6 +286,7 @@ export async function sendConfirmation(ctx: Ctx, account: Pick<Account, "id" | "
 /** Follows the link of a confirmation mail: the account no longer waits for its address to be confirmed. */
 export const confirmEmail = operation({
   name: "accounts.confirmEmail",
+  access: "public",
   input: z.object({ user_id: z.string(), token: z.string() }),
   async run(ctx, input) {
     const row = await findUsableAccountToken(ctx, "confirm_email", input.token);
@@ -303,6 +305,7 @@ export const confirmEmail = operation({
 /** Sends a new confirmation link to a local account still waiting for one; says nothing either way. */
 export const resendConfirmation = operation({
   name: "accounts.resendConfirmation",
+  access: "public",
   input: z.object({ email: optionalText, nickname: optionalText }),
   async run(ctx, input) {
     const login = (input.email ?? input.nickname ?? "").trim();

@@ -108,6 +108,7 @@ export const deleteAnnouncement = operation({
 /** The announcements active now, oldest first. */
 export const activeAnnouncements = operation({
   name: "announcements.active",
+  access: { scopes: "any" },
   input: z.object({}),
   run: (ctx) => ctx.db.announcement.findMany({ where: activeWhere(ctx.clock()), orderBy: ORDER }),
 });
@@ -115,6 +116,7 @@ export const activeAnnouncements = operation({
 /** Marks the announcement read by the viewer (again is a no-op). */
 export const dismissAnnouncement = operation({
   name: "announcements.dismiss",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -129,6 +131,7 @@ const reactionInput = z.object({ id: z.string(), name: z.string().min(1) });
 /** Adds the viewer's reaction: one unicode emoji, normalized as status reactions are (again is a no-op). */
 export const addAnnouncementReaction = operation({
   name: "announcements.react",
+  access: { scopes: ["write:favourites"] },
   input: reactionInput,
   authorize: requireAccount,
   async run(ctx, input) {
@@ -142,6 +145,7 @@ export const addAnnouncementReaction = operation({
 /** Removes the viewer's reaction; removing one that is not there is not an error (the reference API). */
 export const removeAnnouncementReaction = operation({
   name: "announcements.unreact",
+  access: { scopes: ["write:favourites"] },
   input: reactionInput,
   authorize: requireAccount,
   async run(ctx, input) {

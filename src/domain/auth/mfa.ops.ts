@@ -31,6 +31,7 @@ export async function disableMfa(db: Db, accountId: string): Promise<void> {
 
 export const mfaStatus = operation({
   name: "mfa.status",
+  access: { scopes: ["read:security"] },
   input: z.object({}),
   authorize: requireAccount,
   run: async (ctx) => mfaSettings(requireAccount(ctx)),
@@ -39,6 +40,7 @@ export const mfaStatus = operation({
 /** A new key, pending until confirmed with a code from it; refused while TOTP is on (disable it first). */
 export const setupTotp = operation({
   name: "mfa.setupTotp",
+  access: { scopes: ["write:security"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx) {
@@ -53,6 +55,7 @@ export const setupTotp = operation({
 
 export const confirmTotp = operation({
   name: "mfa.confirmTotp",
+  access: { scopes: ["write:security"] },
   input: z.object({ password: z.string(), code: z.string() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -70,6 +73,7 @@ export const confirmTotp = operation({
 
 export const disableTotp = operation({
   name: "mfa.disableTotp",
+  access: { scopes: ["write:security"] },
   input: z.object({ password: z.string().default("") }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -83,6 +87,7 @@ export const disableTotp = operation({
 /** New backup codes, shown this once; they replace the previous ones. */
 export const generateBackupCodes = operation({
   name: "mfa.generateBackupCodes",
+  access: { scopes: ["write:security"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx) {
@@ -111,6 +116,7 @@ export async function passMfaChallenge(ctx: Ctx, purpose: MfaPurpose, input: z.o
 /** `POST /oauth/mfa/challenge`: the token the password grant held back, for the same app and scopes. */
 export const mfaChallenge = operation({
   name: "auth.mfaChallenge",
+  access: "public",
   input: challengeInput.extend({ client_id: z.string().optional(), client_secret: z.string().optional() }),
   async run(ctx, input): Promise<IssuedToken> {
     const app = await findClient(ctx, input.client_id, input.client_secret, true);

@@ -65,6 +65,7 @@ export const tokenGrantInput = z.object({
 
 export const grantToken = operation({
   name: "auth.grantToken",
+  access: "public",
   input: tokenGrantInput,
   async run(ctx, input): Promise<IssuedToken> {
     const requested = input.scope ?? input.scopes;
@@ -157,6 +158,7 @@ export const createAuthorizationCode = operation({
 /** RFC 7009: revoking an unknown token is not an error; a token of another client is left alone. */
 export const revokeToken = operation({
   name: "auth.revokeToken",
+  access: "public",
   input: z.object({ token: z.string(), client_id: str, client_secret: str }),
   async run(ctx, input) {
     const hash = digest(input.token);
@@ -172,6 +174,7 @@ export const revokeToken = operation({
 
 export const listOwnTokens = operation({
   name: "auth.listOwnTokens",
+  access: { scopes: ["read:security"] },
   input: z.object({}),
   async run(ctx) {
     const account = requireAccount(ctx);
@@ -181,6 +184,7 @@ export const listOwnTokens = operation({
 
 export const deleteOwnToken = operation({
   name: "auth.deleteOwnToken",
+  access: { scopes: ["write:security"] },
   input: z.object({ id: z.coerce.number().int() }),
   async run(ctx, input) {
     const account = requireAccount(ctx);

@@ -44,6 +44,7 @@ async function requestBackup(ctx: Ctx, account: Account, opts: { limited: boolea
 
 export const listBackups = operation({
   name: "listBackups",
+  access: { scopes: ["read:backups"], optional: true },
   input: z.object({}),
   async run(ctx) {
     const me = requireAccount(ctx);
@@ -53,6 +54,7 @@ export const listBackups = operation({
 
 export const createBackup = operation({
   name: "createBackup",
+  access: { scopes: ["read:backups"] },
   input: z.object({}),
   async run(ctx) {
     const me = requireAccount(ctx);
@@ -78,6 +80,7 @@ export const adminCreateBackup = operation({
 /** The owner's finished archive (anyone else gets 404, as if it did not exist). */
 export const backupArchive = operation({
   name: "backupArchive",
+  access: { scopes: ["read:backups"] },
   input: z.object({ id: z.string() }),
   async run(ctx, { id }) {
     const me = requireAccount(ctx);

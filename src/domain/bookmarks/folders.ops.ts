@@ -41,6 +41,7 @@ async function unique<T>(work: Promise<T>): Promise<T> {
 
 export const listBookmarkFolders = operation({
   name: "bookmarks.folders.list",
+  access: { scopes: ["read:bookmarks"] },
   input: z.object({}),
   authorize: requireAccount,
   run: (ctx) => ctx.db.bookmarkFolder.findMany({ where: { accountId: ctx.viewer.account!.id }, orderBy: { id: "asc" } }),
@@ -48,6 +49,7 @@ export const listBookmarkFolders = operation({
 
 export const createBookmarkFolder = operation({
   name: "bookmarks.folders.create",
+  access: { scopes: ["write:bookmarks"] },
   input: z.object({ name, emoji: z.string().nullable().optional() }),
   authorize: requireAccount,
   run: (ctx, input) =>
@@ -56,6 +58,7 @@ export const createBookmarkFolder = operation({
 
 export const updateBookmarkFolder = operation({
   name: "bookmarks.folders.update",
+  access: { scopes: ["write:bookmarks"] },
   input: z.object({ id: z.string(), name: name.optional(), emoji: z.string().nullable().optional() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -68,6 +71,7 @@ export const updateBookmarkFolder = operation({
 /** Deletes the folder (its bookmarks stay, in no folder) and answers it, as the family does. */
 export const deleteBookmarkFolder = operation({
   name: "bookmarks.folders.delete",
+  access: { scopes: ["write:bookmarks"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input) {

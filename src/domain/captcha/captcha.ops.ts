@@ -16,6 +16,7 @@ const answerMac = (secret: string, token: string, answer: string) => hmac(secret
 
 export const getCaptcha = operation({
   name: "getCaptcha",
+  access: "public",
   input: z.object({}),
   async run(ctx) {
     const settings = ctx.config.group("captcha");

@@ -38,6 +38,7 @@ const messageId = z.object({ id: z.string(), message_id: z.string() });
 
 export const openChat = operation({
   name: "chats.open",
+  access: { scopes: ["write:chats"] },
   input: z.object({ account_id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<ChatView> {
@@ -57,6 +58,7 @@ export const openChat = operation({
 
 export const showChat = operation({
   name: "chats.show",
+  access: { scopes: ["read:chats"] },
   input: chatId,
   authorize: requireAccount,
   async run(ctx, input): Promise<ChatView> {
@@ -69,6 +71,7 @@ export const listChatsInput = pageInput.extend({ with_muted: bool().optional() }
 /** The viewer's chats, newest update first, paged (the later variant, and GraphQL). */
 export const listChats = operation({
   name: "chats.list",
+  access: { scopes: ["read:chats"] },
   input: listChatsInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<ChatView>> {
@@ -87,6 +90,7 @@ export const listChats = operation({
 /** Every chat of the viewer at once (the earlier variant has no paging). */
 export const listAllChats = operation({
   name: "chats.listAll",
+  access: { scopes: ["read:chats"] },
   input: z.object({ with_muted: bool().optional() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<ChatView[]> {
@@ -110,6 +114,7 @@ export async function chatMessagesPage(ctx: Ctx, chatIdValue: string, input: z.o
 
 export const listChatMessages = operation({
   name: "chats.messages",
+  access: { scopes: ["read:chats"] },
   input: pageInput.extend({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<MessageRef>> {
@@ -146,6 +151,7 @@ async function refusal(ctx: Ctx, author: Account, recipient: Account): Promise<s
 
 export const postChatMessage = operation({
   name: "chats.post",
+  access: { scopes: ["write:chats"] },
   input: postChatMessageInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<MessageRef> {
@@ -212,6 +218,7 @@ export const postChatMessage = operation({
 /** Marks the viewer's messages of a chat read up to `last_read_id` (inclusive); answers the chat. */
 export const markChatRead = operation({
   name: "chats.read",
+  access: { scopes: ["write:chats"] },
   input: z.object({ id: z.string(), last_read_id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<ChatView> {
@@ -225,6 +232,7 @@ export const markChatRead = operation({
 
 export const markChatMessageRead = operation({
   name: "chats.readMessage",
+  access: { scopes: ["write:chats"] },
   input: messageId,
   authorize: requireAccount,
   async run(ctx, input): Promise<MessageRef> {
@@ -252,6 +260,7 @@ export async function deleteMessageEverywhere(ctx: Ctx, messageIdValue: string):
  */
 export const deleteChatMessage = operation({
   name: "chats.deleteMessage",
+  access: { scopes: ["write:chats"] },
   input: messageId,
   authorize: requireAccount,
   async run(ctx, input): Promise<MessageRef> {

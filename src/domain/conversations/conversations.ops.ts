@@ -112,6 +112,7 @@ function afterCursor(cursor: string, direction: "lt" | "gt"): Prisma.Conversatio
 
 export const listConversations = operation({
   name: "conversations.list",
+  access: { scopes: ["read:statuses"] },
   input: pageInput.extend({ recipients: array(z.string()).optional() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<ConversationView>> {
@@ -134,6 +135,7 @@ export const listConversations = operation({
 
 export const showConversation = operation({
   name: "conversations.show",
+  access: { scopes: ["read:statuses"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -143,6 +145,7 @@ export const showConversation = operation({
 
 export const deleteConversation = operation({
   name: "conversations.delete",
+  access: { scopes: ["write:conversations"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -154,6 +157,7 @@ export const deleteConversation = operation({
 
 export const readConversation = operation({
   name: "conversations.read",
+  access: { scopes: ["write:conversations"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -166,6 +170,7 @@ export const readConversation = operation({
 /** Marks every conversation of the viewer read; answers those that were unread. */
 export const readAllConversations = operation({
   name: "conversations.read_all",
+  access: { scopes: ["write:conversations"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx) {
@@ -179,6 +184,7 @@ export const readAllConversations = operation({
 /** Replaces the viewer's recipients of a conversation; the viewer always stays one of them. */
 export const updateConversationRecipients = operation({
   name: "conversations.update_recipients",
+  access: { scopes: ["write:conversations"] },
   input: z.object({ id: z.string(), recipients: array(z.string()) }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -195,6 +201,7 @@ export const updateConversationRecipients = operation({
 /** Statuses of a conversation the viewer takes part in, newest first, as far as the viewer may see them. */
 export const conversationStatuses = operation({
   name: "conversations.statuses",
+  access: { scopes: ["read:statuses"] },
   input: pageInput.extend({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<Status>> {

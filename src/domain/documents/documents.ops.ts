@@ -84,6 +84,7 @@ export const deleteDocument = operation({
 /** A document as the reference API publishes it (terms of service): its HTML and when it last changed (null: the built-in default). */
 export const publicDocument = operation({
   name: "instance.document",
+  access: "public",
   input: nameInput,
   async run(ctx, { name }): Promise<{ content: string; updatedAt: Date | null }> {
     const file = storedFile(ctx, servedPath(name));

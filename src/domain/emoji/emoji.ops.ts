@@ -7,6 +7,7 @@ import { emojiRegistry, type CustomEmoji } from "./registry.ts";
 /** Every custom emoji, in shortcode order. */
 export const listCustomEmoji = operation({
   name: "emoji.list",
+  access: "public",
   input: z.object({}),
   async run(ctx): Promise<CustomEmoji[]> {
     return [...emojiRegistry(ctx).values()].sort((a, b) => (a.shortcode < b.shortcode ? -1 : 1));

@@ -13,6 +13,7 @@ export const COULD_NOT_FIND_USER = "Couldn't find user";
 
 export const remoteInteraction = operation({
   name: "federation.remoteInteraction",
+  access: "public",
   input: z.object({ ap_id: z.string().min(1), profile: z.string().min(1) }),
   async run(ctx, input): Promise<{ url: string }> {
     if (!isHttpUrl(input.ap_id)) throw new DomainError("invalid", "ap_id must be a URL", { ap_id: "must be a URL" });

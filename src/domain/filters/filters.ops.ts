@@ -54,6 +54,7 @@ function ownFilterStatus(ctx: Ctx, id: string): Promise<FilterStatus & { filter:
 
 export const listFiltersV2 = operation({
   name: "filters.v2.index",
+  access: { scopes: ["read:filters"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx): Promise<FilterRules[]> {
@@ -65,6 +66,7 @@ export const listFiltersV2 = operation({
 
 export const getFilterV2 = operation({
   name: "filters.v2.show",
+  access: { scopes: ["read:filters"] },
   input: idInput,
   authorize: requireAccount,
   run: (ctx, input) => ownRules(ctx, input.id),
@@ -87,6 +89,7 @@ export const createFilterV2Input = z.object({
 
 export const createFilterV2 = operation({
   name: "filters.v2.create",
+  access: { scopes: ["write:filters"] },
   input: createFilterV2Input,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterRules> {
@@ -112,6 +115,7 @@ export const updateFilterV2Input = createFilterV2Input.partial().extend({ id: z.
 
 export const updateFilterV2 = operation({
   name: "filters.v2.update",
+  access: { scopes: ["write:filters"] },
   input: updateFilterV2Input,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterRules> {
@@ -147,6 +151,7 @@ export const updateFilterV2 = operation({
 
 export const deleteFilterV2 = operation({
   name: "filters.v2.delete",
+  access: { scopes: ["write:filters"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -160,6 +165,7 @@ export const deleteFilterV2 = operation({
 
 export const listFilterKeywords = operation({
   name: "filters.keywords.index",
+  access: { scopes: ["read:filters"] },
   input: filterIdInput,
   authorize: requireAccount,
   run: async (ctx, input): Promise<FilterKeyword[]> => (await ownRules(ctx, input.filter_id)).keywords,
@@ -169,6 +175,7 @@ export const addFilterKeywordInput = filterIdInput.extend({ keyword, whole_word:
 
 export const addFilterKeyword = operation({
   name: "filters.keywords.create",
+  access: { scopes: ["write:filters"] },
   input: addFilterKeywordInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterKeyword> {
@@ -181,6 +188,7 @@ export const addFilterKeyword = operation({
 
 export const getFilterKeyword = operation({
   name: "filters.keywords.show",
+  access: { scopes: ["read:filters"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterKeyword> {
@@ -193,6 +201,7 @@ export const updateFilterKeywordInput = idInput.extend({ keyword: keyword.option
 
 export const updateFilterKeyword = operation({
   name: "filters.keywords.update",
+  access: { scopes: ["write:filters"] },
   input: updateFilterKeywordInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterKeyword> {
@@ -208,6 +217,7 @@ export const updateFilterKeyword = operation({
 
 export const deleteFilterKeyword = operation({
   name: "filters.keywords.delete",
+  access: { scopes: ["write:filters"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -221,6 +231,7 @@ export const deleteFilterKeyword = operation({
 
 export const listFilterStatuses = operation({
   name: "filters.statuses.index",
+  access: { scopes: ["read:filters"] },
   input: filterIdInput,
   authorize: requireAccount,
   run: async (ctx, input): Promise<FilterStatus[]> => (await ownRules(ctx, input.filter_id)).statuses,
@@ -230,6 +241,7 @@ export const addFilterStatusInput = filterIdInput.extend({ status_id: z.string()
 
 export const addFilterStatus = operation({
   name: "filters.statuses.create",
+  access: { scopes: ["write:filters"] },
   input: addFilterStatusInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterStatus> {
@@ -245,6 +257,7 @@ export const addFilterStatus = operation({
 
 export const getFilterStatus = operation({
   name: "filters.statuses.show",
+  access: { scopes: ["read:filters"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterStatus> {
@@ -255,6 +268,7 @@ export const getFilterStatus = operation({
 
 export const deleteFilterStatus = operation({
   name: "filters.statuses.delete",
+  access: { scopes: ["write:filters"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -283,6 +297,7 @@ export const filterInput = z.object({
 
 export const listFilters = operation({
   name: "filters.index",
+  access: { scopes: ["read:filters"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx): Promise<FilterV1[]> {
@@ -294,6 +309,7 @@ export const listFilters = operation({
 
 export const getFilter = operation({
   name: "filters.show",
+  access: { scopes: ["read:filters"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterV1> {
@@ -304,6 +320,7 @@ export const getFilter = operation({
 
 export const createFilter = operation({
   name: "filters.create",
+  access: { scopes: ["write:filters"] },
   input: filterInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterV1> {
@@ -328,6 +345,7 @@ export const updateFilterInput = filterInput.partial().extend({ id: z.string() }
 
 export const updateFilter = operation({
   name: "filters.update",
+  access: { scopes: ["write:filters"] },
   input: updateFilterInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<FilterV1> {
@@ -355,6 +373,7 @@ export const updateFilter = operation({
 
 export const deleteFilter = operation({
   name: "filters.delete",
+  access: { scopes: ["write:filters"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {

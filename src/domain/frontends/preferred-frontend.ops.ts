@@ -49,6 +49,7 @@ export function pickableFrontends(services: Pick<Services, "settings" | "config"
 // this browser is served at `/`.
 export const availableFrontends = operation({
   name: "frontends.available",
+  access: "public",
   input: z.object({}),
   run: async (ctx: Ctx) => pickableFrontends(ctx),
 });

@@ -32,6 +32,7 @@ export interface DomainBlockView {
  */
 export const instanceDomainBlocks = operation({
   name: "instance.domainBlocks",
+  access: "public",
   input: z.object({}),
   async run(ctx): Promise<DomainBlockView[]> {
     const mrf = ctx.config.group("mrf");
@@ -70,6 +71,7 @@ const WEEKS = 12;
  */
 export const instanceActivity = operation({
   name: "instance.activity",
+  access: "public",
   input: z.object({}),
   async run(ctx): Promise<ActivityWeek[]> {
     const now = ctx.clock();
@@ -105,6 +107,7 @@ export const directoryInput = z.object({
  */
 export const listDirectory = operation({
   name: "instance.directory",
+  access: { scopes: ["read:accounts"], optional: true },
   input: directoryInput,
   async run(ctx, input): Promise<Account[]> {
     const take = Math.min(Math.max(input.limit ?? 40, 1), 80);
@@ -126,6 +129,7 @@ export interface Preferences {
 /** The viewer's posting defaults (the reading ones are the reference's defaults: we keep none). */
 export const userPreferences = operation({
   name: "accounts.preferences",
+  access: { scopes: ["read:accounts"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx): Promise<Preferences> {

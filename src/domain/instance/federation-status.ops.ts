@@ -8,6 +8,7 @@ export const UNREACHABLE_AFTER_DAYS = 7;
 
 export const federationStatus = operation({
   name: "instance.federationStatus",
+  access: "public",
   input: z.object({}),
   async run(ctx): Promise<{ unreachable: Record<string, string> }> {
     const before = new Date(ctx.clock().getTime() - UNREACHABLE_AFTER_DAYS * 24 * 60 * 60 * 1000);

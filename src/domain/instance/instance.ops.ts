@@ -81,6 +81,7 @@ async function remoteDomains(ctx: Ctx): Promise<string[]> {
 
 export const instanceInfo = operation({
   name: "instance.info",
+  access: "public",
   input: z.object({}),
   async run(ctx) {
     const cfg = instanceSettings(ctx.config);
@@ -106,6 +107,7 @@ export const instanceInfo = operation({
 /** Distinct hosts of the remote accounts this instance knows. */
 export const instancePeers = operation({
   name: "instance.peers",
+  access: "public",
   input: z.object({}),
   async run(ctx) {
     return remoteDomains(ctx);
@@ -135,6 +137,7 @@ export const instanceUsage = operation({
 /** Liveness for load balancers and monitors: the database answers and the job queue can be read. */
 export const healthcheck = operation({
   name: "instance.healthcheck",
+  access: "public",
   input: z.object({}),
   async run(ctx) {
     let healthy = true;

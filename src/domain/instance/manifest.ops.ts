@@ -6,6 +6,7 @@ const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg
 
 export const webManifest = operation({
   name: "instance.manifest",
+  access: "public",
   input: z.object({}),
   async run(ctx) {
     const instance = ctx.config.group("instance");

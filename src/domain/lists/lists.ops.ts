@@ -32,6 +32,7 @@ const idInput = z.object({ id: z.string() });
 
 export const listLists = operation({
   name: "lists.index",
+  access: { scopes: ["read:lists"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx): Promise<List[]> {
@@ -42,6 +43,7 @@ export const listLists = operation({
 
 export const getList = operation({
   name: "lists.show",
+  access: { scopes: ["read:lists"] },
   input: idInput,
   authorize: requireAccount,
   run: (ctx, input) => ownList(ctx, input.id),
@@ -55,6 +57,7 @@ export const listInput = z.object({
 
 export const createList = operation({
   name: "lists.create",
+  access: { scopes: ["write:lists"] },
   input: listInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<List> {
@@ -69,6 +72,7 @@ export const updateListInput = listInput.partial().extend({ id: z.string() });
 
 export const updateList = operation({
   name: "lists.update",
+  access: { scopes: ["write:lists"] },
   input: updateListInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<List> {
@@ -86,6 +90,7 @@ export const updateList = operation({
 
 export const deleteList = operation({
   name: "lists.delete",
+  access: { scopes: ["write:lists"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -99,6 +104,7 @@ export const listAccountsInput = pageInput.extend({ id: z.string() });
 
 export const listAccounts = operation({
   name: "lists.accounts",
+  access: { scopes: ["read:lists"] },
   input: listAccountsInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<Account>> {
@@ -123,6 +129,7 @@ export const listMembersInput = z.object({ id: z.string(), account_ids: array(z.
 
 export const addListAccounts = operation({
   name: "lists.addAccounts",
+  access: { scopes: ["write:lists"] },
   input: listMembersInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -141,6 +148,7 @@ export const addListAccounts = operation({
 
 export const removeListAccounts = operation({
   name: "lists.removeAccounts",
+  access: { scopes: ["write:lists"] },
   input: listMembersInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -152,6 +160,7 @@ export const removeListAccounts = operation({
 /** The viewer's lists that contain the account. */
 export const accountLists = operation({
   name: "lists.ofAccount",
+  access: { scopes: ["read:lists"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<List[]> {
@@ -183,6 +192,7 @@ export const listTimelineInput = commonInput.extend({ id: z.string(), local: boo
  */
 export const listTimeline = operation({
   name: "lists.timeline",
+  access: { scopes: ["read:lists"] },
   input: listTimelineInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<Status>> {

@@ -26,6 +26,7 @@ export const DEFAULT_MASCOT = { id: "default-mascot", path: "/images/avi.png", m
 
 export const showMascot = operation({
   name: "showMascot",
+  access: { scopes: ["read:accounts"] },
   input: z.object({}),
   async run(ctx): Promise<Mascot> {
     const me = requireAccount(ctx);
@@ -35,6 +36,7 @@ export const showMascot = operation({
 
 export const updateMascot = operation({
   name: "updateMascot",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ file: z.custom<Upload>((v) => !!v && typeof v === "object" && Buffer.isBuffer((v as Upload).buffer), "is required") }),
   async run(ctx, { file }): Promise<Mascot> {
     const me = requireAccount(ctx);

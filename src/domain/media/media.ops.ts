@@ -48,6 +48,7 @@ function focusData(focus: string | undefined) {
 
 export const uploadMedia = operation({
   name: "media.upload",
+  access: { scopes: ["write:media"] },
   input: z.object({ file: z.custom<Upload>((v) => !!v && typeof v === "object" && Buffer.isBuffer((v as Upload).buffer), "is required"), ...describe }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -90,6 +91,7 @@ async function ownMedia(ctx: Ctx, id: string): Promise<MediaAttachment> {
 
 export const showMedia = operation({
   name: "media.show",
+  access: { scopes: ["read:media"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   run: (ctx, input) => ownMedia(ctx, input.id),
@@ -97,6 +99,7 @@ export const showMedia = operation({
 
 export const updateMedia = operation({
   name: "media.update",
+  access: { scopes: ["write:media"] },
   input: z.object({ id: z.string(), ...describe }),
   authorize: requireAccount,
   async run(ctx, input) {

@@ -90,6 +90,7 @@ function groupedTypes(ctx: Ctx, names: string[] | undefined): Set<string> {
  */
 export const listNotificationGroups = operation({
   name: "notifications.groups.list",
+  access: { scopes: ["read:notifications"] },
   input: listNotificationGroupsInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<NotificationGroup>> {
@@ -134,6 +135,7 @@ async function groupRows(ctx: Ctx, key: string): Promise<NotificationRow[]> {
 /** One group with all its notifications. */
 export const getNotificationGroup = operation({
   name: "notifications.groups.show",
+  access: { scopes: ["read:notifications"] },
   input: keyInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<NotificationGroup> {
@@ -145,6 +147,7 @@ export const getNotificationGroup = operation({
 /** The accounts of a group, newest first. */
 export const notificationGroupAccounts = operation({
   name: "notifications.groups.accounts",
+  access: { scopes: ["read:notifications"] },
   input: keyInput,
   authorize: requireAccount,
   async run(ctx, input) {
@@ -155,6 +158,7 @@ export const notificationGroupAccounts = operation({
 
 export const dismissNotificationGroup = operation({
   name: "notifications.groups.dismiss",
+  access: { scopes: ["write:notifications"] },
   input: keyInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -179,6 +183,7 @@ export const unreadCountInput = z.object({
  */
 export const unreadNotificationCount = operation({
   name: "notifications.unreadCount",
+  access: { scopes: ["read:notifications"] },
   input: unreadCountInput.extend({ grouped: z.boolean().optional() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<number> {

@@ -27,6 +27,7 @@ async function withCounts(ctx: Ctx, accountId: string, markers: Marker[]): Promi
 
 export const getMarkers = operation({
   name: "markers.get",
+  access: { scopes: ["read:statuses"] },
   input: z.object({ timeline: array(z.string()).optional() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -42,6 +43,7 @@ const position = z.object({ last_read_id: z.string().min(1) });
 
 export const saveMarkers = operation({
   name: "markers.save",
+  access: { scopes: ["write:statuses"] },
   input: z.object({ home: position.optional(), notifications: position.optional() }),
   authorize: requireAccount,
   async run(ctx, input) {

@@ -37,6 +37,7 @@ async function policyView(ctx: Ctx, accountId: string, stored: NotificationPolic
 
 export const getNotificationPolicy = operation({
   name: "notifications.policy",
+  access: { scopes: ["read:notifications"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx): Promise<PolicyView> {
@@ -50,6 +51,7 @@ const action = z.enum(POLICY_ACTIONS).optional();
 /** Changes the policy: each kind of sender given is accepted, filtered or dropped; the others stay. */
 export const updateNotificationPolicy = operation({
   name: "notifications.updatePolicy",
+  access: { scopes: ["write:notifications"] },
   input: z.object({ for_not_following: action, for_not_followers: action, for_new_accounts: action, for_private_mentions: action, for_limited_accounts: action }),
   authorize: requireAccount,
   async run(ctx, input): Promise<PolicyView> {
@@ -90,6 +92,7 @@ async function views(ctx: Ctx, requests: NotificationRequest[]): Promise<Request
 
 export const listNotificationRequests = operation({
   name: "notifications.requests",
+  access: { scopes: ["read:notifications"] },
   input: pageInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<RequestView>> {
@@ -108,6 +111,7 @@ async function ownRequests(ctx: Ctx, ids: string[]): Promise<NotificationRequest
 
 export const showNotificationRequest = operation({
   name: "notifications.request",
+  access: { scopes: ["read:notifications"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<RequestView> {
@@ -125,6 +129,7 @@ const idsInput = z.object({ id: array(z.string()) });
  */
 export const acceptNotificationRequests = operation({
   name: "notifications.acceptRequests",
+  access: { scopes: ["write:notifications"] },
   input: idsInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -143,6 +148,7 @@ export const acceptNotificationRequests = operation({
 /** Dismisses requests: they and their filtered notifications are deleted (a later one opens a new request). */
 export const dismissNotificationRequests = operation({
   name: "notifications.dismissRequests",
+  access: { scopes: ["write:notifications"] },
   input: idsInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {

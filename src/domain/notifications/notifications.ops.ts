@@ -103,6 +103,7 @@ async function withRelations(ctx: Ctx, rows: Notification[]): Promise<Notificati
 
 export const listNotifications = operation({
   name: "notifications.list",
+  access: { scopes: ["read:notifications"] },
   input: listNotificationsInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<NotificationRow>> {
@@ -143,6 +144,7 @@ const idInput = z.object({ id: z.string() });
 
 export const getNotification = operation({
   name: "notifications.get",
+  access: { scopes: ["read:notifications"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<NotificationRow> {
@@ -155,6 +157,7 @@ export const getNotification = operation({
 
 export const clearNotifications = operation({
   name: "notifications.clear",
+  access: { scopes: ["write:notifications"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx): Promise<void> {
@@ -164,6 +167,7 @@ export const clearNotifications = operation({
 
 export const dismissNotification = operation({
   name: "notifications.dismiss",
+  access: { scopes: ["write:notifications"] },
   input: idInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -175,6 +179,7 @@ export const dismissNotification = operation({
 
 export const destroyNotifications = operation({
   name: "notifications.destroyMultiple",
+  access: { scopes: ["write:notifications"] },
   input: z.object({ ids: array(z.string()) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {
@@ -202,6 +207,7 @@ export async function markSeenUpTo(ctx: Ctx, accountId: string, maxId: string): 
 
 export const markNotificationsRead = operation({
   name: "notifications.markRead",
+  access: { scopes: ["write:notifications"] },
   input: z.object({ id: z.string().optional(), max_id: z.string().optional() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<{ one: NotificationRow } | { many: NotificationRow[] }> {

@@ -14,6 +14,7 @@ const scopesInput = z.union([z.string(), z.array(z.string())]).optional();
 
 export const createApp = operation({
   name: "oauthApps.create",
+  access: "public",
   input: z.object({
     client_name: z.string().trim().min(1).max(256),
     redirect_uris: z.union([z.string(), z.array(z.string())]),
@@ -44,6 +45,7 @@ export const createApp = operation({
 /** The app of the presenting token (app-only or user token). */
 export const verifyAppCredentials = operation({
   name: "oauthApps.verifyCredentials",
+  access: { scopes: "any", appToken: true },
   input: z.object({}),
   async run(ctx) {
     if (!ctx.viewer.app) throw Unauthorized("The access token is invalid");
@@ -66,6 +68,7 @@ export function redirectUriAllowed(app: OAuthApp, uri: string): boolean {
 /** The apps the signed-in user registered (POST /api/v1/apps with their token), oldest first (the family's `GET /api/v1/<ns>/apps`). */
 export const listOwnApps = operation({
   name: "oauthApps.listOwn",
+  access: { scopes: ["read", "follow"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx) {

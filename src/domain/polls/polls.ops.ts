@@ -48,6 +48,7 @@ async function visiblePoll(ctx: Ctx, id: string): Promise<{ poll: Poll; authorId
 
 export const showPoll = operation({
   name: "polls.show",
+  access: { scopes: ["read:statuses"], optional: true },
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<PollData> {
     const { poll, authorId } = await visiblePoll(ctx, input.id);
@@ -57,6 +58,7 @@ export const showPoll = operation({
 
 export const votePoll = operation({
   name: "polls.vote",
+  access: { scopes: ["write:statuses"] },
   input: z.object({ id: z.string(), choices: array(int()) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<PollData> {

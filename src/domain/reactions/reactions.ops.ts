@@ -107,6 +107,7 @@ const reactionInput = z.object({ id: z.string(), emoji: z.string().min(1) });
 /** Adds the viewer's reaction (again is a no-op) and notifies the author; answers the status to render. */
 export const addReaction = operation({
   name: "reactions.add",
+  access: { scopes: ["write:statuses"] },
   input: reactionInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Status> {
@@ -123,6 +124,7 @@ export const addReaction = operation({
 /** Removes the viewer's reaction and its notification; 400 when there was none (the family's answer). */
 export const removeReaction = operation({
   name: "reactions.remove",
+  access: { scopes: ["write:statuses"] },
   input: reactionInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Status> {
@@ -155,6 +157,7 @@ export interface ReactionGroupWithAccounts {
  */
 export const listReactions = operation({
   name: "reactions.list",
+  access: { scopes: ["read:statuses"], optional: true },
   input: z.object({ id: z.string(), emoji: z.string().optional(), with_muted: bool().optional() }),
   async run(ctx, input): Promise<ReactionGroupWithAccounts[]> {
     const { target } = await reactionTarget(ctx, input.id);

@@ -91,8 +91,8 @@ export async function expireMutes(ctx: Ctx, payload: { sourceId: string; targetI
   });
 }
 
-export const blockAccount = relationshipAction("relationships.block", accountInput, (ctx, me, target) => blockAs(ctx, me, target));
-export const unblockAccount = relationshipAction("relationships.unblock", accountInput, (ctx, me, target) => unblockAs(ctx, me, target));
+export const blockAccount = relationshipAction("relationships.block", accountInput, (ctx, me, target) => blockAs(ctx, me, target), { scopes: ["follow", "write:blocks"] });
+export const unblockAccount = relationshipAction("relationships.unblock", accountInput, (ctx, me, target) => unblockAs(ctx, me, target), { scopes: ["follow", "write:blocks"] });
 
 export const muteAccount = relationshipAction(
   "relationships.mute",
@@ -104,9 +104,10 @@ export const muteAccount = relationshipAction(
     expires_in: int().optional(),
   }),
   (ctx, me, target, input) => muteAs(ctx, me, target, { notifications: input.notifications, duration: input.duration ?? input.expires_in }),
+  { scopes: ["follow", "write:mutes"] },
 );
 
-export const unmuteAccount = relationshipAction("relationships.unmute", accountInput, (ctx, me, target) => unmuteAs(ctx, me, target));
+export const unmuteAccount = relationshipAction("relationships.unmute", accountInput, (ctx, me, target) => unmuteAs(ctx, me, target), { scopes: ["follow", "write:mutes"] });
 
 /** A private note about an account; an empty comment removes it. */
 export const setAccountNote = relationshipAction("relationships.note", accountInput.extend({ comment: text().default("") }), async (ctx, me, target, input) => {
@@ -119,7 +120,7 @@ export const setAccountNote = relationshipAction("relationships.note", accountIn
     create: { id: newId(), authorId: me.id, targetId: target.id, comment: input.comment },
     update: { comment: input.comment },
   });
-});
+}, { scopes: ["write:accounts"] });
 
 export interface RelatedAccount {
   account: Account;
@@ -147,5 +148,5 @@ async function relatedAccounts(ctx: Ctx, type: "block" | "mute", input: z.output
   return { ...result, items: result.items.map((r) => ({ account: r.target, expiresAt: r.expiresAt })) };
 }
 
-export const listBlocks = operation({ name: "relationships.blocks", input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "block", input) });
-export const listMutes = operation({ name: "relationships.mutes", input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "mute", input) });
+export const listBlocks = operation({ name: "relationships.blocks", access: { scopes: ["follow", "read:blocks"] }, input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "block", input) });
+export const listMutes = operation({ name: "relationships.mutes", access: { scopes: ["follow", "read:mutes"] }, input: pageInput, authorize: signedIn, run: (ctx, input) => relatedAccounts(ctx, "mute", input) });

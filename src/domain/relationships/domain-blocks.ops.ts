@@ -31,6 +31,7 @@ function domainOf(input: { domain: string }) {
 
 export const blockDomain = operation({
   name: "relationships.blockDomain",
+  access: { scopes: ["follow", "write:blocks"] },
   input: domainInput,
   authorize: signedIn,
   async run(ctx, input) {
@@ -44,6 +45,7 @@ export const blockDomain = operation({
 
 export const unblockDomain = operation({
   name: "relationships.unblockDomain",
+  access: { scopes: ["follow", "write:blocks"] },
   input: domainInput,
   authorize: signedIn,
   async run(ctx, input) {

@@ -23,11 +23,11 @@ export const endorseAccount = relationshipAction("relationships.endorse", accoun
     create: { id: newId(ctx.clock().getTime()), sourceId: me.id, targetId: target.id, type: "endorsement", createdAt: ctx.clock() },
     update: {},
   });
-});
+}, { scopes: ["write:accounts"] });
 
 export const unendorseAccount = relationshipAction("relationships.unendorse", accountInput, async (ctx, me, target) => {
   await ctx.db.userRelationship.deleteMany({ where: { sourceId: me.id, targetId: target.id, type: "endorsement" } });
-});
+}, { scopes: ["write:accounts"] });
 
 async function endorsedBy(ctx: Ctx, account: Pick<Account, "id">, input: z.output<typeof pageInput>): Promise<Page<Account>> {
   const page = keyset(input, { defaultLimit: 40, maxLimit: 80 });
@@ -44,6 +44,7 @@ async function endorsedBy(ctx: Ctx, account: Pick<Account, "id">, input: z.outpu
 /** The viewer's own endorsements. */
 export const listEndorsements = operation({
   name: "relationships.endorsements",
+  access: { scopes: ["read:accounts"] },
   input: pageInput,
   authorize: requireAccount,
   run: (ctx, input) => endorsedBy(ctx, requireAccount(ctx), input),
@@ -52,6 +53,7 @@ export const listEndorsements = operation({
 /** The accounts someone features on their profile; public, as profiles are. */
 export const accountEndorsements = operation({
   name: "relationships.accountEndorsements",
+  access: { scopes: ["read:accounts"], optional: true },
   input: pageInput.extend({ id: z.string() }),
   async run(ctx, input) {
     const account = await getAccount(ctx, input.id);
@@ -68,6 +70,7 @@ export interface FamiliarFollowers {
 /** For each account asked about: the accounts the viewer follows that follow it too (at most 40 accounts asked, one query). */
 export const familiarFollowers = operation({
   name: "relationships.familiarFollowers",
+  access: { scopes: ["read:follows"] },
   input: z.object({ id: array(z.string()) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<FamiliarFollowers[]> {

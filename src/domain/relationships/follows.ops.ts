@@ -131,6 +131,7 @@ export const followAccount = relationshipAction(
   "relationships.follow",
   accountInput.extend({ reblogs: bool().optional(), notify: bool().optional() }),
   (ctx, me, target, input) => followAs(ctx, me, target, { reblogs: input.reblogs, notify: input.notify }),
+  { scopes: ["follow", "write:follows"] },
 );
 
 /**
@@ -139,6 +140,7 @@ export const followAccount = relationshipAction(
  */
 export const followByUri = operation({
   name: "relationships.followByUri",
+  access: { scopes: ["follow", "write:follows"] },
   input: z.object({ uri: z.string() }),
   authorize: signedIn,
   async run(ctx, input): Promise<RelationshipState> {
@@ -152,7 +154,7 @@ export const followByUri = operation({
   },
 });
 
-export const unfollowAccount = relationshipAction("relationships.unfollow", accountInput, unfollowAs);
+export const unfollowAccount = relationshipAction("relationships.unfollow", accountInput, unfollowAs, { scopes: ["follow", "write:follows"] });
 
 /** Ends the follow (accepted or requested) of `follower` towards the viewer, as the followed side: a reject. */
 async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: FollowState[]) {
@@ -168,7 +170,7 @@ async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: Fo
 export const removeFromFollowers = relationshipAction("relationships.removeFromFollowers", accountInput, async (ctx, me, follower) => {
   if (follower.id === me.id) throw Invalid("Can not unfollow yourself");
   await dropFollower(ctx, me, follower, ["accept", "pending"]);
-});
+}, { scopes: ["follow", "write:follows"] });
 
 export const authorizeFollowRequest = relationshipAction("relationships.authorizeFollowRequest", accountInput, async (ctx, me, follower) => {
   const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: ["pending", "accept"] } } });
@@ -180,13 +182,14 @@ export const authorizeFollowRequest = relationshipAction("relationships.authoriz
     if (!follower.local) await federate(ctx, { type: "follow.accept", followId: follow.id });
     await publishFollowUpdate(ctx, follower.id, me.id, "follow_accept");
   }
-});
+}, { scopes: ["follow", "write:follows"] });
 
-export const rejectFollowRequest = relationshipAction("relationships.rejectFollowRequest", accountInput, (ctx, me, follower) => dropFollower(ctx, me, follower, ["pending"]));
+export const rejectFollowRequest = relationshipAction("relationships.rejectFollowRequest", accountInput, (ctx, me, follower) => dropFollower(ctx, me, follower, ["pending"]), { scopes: ["follow", "write:follows"] });
 
 /** Accounts waiting for the viewer's answer, paged by follow id. */
 export const listFollowRequests = operation({
   name: "relationships.followRequests",
+  access: { scopes: ["follow", "read:follows"] },
   input: pageInput,
   authorize: signedIn,
   async run(ctx, input): Promise<Page<Account>> {
@@ -210,9 +213,9 @@ export const subscribeToAccount = relationshipAction("relationships.subscribe", 
   if (blocks.bBlocksA) throw Forbidden(`Could not subscribe: ${target.nickname} is blocking you`);
   await setSubscription(ctx, me.id, target.id, true);
   await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: true } });
-});
+}, { scopes: ["follow", "write:follows"] });
 
 export const unsubscribeFromAccount = relationshipAction("relationships.unsubscribe", accountInput, async (ctx, me, target) => {
   await setSubscription(ctx, me.id, target.id, false);
   await ctx.db.follow.updateMany({ where: { followerId: me.id, followingId: target.id }, data: { notify: false } });
-});
+}, { scopes: ["follow", "write:follows"] });

@@ -18,6 +18,7 @@ export const NOT_ALIASED = "Target account must have the origin in `alsoKnownAs`
 
 export const moveAccount = operation({
   name: "relationships.moveAccount",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ password: z.string(), target_account: z.string() }),
   authorize: signedIn,
   async run(ctx, input) {

@@ -6,6 +6,7 @@ import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
+import type { Access } from "../auth/access.ts";
 import { relationshipWith, type RelationshipState } from "./relationships.read.ts";
 
 export function signedIn(ctx: Ctx): void {
@@ -18,9 +19,12 @@ export function relationshipAction<S extends z.ZodObject<{ id: z.ZodString }>>(
   name: string,
   input: S,
   act: (ctx: Ctx, me: Account, target: Account, input: z.output<S>) => Promise<unknown>,
+  /** who may run it (src/domain/auth/access.ts), read by the REST route and GraphQL field naming it */
+  access?: Access,
 ) {
   return operation({
     name,
+    access,
     input,
     authorize: signedIn,
     async run(ctx, parsed): Promise<RelationshipState> {

@@ -88,6 +88,7 @@ export async function relationshipWith(ctx: Ctx, viewerId: string, target: Pick<
 /** GET relationships: one entry per known id, in the order asked (duplicates once); unknown ids are skipped. */
 export const getRelationships = operation({
   name: "relationships.get",
+  access: { scopes: ["read:follows"] },
   input: z.object({ id: array(z.string()).default([]) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<RelationshipState[]> {

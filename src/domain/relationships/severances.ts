@@ -81,6 +81,7 @@ async function sever(ctx: Ctx, input: { type: SeveranceType; targetName: string;
 /** The viewer's shares of severance events, newest first (the reference lists them on a settings page). */
 export const listSeverances = operation({
   name: "relationships.severances",
+  access: { scopes: ["read:follows"] },
   input: pageInput,
   authorize: signedIn,
   async run(ctx, input) {
@@ -102,6 +103,7 @@ export const listSeverances = operation({
  */
 export const severedRelationshipsCsv = operation({
   name: "relationships.severedCsv",
+  access: { scopes: ["read:follows"] },
   input: z.object({ id: z.string(), direction: z.enum(["followers", "following"]) }),
   authorize: signedIn,
   async run(ctx, input): Promise<string> {

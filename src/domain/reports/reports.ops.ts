@@ -62,6 +62,7 @@ export interface FiledReport {
 
 export const fileReport = operation({
   name: "reports.file",
+  access: { scopes: ["write:reports"] },
   input: reportParams.extend({ snapshot: z.custom<StatusSnapshotter>((v) => typeof v === "function", "must be a function") }),
   authorize: requireAccount,
   async run(ctx, input): Promise<FiledReport> {
@@ -138,6 +139,7 @@ export async function receiveRemoteReport(ctx: Ctx, reporter: Account, target: A
 /** The family's own-reports listing (`/api/v0/<ns>/reports`): the viewer's reports, newest first, `page`/`size` (20). */
 export const listOwnReports = operation({
   name: "reports.listOwn",
+  access: { scopes: ["read:reports"] },
   input: z.object({ state: z.enum(REPORT_STATES).optional(), page: int().optional(), size: int().optional() }),
   async run(ctx, input): Promise<{ total: number; reports: ReportRow[] }> {
     const viewer = requireAccount(ctx);
@@ -154,6 +156,7 @@ export const listOwnReports = operation({
 /** One of the viewer's own reports; anybody else's is "Not found", as unknown ones are. */
 export const showOwnReport = operation({
   name: "reports.showOwn",
+  access: { scopes: ["read:reports"] },
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<ReportRow> {
     const viewer = requireAccount(ctx);

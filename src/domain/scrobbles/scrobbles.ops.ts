@@ -15,6 +15,7 @@ const text = (max: number) => z.string().trim().max(max);
 
 export const createScrobble = operation({
   name: "scrobbles.create",
+  access: { scopes: ["write"] },
   input: z.object({
     title: text(1000).min(1),
     artist: text(1000).nullable().optional(),
@@ -44,6 +45,7 @@ export const createScrobble = operation({
 
 export const listScrobbles = operation({
   name: "scrobbles.list",
+  access: { scopes: ["read"], optional: true },
   input: pageInput.extend({ id: z.string() }),
   async run(ctx, input): Promise<Page<Scrobble> & { account: Account }> {
     const account = await getAccount(ctx, input.id);

@@ -41,6 +41,7 @@ export interface SearchResult {
 
 export const search = operation({
   name: "search",
+  access: { scopes: ["read:search"], optional: true },
   input: searchInput,
   async run(ctx, input): Promise<SearchResult> {
     const q = input.q.trim();

@@ -135,6 +135,7 @@ export async function reblogAs(ctx: Ctx, me: Account, original: Status, visibili
 /** Reblogs a status (once: a second call answers the first reblog). Answers the reblog, whose `reblog` is the original. */
 export const reblogStatus = operation({
   name: "statuses.reblog",
+  access: { scopes: ["write:statuses"] },
   input: reblogInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Status> {

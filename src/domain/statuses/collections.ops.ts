@@ -33,6 +33,7 @@ async function pageRows(ctx: Ctx, table: "bookmark" | "favourite", accountId: st
 /** The viewer's bookmarks, newest bookmark first, paged by the bookmark's id; `folder_id` keeps one of the viewer's folders. */
 export const listBookmarks = operation({
   name: "statuses.bookmarks",
+  access: { scopes: ["read:bookmarks"] },
   input: pageInput.extend({ folder_id: z.string().optional() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -44,6 +45,7 @@ export const listBookmarks = operation({
 /** The viewer's favourites, newest favourite first, paged by the favourite's id. */
 export const listFavourites = operation({
   name: "statuses.favourites",
+  access: { scopes: ["read:favourites"] },
   input: pageInput,
   authorize: requireAccount,
   run: (ctx, input) => pageRows(ctx, "favourite", requireAccount(ctx).id, input),
@@ -57,6 +59,7 @@ export const accountFavouritesInput = pageInput.extend({ id: z.string() });
  */
 export const accountFavourites = operation({
   name: "accounts.favourites",
+  access: { scopes: ["read:favourites"], optional: true },
   input: accountFavouritesInput,
   async run(ctx, input): Promise<Page<Status>> {
     const account = await getAccount(ctx, input.id);
@@ -70,6 +73,7 @@ export const suggestionsInput = z.object({ limit: int().optional() });
 /** Accounts the staff suggests, without the viewer and accounts the viewer follows or asked to follow. */
 export const listSuggestions = operation({
   name: "accounts.suggestions",
+  access: { scopes: ["read"], optional: true },
   input: suggestionsInput,
   async run(ctx, input): Promise<Account[]> {
     const viewerId = ctx.viewer.account?.id;
@@ -97,6 +101,7 @@ export const listSuggestions = operation({
 /** Dismisses a suggested account for the viewer (the family's `suggestion_dismiss`): suggestions leave it out from then on. */
 export const dismissSuggestion = operation({
   name: "accounts.dismissSuggestion",
+  access: { scopes: ["write"] },
   input: z.object({ account_id: z.string() }),
   async run(ctx, input): Promise<void> {
     const viewer = requireAccount(ctx);

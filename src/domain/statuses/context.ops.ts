@@ -26,6 +26,7 @@ export interface StatusContext {
 
 export const statusContext = operation({
   name: "statuses.context",
+  access: { scopes: ["read:statuses"], optional: true },
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<StatusContext> {
     let status = await actionTarget(ctx, input.id);

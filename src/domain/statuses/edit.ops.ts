@@ -78,6 +78,7 @@ export async function statusEdited(ctx: Ctx, status: Status, newlyAddressed: rea
 
 export const editStatus = operation({
   name: "statuses.edit",
+  access: { scopes: ["write:statuses"] },
   input: editInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Status> {
@@ -157,6 +158,7 @@ export interface StatusHistory {
 /** Every version of a visible status, oldest first, including the current one (an unedited status has one). */
 export const statusHistory = operation({
   name: "statuses.history",
+  access: { scopes: ["read:statuses"], optional: true },
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<StatusHistory> {
     const status = await actionTarget(ctx, input.id);
@@ -193,6 +195,7 @@ export interface StatusSource {
 /** What the author typed, for editing; anyone who can see the status may read it, as in the family. */
 export const statusSource = operation({
   name: "statuses.source",
+  access: { scopes: ["read:statuses"], optional: true },
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<StatusSource> {
     const status = await actionTarget(ctx, input.id);
@@ -209,6 +212,7 @@ export const TRANSLATION_UNAVAILABLE = "Translation is not available on this ser
  */
 export const translateStatus = operation({
   name: "statuses.translate",
+  access: { scopes: ["read:statuses"], optional: true },
   input: z.object({ id: z.string(), lang: z.string().max(35).optional().nullable() }),
   async run(ctx, input): Promise<never> {
     await actionTarget(ctx, input.id);

@@ -30,6 +30,7 @@ export const quotesInput = pageInput.extend({ id: z.string() });
 /** The quotes of a status that the viewer may see, newest first, paged by id; 404 when the status itself is not visible. */
 export const listQuotes = operation({
   name: "statuses.quotes",
+  access: { scopes: ["read:statuses"], optional: true },
   input: quotesInput,
   async run(ctx, input): Promise<Page<Status>> {
     const status = await ctx.db.status.findUnique({ where: { id: input.id } });

@@ -35,6 +35,7 @@ function ownScheduled(ctx: Ctx, id: string): Promise<ScheduledStatus> {
 
 export const listScheduledStatuses = operation({
   name: "scheduledStatuses.list",
+  access: { scopes: ["read:statuses"] },
   input: pageInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<ScheduledWithMedia>> {
@@ -52,6 +53,7 @@ export const listScheduledStatuses = operation({
 
 export const showScheduledStatus = operation({
   name: "scheduledStatuses.show",
+  access: { scopes: ["read:statuses"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<ScheduledWithMedia> {
@@ -61,6 +63,7 @@ export const showScheduledStatus = operation({
 
 export const rescheduleStatus = operation({
   name: "scheduledStatuses.reschedule",
+  access: { scopes: ["write:statuses"] },
   input: z.object({ id: z.string(), scheduled_at: z.iso.datetime({ offset: true }) }),
   authorize: requireAccount,
   async run(ctx, input): Promise<ScheduledWithMedia> {
@@ -76,6 +79,7 @@ export const rescheduleStatus = operation({
 
 export const cancelScheduledStatus = operation({
   name: "scheduledStatuses.cancel",
+  access: { scopes: ["write:statuses"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input): Promise<void> {

@@ -261,6 +261,7 @@ export type PostResult = { kind: "status"; status: Status; preview: boolean } | 
 
 export const postStatus = operation({
   name: "statuses.post",
+  access: { scopes: ["write:statuses"] },
   input: postInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<PostResult> {
@@ -297,6 +298,7 @@ export const postStatus = operation({
 /** Deletes the viewer's status (or any, for the system's expiry job); answers it as it was, for redrafting. */
 export const deleteStatus = operation({
   name: "statuses.delete",
+  access: { scopes: ["write:statuses"] },
   input: z.object({ id: z.string() }),
   async run(ctx, input): Promise<Status> {
     const status = await ctx.db.status.findUnique({ where: { id: input.id } });

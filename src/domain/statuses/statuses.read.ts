@@ -30,12 +30,14 @@ export async function getVisibleStatus(ctx: Ctx, id: string): Promise<Status> {
 
 export const showStatus = operation({
   name: "statuses.show",
+  access: { scopes: ["read:statuses"], optional: true },
   input: z.object({ id: z.string() }),
   run: (ctx, input) => getVisibleStatus(ctx, input.id),
 });
 
 export const showStatuses = operation({
   name: "statuses.showMany",
+  access: { scopes: ["read:statuses"], optional: true },
   input: z.object({ ids: array(z.string()).default([]), id: array(z.string()).optional() }),
   async run(ctx, input): Promise<Status[]> {
     const ids = [...new Set([...input.ids, ...(input.id ?? [])])].slice(0, 100);

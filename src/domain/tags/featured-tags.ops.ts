@@ -36,6 +36,7 @@ export async function featuredTagsOf(ctx: Pick<Ctx, "db">, account: Pick<Account
 
 export const listFeaturedTags = operation({
   name: "tags.featured",
+  access: { scopes: ["read:accounts"] },
   input: z.object({}),
   authorize: requireAccount,
   run: (ctx) => featuredTagsOf(ctx, requireAccount(ctx)),
@@ -43,6 +44,7 @@ export const listFeaturedTags = operation({
 
 export const accountFeaturedTags = operation({
   name: "tags.accountFeatured",
+  access: { scopes: ["read:accounts"], optional: true },
   input: z.object({ id: z.string() }),
   async run(ctx, input) {
     const account = await getAccount(ctx, input.id);
@@ -52,6 +54,7 @@ export const accountFeaturedTags = operation({
 
 export const featureTag = operation({
   name: "tags.feature",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ name: z.string() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -69,6 +72,7 @@ export const featureTag = operation({
 
 export const unfeatureTag = operation({
   name: "tags.unfeature",
+  access: { scopes: ["write:accounts"] },
   input: z.object({ id: z.string() }),
   authorize: requireAccount,
   async run(ctx, input) {
@@ -81,6 +85,7 @@ export const unfeatureTag = operation({
 /** Suggestions: the hashtags the viewer used most in recent statuses and does not feature yet. */
 export const featuredTagSuggestions = operation({
   name: "tags.featuredSuggestions",
+  access: { scopes: ["read:accounts"] },
   input: z.object({}),
   authorize: requireAccount,
   async run(ctx) {

@@ -33,6 +33,7 @@ async function view(ctx: Ctx, tag: Tag): Promise<TagView> {
 /** A known hashtag (one used in a status, or followed); an unknown or invalid name is not found. */
 export const showTag = operation({
   name: "tags.show",
+  access: { scopes: ["read"], optional: true },
   input: nameInput,
   async run(ctx, input) {
     const name = tagName(input.name);
@@ -45,6 +46,7 @@ export const showTag = operation({
 /** Follows a hashtag (made known if it was not); following it twice is one follow. */
 export const followTag = operation({
   name: "tags.follow",
+  access: { scopes: ["write:follows"] },
   input: nameInput,
   authorize: requireAccount,
   async run(ctx, input) {
@@ -63,6 +65,7 @@ export const followTag = operation({
 
 export const unfollowTag = operation({
   name: "tags.unfollow",
+  access: { scopes: ["write:follows"] },
   input: nameInput,
   authorize: requireAccount,
   async run(ctx, input) {
@@ -78,6 +81,7 @@ export const unfollowTag = operation({
 /** The viewer's followed hashtags, most recently followed first. */
 export const listFollowedTags = operation({
   name: "tags.followed",
+  access: { scopes: ["read:follows"] },
   input: pageInput,
   authorize: requireAccount,
   async run(ctx, input): Promise<Page<TagView>> {

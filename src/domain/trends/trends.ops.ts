@@ -144,12 +144,14 @@ async function trendingStatuses(ctx: Ctx, input: z.output<typeof listInput>, rev
 
 export const listTrendingTags = operation({
   name: "trends.tags",
+  access: { scopes: ["read"], optional: true },
   input: listInput,
   run: (ctx, input) => trendingTags(ctx, input, false, 20),
 });
 
 export const listTrendingStatuses = operation({
   name: "trends.statuses",
+  access: { scopes: ["read"], optional: true },
   input: listInput,
   run: (ctx, input) => trendingStatuses(ctx, input, false, 40),
 });
