@@ -53,8 +53,9 @@ describe("inbound activities from a Fedify peer", () => {
     expect(alice.public_key).toContain("BEGIN PUBLIC KEY");
     expect(alice.emojis).toEqual([{ shortcode: "blob", url: "https://peer.fed.test/blob.png" }]);
     expect((await a.sql("SELECT * FROM remote_emojis WHERE domain = 'peer.fed.test' AND shortcode = 'blob'")).length).toBe(1);
-    const notifications = await (await a.api("/api/v1/notifications", { token: bob.token })).json();
-    expect(notifications.find((x: any) => x.type === "follow")?.account).toMatchObject({ acct: "alice@peer.fed.test", url: `${peer.baseUrl}/@alice`, display_name: "Alice :blob:" });
+    // the notification is written after the follow row the wait above saw
+    const notification = await eventually(async () => (await (await a.api("/api/v1/notifications", { token: bob.token })).json()).find((x: any) => x.type === "follow") ?? null, { what: "follow notification" });
+    expect(notification.account).toMatchObject({ acct: "alice@peer.fed.test", url: `${peer.baseUrl}/@alice`, display_name: "Alice :blob:" });
   });
 
   test("Follow of a locked account: a follow request; Undo withdraws it", async () => {
