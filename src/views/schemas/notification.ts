@@ -6,15 +6,20 @@ import { AccountSchema, EmojiSchema } from "./account.ts";
 import { MediaAttachmentSchema, StatusSchema } from "./status.ts";
 import { extensions, shape, timestamp, view } from "./view.ts";
 
+/** The fields the reporter's Report and the staff's Admin::Report share (reference-admin.ts). */
+export const reportFields = () => ({
+  id: z.string(),
+  action_taken: z.boolean(),
+  action_taken_at: timestamp().nullable(),
+  category: z.string(),
+  comment: z.string(),
+  forwarded: z.boolean(),
+  created_at: timestamp(),
+});
+
 export const ReportSchema = view("Report", (w) =>
   z.object({
-    id: z.string(),
-    action_taken: z.boolean(),
-    action_taken_at: timestamp().nullable(),
-    category: z.string(),
-    comment: z.string(),
-    forwarded: z.boolean(),
-    created_at: timestamp(),
+    ...reportFields(),
     status_ids: z.array(z.string()),
     rule_ids: z.array(z.string()).nullable(),
     target_account: AccountSchema(w),

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { AccountSchema } from "./account.ts";
 import { RuleSchema } from "./misc.ts";
+import { reportFields } from "./notification.ts";
 import { StatusSchema } from "./status.ts";
 import { timestamp, view } from "./view.ts";
 
@@ -30,13 +31,7 @@ export const ReferenceAdminAccountSchema = view("Admin_Account", (w) =>
 
 export const ReferenceAdminReportSchema = view("Admin_Report", (w) =>
   z.object({
-    id: z.string(),
-    action_taken: z.boolean(),
-    action_taken_at: timestamp().nullable(),
-    category: z.string(),
-    comment: z.string(),
-    forwarded: z.boolean(),
-    created_at: timestamp(),
+    ...reportFields(),
     updated_at: timestamp(),
     account: ReferenceAdminAccountSchema(w),
     target_account: ReferenceAdminAccountSchema(w),
