@@ -126,8 +126,9 @@ export async function openDatabase(url: string): Promise<Database> {
     const pool = new pg.Pool({ connectionString: url, max: Number(new URL(url).searchParams.get("connection_limit") ?? 10), connectionTimeoutMillis: 5_000 });
     // an idle connection the server drops (restart, failover) must not crash the process; the pool replaces it
     pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
-    const { prisma, onQuery, tell } = newClient(new PrismaPg(pool, { statementNameGenerator: statementNameGenerator() }));
-    registerSql(prisma, await poolSql(pool, tell));
+    const names = statementNameGenerator();
+    const { prisma, onQuery, tell } = newClient(new PrismaPg(pool, { statementNameGenerator: names }));
+    registerSql(prisma, await poolSql(pool, tell, names));
     return {
       prisma,
       onQuery,

@@ -9,7 +9,7 @@
 // PGlite (one connection in this process, nothing to gain) and clients opened without a pool go
 // through Prisma's own raw calls.
 import type { Pool, QueryResult } from "pg";
-import type { PrismaClient } from "../generated/prisma/client.ts";
+import type { Prisma, PrismaClient } from "../generated/prisma/client.ts";
 
 export interface Sql {
   /** rows of a statement with `$1`… placeholders */
@@ -34,6 +34,17 @@ export function sqlFor(prisma: PrismaClient): Sql {
   );
 }
 
+/**
+ * The rows of a statement built with Prisma.sql, through the fast path when there is one. For the
+ * statements every request of a hot read sends (a timeline page, its status data): each $queryRaw call
+ * costs Prisma's runtime on top of the driver's. `db` may be a transaction client: it then has no fast
+ * path, and the statement runs in the transaction through Prisma.
+ */
+export function rows<T>(db: PrismaClient | Prisma.TransactionClient, sql: Prisma.Sql): Promise<T[]> {
+  const fast = direct.get(db);
+  return fast ? fast.query<T>(sql.text, sql.values) : db.$queryRaw<T[]>(sql);
+}
+
 const TIMESTAMP = 1114;
 const INT8 = 20;
 const types = {
@@ -47,13 +58,17 @@ let defaultParser: (oid: number, format?: string) => (value: string) => unknown 
 
 const param = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === "bigint" ? value.toString() : value);
 
-/** The fast path over a pg pool; `tell` sees every statement (the tests' statement counts). */
-export async function poolSql(pool: Pool, tell: (sql: string) => void): Promise<Sql> {
+/**
+ * The fast path over a pg pool; `tell` sees every statement (the tests' statement counts), `nameOf` names
+ * the texts that repeat (statement-names.ts: the generator Prisma's adapter uses, so one text has one name).
+ */
+export async function poolSql(pool: Pool, tell: (sql: string) => void, nameOf: (query: { sql: string }) => string | undefined = () => undefined): Promise<Sql> {
   const pg = (await import("pg")).default;
   defaultParser = pg.types.getTypeParser as typeof defaultParser;
   const run = (text: string, params: readonly unknown[] = []): Promise<QueryResult> => {
     tell(text);
-    return pool.query({ text, values: params.map(param), types });
+    const name = nameOf({ sql: text });
+    return pool.query({ text, values: params.map(param), types, ...(name ? { name } : {}) });
   };
   return {
     query: async <T>(text: string, params?: readonly unknown[]) => (await run(text, params)).rows as T[],

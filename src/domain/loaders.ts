@@ -34,10 +34,15 @@ export function createLoaders(ctx: Ctx) {
       // for them next (a reblog's fields, `account`), and would otherwise pay one more batch for each
       for (const s of data.statuses.values()) statusData.prime(s, data);
       for (const a of data.accounts.values()) account.prime(a.id, a);
+      for (const [id, counts] of data.accountCounts) accountCounts.prime(id, counts);
       return statuses.map(() => data);
     },
     { cacheKeyFn: (s) => s.id },
   );
+  const accountCounts = new DataLoader<string, AccountCounts>(async (ids) => {
+    const counts = await loadAccountCounts(ctx, ids);
+    return ids.map((id) => counts.get(id)!);
+  });
   return {
     account,
     /** moderation_warning notifications' warnings */
@@ -46,10 +51,7 @@ export function createLoaders(ctx: Ctx) {
     severanceEvent: new DataLoader<string, (AccountRelationshipSeveranceEvent & { event: RelationshipSeveranceEvent }) | null>(async (ids) =>
       byId(ids, await ctx.db.accountRelationshipSeveranceEvent.findMany({ where: { id: { in: [...ids] } }, include: { event: true } })),
     ),
-    accountCounts: new DataLoader<string, AccountCounts>(async (ids) => {
-      const counts = await loadAccountCounts(ctx, ids);
-      return ids.map((id) => counts.get(id)!);
-    }),
+    accountCounts,
     /** the viewer's relationship to each account (null when anonymous) */
     relationship: new DataLoader<string, RelationshipState | null>(async (ids) => {
       const viewer = ctx.viewer.account;

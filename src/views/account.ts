@@ -17,6 +17,8 @@ export interface AccountRenderOptions {
   withRelationships?: boolean;
   /** the owner's own view (verify_credentials, update_credentials): source, settings store, private flags */
   asOwner?: boolean;
+  /** counts already read with the accounts (loadStatusData reads the authors' with the page): only the others are loaded */
+  counts?: ReadonlyMap<string, AccountCounts>;
 }
 
 type Rendered = ReturnType<typeof renderOne>;
@@ -24,13 +26,15 @@ type Rendered = ReturnType<typeof renderOne>;
 export async function renderAccounts(ctx: Ctx, accounts: Account[], opts: AccountRenderOptions = {}): Promise<Rendered[]> {
   if (accounts.length === 0) return [];
   const viewer = ctx.viewer.account;
-  const [counts, relationships, movedTo, ownerCounts] = await Promise.all([
-    loadAccountCounts(ctx, accounts.map((a) => a.id)),
+  const known = opts.counts;
+  const missing = known ? accounts.filter((a) => !known.has(a.id)) : accounts;
+  const [loaded, relationships, movedTo, ownerCounts] = await Promise.all([
+    missing.length > 0 ? loadAccountCounts(ctx, missing.map((a) => a.id)) : Promise.resolve(new Map<string, AccountCounts>()),
     viewer && opts.withRelationships ? loadRelationships(ctx, viewer.id, accounts) : Promise.resolve(new Map<string, RelationshipState>()),
     loadMovedTo(ctx, accounts),
     viewer && opts.asOwner ? loadOwnerCounts(ctx, viewer.id) : Promise.resolve(undefined),
   ]);
-  return accounts.map((a) => renderOne(ctx, a, counts.get(a.id)!, relationships.get(a.id), movedTo, opts, ownerCounts));
+  return accounts.map((a) => renderOne(ctx, a, known?.get(a.id) ?? loaded.get(a.id)!, relationships.get(a.id), movedTo, opts, ownerCounts));
 }
 
 export async function renderAccount(ctx: Ctx, account: Account, opts: AccountRenderOptions = {}) {

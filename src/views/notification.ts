@@ -32,7 +32,7 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   const accounts = new Map<string, Account>();
   for (const a of [...rows.map((r) => r.fromAccount), ...rows.flatMap((r) => (r.report ? [r.report.target] : [])), ...moved, ...[...warnings.values()].map((w) => w.account), ...(data?.accounts.values() ?? [])])
     accounts.set(a.id, a);
-  const renderedAccounts = await renderAccounts(ctx, [...accounts.values()]);
+  const renderedAccounts = await renderAccounts(ctx, [...accounts.values()], { counts: data?.accountCounts });
   const accountById = new Map(renderedAccounts.map((a) => [a.id, a]));
   const renderedStatuses = data ? renderLoadedStatuses(ctx, statuses, data, accountById) : [];
   const statusById = new Map(renderedStatuses.map((s) => [s.id, s]));

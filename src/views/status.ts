@@ -18,7 +18,7 @@ export type RenderedAccount = Awaited<ReturnType<typeof renderAccounts>>[number]
 export async function renderStatuses(ctx: Ctx, list: Status[]) {
   if (list.length === 0) return [];
   const data = await loadStatusData(ctx, list);
-  const rendered = await renderAccounts(ctx, [...data.accounts.values()]);
+  const rendered = await renderAccounts(ctx, [...data.accounts.values()], { counts: data.accountCounts });
   return renderLoadedStatuses(ctx, list, data, new Map(rendered.map((a) => [a.id, a])));
 }
 

@@ -1,6 +1,7 @@
 // Follower/following/status counts of many accounts in one statement.
-import type { Account } from "../../generated/prisma/client.ts";
+import { Prisma, type Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
+import { rows } from "../../db/sql.ts";
 
 export interface AccountCounts {
   followers: number;
@@ -8,16 +9,21 @@ export interface AccountCounts {
   statuses: number;
 }
 
+/** The counts as SQL: a JSON array of [id, followers, following] for the account ids `ids` selects (one column). */
+export function accountCountsSql(ids: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT json_agg(json_build_array(_c.id,
+      (SELECT count(*)::int FROM follows f WHERE f.following_id = _c.id AND f.state = 'accept'),
+      (SELECT count(*)::int FROM follows f WHERE f.follower_id = _c.id AND f.state = 'accept')))
+    FROM (SELECT DISTINCT id FROM (${ids}) AS _i(id)) AS _c)`;
+}
+
 export async function loadAccountCounts(ctx: Pick<Ctx, "db">, ids: readonly string[]): Promise<Map<string, AccountCounts>> {
   const unique = [...new Set(ids)];
   const result = new Map<string, AccountCounts>(unique.map((id) => [id, { followers: 0, following: 0, statuses: 0 }]));
   if (unique.length === 0) return result;
-  const rows = await ctx.db.$queryRaw<{ id: string; followers: number; following: number }[]>`
-    SELECT a.id,
-      (SELECT count(*)::int FROM follows f WHERE f.following_id = a.id AND f.state = 'accept') AS followers,
-      (SELECT count(*)::int FROM follows f WHERE f.follower_id = a.id AND f.state = 'accept') AS following
-    FROM accounts a WHERE a.id = ANY(${unique}::text[])`;
-  for (const row of rows) Object.assign(result.get(row.id)!, { followers: row.followers, following: row.following });
+  const [row] = await rows<{ counts: [string, number, number][] | null }>(ctx.db, Prisma.sql`
+    SELECT ${accountCountsSql(Prisma.sql`SELECT unnest(${unique}::text[])`)} AS counts`);
+  for (const [id, followers, following] of row?.counts ?? []) Object.assign(result.get(id)!, { followers, following });
   return result;
 }
 

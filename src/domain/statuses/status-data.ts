@@ -6,8 +6,10 @@
 // it: the statement then selects only the viewer's part for that status (same text, one more array).
 import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
+import { rows } from "../../db/sql.ts";
 import type { Ctx } from "../context.ts";
 import { decodeFilters, filtersJson, type FilterRules } from "../filters/filters.read.ts";
+import { accountCountsSql, type AccountCounts } from "../accounts/account-counts.ts";
 import { viewerFlagSql } from "./viewer-flags.ts";
 import { canSee, type ViewerContext } from "./visibility.ts";
 import { statusCache, type SharedStatusData } from "./status-cache.ts";
@@ -36,6 +38,8 @@ export interface StatusData {
   statuses: Map<string, Status>;
   /** the authors of the statuses */
   accounts: Map<string, Account>;
+  /** the authors' follower and following counts (read with them: rendering the authors needs no statement of its own) */
+  accountCounts: Map<string, AccountCounts>;
   media: Map<string, MediaAttachment[]>;
   polls: Map<string, PollData>;
   mentions: Map<string, Account[]>;
@@ -96,6 +100,7 @@ function emptyData(): StatusData {
   return {
     statuses: new Map(),
     accounts: new Map(),
+    accountCounts: new Map(),
     media: new Map(),
     polls: new Map(),
     mentions: new Map(),
@@ -176,6 +181,7 @@ function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[]):
       )) FROM p) AS parents,
       ${modelJsonById(db, "Account", Prisma.sql`SELECT account_id FROM s UNION SELECT account_id FROM p
         UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}`)} AS accounts,
+      ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${andThese(list.map((s) => s.accountId), "text")}`)} AS counts,
       ${modelJsonById(db, "OAuthApp", Prisma.sql`SELECT application_id FROM s ${andThese(list.map((s) => s.applicationId), "int")}`)} AS applications,
       ${viewer(Prisma.sql`(SELECT json_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${me} AND (t.expires_at IS NULL OR t.expires_at > ${now})
         AND t.context IN (SELECT context FROM s ${andThese(list.map((s) => s.context), "text")}))`)} AS muted,
@@ -211,7 +217,8 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
   // the statuses quoted by cached originals
   for (const id of inner) lookUp(shared.get(id)?.row.quoteId ?? null);
   const since = cache.begin();
-  const [result] = await ctx.db.$queryRaw<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }[]>(
+  const [result] = await rows<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: [string, number, number][] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }>(
+    ctx.db,
     statement(ctx, [...data.statuses.values()], inner, [...shared.keys()]),
   );
   for (const id of [...data.statuses.keys(), ...inner]) data.counts.set(id, { favourites: 0, reblogs: 0, replies: 0 });
@@ -242,6 +249,7 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
     const author = accounts.get(s.accountId);
     if (author) data.accounts.set(author.id, author);
   }
+  for (const [id, followers, following] of result.counts ?? []) data.accountCounts.set(id, { followers, following, statuses: 0 });
   for (const r of result.statuses ?? []) {
     const id = r.id;
     const x = shared.get(id)!;

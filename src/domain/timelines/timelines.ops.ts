@@ -3,8 +3,9 @@
 // its Prisma, SQL and in-memory forms, shared with the streams); this module reads the viewer's sets
 // and runs the page. Each page is ONE query: visibleWhere(ctx) AND the timeline's own conditions AND
 // the viewer's filters (mutes, muted threads, domain blocks, visibilities, replies), ordered by id —
-// plus, for a signed-in viewer, one query each for their domain blocks, muted threads and keyword
-// filters, whatever the page's length (the home page: keyword filters, its ids, its rows).
+// plus, for a signed-in viewer, one statement reading their domain blocks, muted threads and `hide`
+// keyword filters together, whatever the page's length. The home page needs no such statement: its
+// rules are SQL, and its `hide` filters come with its rows.
 // Query shape matters more than indexes here (docs/performance.md): Prisma joins `accounts` once per
 // relation filter, and the planner's time grows fast with the joins, so every condition on an author
 // goes into ONE `account` filter per level (the status, and the original of a reblog); hashtags are
@@ -13,15 +14,15 @@
 // rows come from one hand-written statement (sqlPage: rules.ts's pageSql, the same rules in SQL).
 import { z } from "zod";
 import { decodeModel, modelJson } from "../../db/model-rows.ts";
+import { rows } from "../../db/sql.ts";
 import { Prisma, type Status } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
 import { requireAccount } from "../auth/policy.ts";
-import { loadActiveFilters, rejectFiltered } from "../filters/filters.read.ts";
+import { decodeFilters, filtersJson, rejectFiltered, type FilterRules } from "../filters/filters.read.ts";
 import type { Ctx } from "../context.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
-import { activeRelation } from "../relationships/relationships.read.ts";
 import { visibleWhere } from "../statuses/visibility.ts";
 import {
   directWhere,
@@ -68,19 +69,31 @@ async function tagIds(ctx: Ctx, names: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((t) => [t.name, t.id]));
 }
 
-async function blockedDomains(ctx: Ctx): Promise<string[]> {
-  const viewerId = ctx.viewer.account?.id;
-  if (!viewerId) return [];
-  const rows = await ctx.db.domainBlock.findMany({ where: { accountId: viewerId }, select: { domain: true } });
-  return rows.map((r) => r.domain);
+/** What the viewer reads a Prisma-built page with: its blocked domains, its muted threads (when they hide), its `hide` filters. */
+interface ViewerSets {
+  blockedDomains: string[];
+  mutedThreads: string[];
+  irreversible: FilterRules[];
 }
 
-/** The contexts of the viewer's unexpired thread mutes; none when muted content is asked for. */
-async function mutedThreads(ctx: Ctx, wanted: boolean): Promise<string[]> {
+const hideFilters = (ctx: Ctx, viewerId: string, build: Build) =>
+  filtersJson(ctx.db, Prisma.sql`SELECT ${viewerId}::text`, ctx.clock(), Prisma.sql`AND ${build.filterContext} = ANY(f.context) AND f.action = 'hide'::"FilterAction"`);
+
+/**
+ * The viewer's sets in ONE statement (each is an indexed read of a few rows; three round trips would cost
+ * more than the reads themselves). Anonymous: nothing to read.
+ */
+async function viewerSets(ctx: Ctx, input: Input, build: Build): Promise<ViewerSets> {
   const viewerId = ctx.viewer.account?.id;
-  if (!viewerId || !wanted) return [];
-  const rows = await ctx.db.threadMute.findMany({ where: { accountId: viewerId, ...activeRelation(ctx.clock()) }, select: { context: true } });
-  return rows.map((r) => r.context);
+  if (!viewerId) return { blockedDomains: [], mutedThreads: [], irreversible: [] };
+  const now = Prisma.sql`(${ctx.clock().toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  const threads = hidesMutedThreads(input, build)
+    ? Prisma.sql`(SELECT array_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${viewerId} AND (t.expires_at IS NULL OR t.expires_at > ${now}))`
+    : Prisma.sql`NULL::text[]`;
+  const [row] = await rows<{ domains: string[] | null; threads: string[] | null; filters: unknown }>(ctx.db, Prisma.sql`
+    SELECT (SELECT array_agg(d.domain) FROM domain_blocks d WHERE d.account_id = ${viewerId}) AS domains,
+      ${threads} AS threads, ${hideFilters(ctx, viewerId, build)} AS filters`);
+  return { blockedDomains: row?.domains ?? [], mutedThreads: row?.threads ?? [], irreversible: decodeFilters(ctx.db, row?.filters ?? null) };
 }
 
 type Input = CommonInput & Partial<FeedInput>;
@@ -89,43 +102,49 @@ type Keyset = ReturnType<typeof keyset>;
 /** Runs one timeline page: the composed conditions, keyset ordering by id. */
 export async function runTimeline(ctx: Ctx, input: Input, build: Build): Promise<Page<Status>> {
   const k = keyset(input);
-  const viewer = ctx.viewer.account?.id;
   // `hide` filters drop statuses here, as the family's irreversible filters do; the others only mark them (`filtered`)
-  const [rows, irreversible] = await Promise.all([
-    (build.sql ? sqlPage : prismaPage)(ctx, input, build, k),
-    viewer ? loadActiveFilters(ctx, [viewer], { context: build.filterContext, action: "hide" }) : Promise.resolve([]),
-  ]);
+  const { rows, irreversible } = await (build.sql ? sqlPage : prismaPage)(ctx, input, build, k);
   const page = k.finish(rows, (s) => s.id);
   if (irreversible.length === 0) return page;
   // the cursors stay those of the unfiltered page, so paging never stalls on a filtered page
   return { ...page, items: await rejectFiltered(ctx, irreversible, page.items) };
 }
 
-/** The page as one Prisma query, after reading the viewer's domain blocks and muted threads. */
-async function prismaPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise<Status[]> {
-  const [domains, threads] = await Promise.all([blockedDomains(ctx), mutedThreads(ctx, hidesMutedThreads(input, build))]);
-  const and = pageWhere(ctx, input, build, { blockedDomains: domains, mutedThreads: threads });
-  return ctx.db.status.findMany({
+interface PageRows {
+  rows: Status[];
+  irreversible: FilterRules[];
+}
+
+/** The page as one Prisma query, after reading the viewer's sets (one statement). */
+async function prismaPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise<PageRows> {
+  const sets = await viewerSets(ctx, input, build);
+  const and = pageWhere(ctx, input, build, sets);
+  const rows = await ctx.db.status.findMany({
     where: { AND: [...and, ...(k.cursor ? [{ id: k.cursor }] : [])] },
     orderBy: { id: k.order },
     take: k.take,
   });
+  return { rows, irreversible: sets.irreversible };
 }
 
-/** The page in one hand-written statement (pageSql: prismaPage's conditions in SQL). */
-async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise<Status[]> {
+/** The page in one hand-written statement (pageSql: prismaPage's conditions in SQL), the viewer's `hide` filters with it. */
+async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise<PageRows> {
   const and = pageSql(ctx, input, build);
   if (k.cursor?.lt) and.push(Prisma.sql`s.id < ${k.cursor.lt}`);
   if (k.cursor?.gt) and.push(Prisma.sql`s.id > ${k.cursor.gt}`);
+  const viewerId = ctx.viewer.account?.id;
+  const direction = Prisma.raw(k.order === "asc" ? "ASC" : "DESC");
   // the rows come as JSON from the same statement (one round trip and one plan less than reading them by id)
-  const found = await ctx.db.$queryRaw<{ row: Record<string, unknown> }[]>`
-    SELECT ${modelJson(ctx.db, "Status", "s")} AS row FROM statuses s
-    JOIN accounts a ON a.id = s.account_id
-    LEFT JOIN statuses o ON o.id = s.reblog_of_id
-    LEFT JOIN accounts oa ON oa.id = o.account_id
-    WHERE ${Prisma.join(and, " AND ")}
-    ORDER BY s.id ${Prisma.raw(k.order === "asc" ? "ASC" : "DESC")} LIMIT ${k.take}`;
-  return found.map((r) => decodeModel(ctx.db, "Status", r.row));
+  const [found] = await rows<{ rows: Record<string, unknown>[] | null; filters: unknown }>(ctx.db, Prisma.sql`
+    SELECT (SELECT json_agg(_p.row ORDER BY _p.id ${direction}) FROM (
+      SELECT s.id, ${modelJson(ctx.db, "Status", "s")} AS row FROM statuses s
+      JOIN accounts a ON a.id = s.account_id
+      LEFT JOIN statuses o ON o.id = s.reblog_of_id
+      LEFT JOIN accounts oa ON oa.id = o.account_id
+      WHERE ${Prisma.join(and, " AND ")}
+      ORDER BY s.id ${direction} LIMIT ${k.take}) AS _p) AS rows,
+      ${viewerId ? hideFilters(ctx, viewerId, build) : Prisma.sql`NULL`} AS filters`);
+  return { rows: (found?.rows ?? []).map((r) => decodeModel(ctx.db, "Status", r)), irreversible: decodeFilters(ctx.db, found?.filters ?? null) };
 }
 
 export const homeTimeline = operation({
