@@ -353,6 +353,7 @@ describeParity({
   exceptions: { ...EXCEPTIONS, ...Object.fromEntries(MISSING.map((k) => [k, "not yet served over GraphQL (a gap, listed in MISSING)"])) },
   callExceptions: {
     "GET /api/v1/ext/frontend_configurations": "the route and the field read the configuration group itself; there is no operation between",
+    "GET /api/v1/accounts/lookup": "Query.account serves lookup (lookupAccount, by nickname) and accounts by id (showAccount) in one field, guarded as showAccount",
   },
   guardExceptions: {
     "GET /api/v1/accounts/verify_credentials": "Query.viewer answers null to an anonymous caller (the admin UI asks who is signed in) instead of refusing",
