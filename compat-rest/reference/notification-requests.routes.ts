@@ -1,7 +1,15 @@
 // Reference API: the viewer's notification policy (v2 and the older v1 shape) and the requests its
 // filtered notifications form (src/domain/notifications/notification-requests.ops.ts).
 import { z } from "zod";
-import { acceptNotificationRequests, dismissNotificationRequests, getNotificationPolicy, listNotificationRequests, showNotificationRequest, updateNotificationPolicy } from "../../src/domain/notifications/notification-requests.ops.ts";
+import {
+  acceptNotificationRequests,
+  dismissNotificationRequests,
+  getNotificationPolicy,
+  listNotificationRequests,
+  notificationRequestsMerged,
+  showNotificationRequest,
+  updateNotificationPolicy,
+} from "../../src/domain/notifications/notification-requests.ops.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { route } from "../../src/http/routes/route.ts";
@@ -10,8 +18,6 @@ import { MergedSchema, NotificationPolicyV1Schema, NotificationPolicyV2Schema, N
 import { listOf } from "../../src/views/schemas/view.ts";
 import { renderPolicyV2, renderPolicyV1, renderNotificationRequests } from "../../src/views/notification-request.ts";
 
-const READ = { scopes: ["read:notifications"] };
-const WRITE = { scopes: ["write:notifications"] };
 const tags = ["Notifications"];
 
 const v1Body = z.object({ filter_not_following: bool().optional(), filter_not_followers: bool().optional(), filter_new_accounts: bool().optional(), filter_private_mentions: bool().optional() });
@@ -37,7 +43,7 @@ export const notificationRequestRoutes = [
       view: NotificationPolicyV2Schema,
       summary: "Change the notification policy",
       tags,
-      auth: WRITE,
+      operation: updateNotificationPolicy,
       body: updateNotificationPolicy.input,
       handler: async (ctx, { body }) => renderPolicyV2(await updateNotificationPolicy(ctx, body)),
     }),
@@ -58,7 +64,7 @@ export const notificationRequestRoutes = [
     view: NotificationPolicyV1Schema,
     summary: "Change the notification policy in the older boolean shape (true: filter, false: accept)",
     tags,
-    auth: WRITE,
+    operation: updateNotificationPolicy,
     body: v1Body,
     async handler(ctx, { body }) {
       const view = await updateNotificationPolicy(ctx, {
@@ -91,8 +97,8 @@ export const notificationRequestRoutes = [
     view: MergedSchema,
     summary: "Whether accepted requests' notifications are merged: always true (accepting merges at once)",
     tags,
-    auth: READ,
-    handler: async () => ({ merged: true }),
+    operation: notificationRequestsMerged,
+    handler: (ctx) => notificationRequestsMerged(ctx, {}),
   }),
   route({
     method: "POST",

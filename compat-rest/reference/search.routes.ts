@@ -12,7 +12,7 @@ export const searchRoutes = ([1, 2] as const).map((version) =>
     rateLimit: "search",
     summary: version === 2 ? "Search accounts, statuses and hashtags" : "Search (hashtags as plain names)",
     tags: ["Search"],
-    auth: { scopes: ["read:search"], optional: true },
+    operation: search,
     query: searchInput,
     async handler(ctx, input) {
       return renderSearchResult(ctx, await search(ctx, input.query), version);

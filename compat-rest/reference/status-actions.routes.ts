@@ -1,6 +1,6 @@
 // Reference API: actions on a status (favourite, reblog, bookmark, pin, thread mute and their undos),
 // who favourited or reblogged it, its thread, editing it, its history and its source.
-// Scopes are the family's (pin and unpin take write:accounts there).
+// Each route's auth is its operation's access: the family's scopes (pin and unpin take write:accounts there).
 import { z } from "zod";
 import type { Status } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
@@ -24,6 +24,7 @@ import {
 import { statusContext } from "../../src/domain/statuses/context.ops.ts";
 import { editInput, editStatus, statusHistory, statusSource, translateStatus } from "../../src/domain/statuses/edit.ops.ts";
 import { route, type RouteDef } from "../../src/http/routes/route.ts";
+import type { AnyOperation } from "../../src/domain/operation.ts";
 import { renderAccount, renderAccounts } from "../../src/views/account.ts";
 import { renderStatus, renderStatuses } from "../../src/views/status.ts";
 import { AccountSchema } from "../../src/views/schemas/account.ts";
@@ -39,8 +40,8 @@ const noBody = z.object({});
 function action(
   name: string,
   summary: string,
-  scopes: string[],
-  op: (ctx: Ctx, input: { id: string }) => Promise<Status>,
+  /** the operation, whose access is the route's */
+  op: AnyOperation & ((ctx: Ctx, input: { id: string }) => Promise<Status>),
   body: z.ZodType<Record<string, unknown>> = noBody,
 ): RouteDef {
   return route({
@@ -49,7 +50,7 @@ function action(
     view: StatusSchema,
     summary,
     tags: ["Statuses"],
-    auth: { scopes },
+    operation: op,
     params: idParam,
     body,
     response: { description: "the Status" },
@@ -60,28 +61,26 @@ function action(
 }
 
 export const statusActionRoutes: RouteDef[] = [
-  action("favourite", "Favourite a status (idempotent); notifies its author", ["write:favourites"], favouriteStatus),
-  action("unfavourite", "Remove the favourite", ["write:favourites"], unfavouriteStatus),
+  action("favourite", "Favourite a status (idempotent); notifies its author", favouriteStatus),
+  action("unfavourite", "Remove the favourite", unfavouriteStatus),
   action(
     "reblog",
     "Reblog a status (idempotent); answers the reblog, whose `reblog` is the original; notifies its author",
-    ["write:statuses"],
     reblogStatus,
     reblogInput.omit({ id: true }),
   ),
-  action("unreblog", "Remove the reblog; answers the original", ["write:statuses"], unreblogStatus),
-  action("bookmark", "Bookmark a status; `folder_id` puts (or moves) the bookmark into one of the viewer's bookmark folders", ["write:bookmarks"], bookmarkStatus, bookmarkStatus.input.omit({ id: true })),
-  action("unbookmark", "Remove the bookmark", ["write:bookmarks"], unbookmarkStatus),
-  action("pin", "Pin an own public or unlisted status to the profile (up to max_pinned_statuses)", ["write:accounts"], pinStatus),
-  action("unpin", "Unpin a status", ["write:accounts"], unpinStatus),
+  action("unreblog", "Remove the reblog; answers the original", unreblogStatus),
+  action("bookmark", "Bookmark a status; `folder_id` puts (or moves) the bookmark into one of the viewer's bookmark folders", bookmarkStatus, bookmarkStatus.input.omit({ id: true })),
+  action("unbookmark", "Remove the bookmark", unbookmarkStatus),
+  action("pin", "Pin an own public or unlisted status to the profile (up to max_pinned_statuses)", pinStatus),
+  action("unpin", "Unpin a status", unpinStatus),
   action(
     "mute",
     "Mute the status's thread (notifications from it stop), for expires_in seconds when given",
-    ["write:mutes"],
     muteThread,
     muteInput.omit({ id: true }),
   ),
-  action("unmute", "Unmute the status's thread", ["write:mutes"], unmuteThread),
+  action("unmute", "Unmute the status's thread", unmuteThread),
 
   ...(
     [
@@ -95,7 +94,7 @@ export const statusActionRoutes: RouteDef[] = [
       view: listOf(AccountSchema),
       summary,
       tags: ["Statuses"],
-      auth: { scopes: ["read:accounts"], optional: true },
+      operation: op,
       params: idParam,
       query: statusAccountsInput.omit({ id: true }),
       paged: "id",

@@ -60,7 +60,8 @@ export const statusRoutes = [
     view: StatusSchema,
     summary: "Delete a status; answers it with its source text, for redrafting",
     tags: ["Statuses"],
-    auth: { scopes: ["write:statuses"] },
+    // the operation it runs; showStatus only reads the status to render it before it is gone
+    operation: deleteStatus,
     params: idParam,
     async handler(ctx, { params }) {
       const status = await showStatus(ctx, params);

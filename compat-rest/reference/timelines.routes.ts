@@ -9,9 +9,6 @@ import { route, type RouteDef } from "../../src/http/routes/route.ts";
 import { renderStatuses } from "../../src/views/status.ts";
 import { StatusListSchema } from "../../src/views/schemas/status.ts";
 
-const READ = { scopes: ["read:statuses"] } as const;
-const OPTIONAL = { scopes: ["read:statuses"], optional: true } as const;
-
 /** A timeline's page with its statuses rendered (the mount code sets the Link header from the cursors). */
 async function answer(ctx: Ctx, page: Page<Status>): Promise<IdPage> {
   return { ...page, items: await renderStatuses(ctx, page.items) };
@@ -24,7 +21,7 @@ export const timelineRoutes: RouteDef[] = [
     view: StatusListSchema,
     summary: "Statuses of the signed-in account, the accounts it follows and those addressed to it",
     tags: ["Timelines"],
-    auth: READ,
+    operation: homeTimeline,
     query: homeTimeline.input,
     paged: "id",
     async handler(ctx, { query }) {
@@ -37,7 +34,7 @@ export const timelineRoutes: RouteDef[] = [
     view: StatusListSchema,
     summary: "Direct statuses the signed-in account wrote or is addressed by (the earlier reference API; conversations are the later form)",
     tags: ["Timelines"],
-    auth: READ,
+    operation: directTimeline,
     query: directTimeline.input,
     paged: "id",
     async handler(ctx, { query }) {
@@ -51,7 +48,7 @@ export const timelineRoutes: RouteDef[] = [
     rateLimit: "timeline",
     summary: "Public statuses (and local-only ones for signed-in users); local, remote, only_media, instance",
     tags: ["Timelines"],
-    auth: OPTIONAL,
+    operation: publicTimeline,
     query: publicTimeline.input,
     paged: "id",
     async handler(ctx, { query }) {
@@ -65,7 +62,7 @@ export const timelineRoutes: RouteDef[] = [
     rateLimit: "timeline",
     summary: "Local statuses and those of the instances in the administrator's bubble",
     tags: ["Timelines"],
-    auth: OPTIONAL,
+    operation: bubbleTimeline,
     query: bubbleTimeline.input,
     paged: "id",
     async handler(ctx, { query }) {
@@ -79,7 +76,7 @@ export const timelineRoutes: RouteDef[] = [
     rateLimit: "timeline",
     summary: "Public statuses with the hashtag (any[], all[], none[] refine it)",
     tags: ["Timelines"],
-    auth: OPTIONAL,
+    operation: tagTimeline,
     params: z.object({ hashtag: z.string() }),
     query: tagTimeline.input.omit({ hashtag: true }),
     paged: "id",
@@ -93,7 +90,7 @@ export const timelineRoutes: RouteDef[] = [
     view: StatusListSchema,
     summary: "An account's statuses (id or nickname); pinned, tagged, only_media, with_muted, exclude_reblogs, exclude_replies, exclude_visibilities[]",
     tags: ["Accounts"],
-    auth: OPTIONAL,
+    operation: accountStatuses,
     params: z.object({ id: z.string() }),
     query: accountStatuses.input.omit({ id: true }),
     paged: "id",

@@ -9,7 +9,6 @@ import { requireAccount } from "../domain/auth/policy.ts";
 import { Invalid } from "../kernel/errors.ts";
 import { avatarUrl, headerUrl } from "../domain/media/defaults.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
 import { accessOf } from "./access.ts";
 
 export const Relationship = builder.objectRef<RelationshipState>("Relationship").implement({
@@ -66,7 +65,8 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, ctx) => (ctx.viewer.account ? requireAccount(ctx) : null),
   }),
   account: t.field({
-    ...optional("read:accounts"),
+    // by id it runs showAccount, by nickname lookupAccount (public): guarded as the stricter, showAccount
+    ...accessOf(showAccount),
     type: Account,
     description: "An account by id, nickname or acct (nick@host)",
     args: { id: t.arg.id(), nickname: t.arg.string() },
@@ -77,7 +77,7 @@ builder.queryFields((t) => ({
     },
   }),
   searchAccounts: t.field({
-    ...optional("read:accounts", "read:search"),
+    ...accessOf(searchAccounts),
     type: [Account],
     args: { query: t.arg.string({ required: true }), limit: t.arg.int({ defaultValue: 40 }), offset: t.arg.int({ defaultValue: 0 }) },
     resolve: (_root, args, ctx) => searchAccounts(ctx, { q: args.query, limit: args.limit ?? 40, offset: args.offset ?? 0 }),

@@ -27,6 +27,7 @@ import { AccountType, opt, relayConnection } from "./paging.ts";
 import "./accounts.ts";
 import "./statuses.ts";
 import { accessOf } from "./access.ts";
+import type { Access } from "../domain/auth/access.ts";
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 const MediaAttachmentType = getRefFromModel("MediaAttachment", builder) as unknown as ObjectRef<Types, MediaAttachment>;
@@ -70,7 +71,6 @@ export const Chat = builder.objectRef<ChatView>("Chat").implement({
 const ChatConnection = builder.connectionObject({ type: Chat, name: "ChatConnection" });
 const ChatMessageConnection = builder.connectionObject({ type: ChatMessage, name: "ChatMessageConnection" });
 
-const allowed = (...scopes: string[]) => ({ authScopes: { scopes } });
 
 builder.queryFields((t) => ({
   chats: t.connection(
@@ -139,14 +139,19 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+/** The scopes an access rule asks a token for (none: "public", or any credentials). */
+const scopesOf = (access: Access | undefined): readonly string[] => (access && access !== "public" && access.scopes !== "any" ? access.scopes : []);
+
 builder.subscriptionField("chatMessageReceived", (t) =>
   t.field({
-    ...allowed("read:chats"),
+    // each event runs showChat: guarded as it declares
+    ...accessOf(showChat),
     type: Chat,
     description: "The viewer's chat, with the new message as lastMessage, each time a message is posted in it (either side)",
     subscribe: (_r, _a, ctx) => {
       const me = requireAccount(ctx);
-      requireScopes(ctx.viewer, ["read:chats"]);
+      // field auth runs per event only: the start is checked here, against the same declaration
+      requireScopes(ctx.viewer, scopesOf(showChat.access));
       return pipe(
         ctx.bus.subscribe("chat_update"),
         filter((e) => e.accountId === me.id && e.change === "message"),

@@ -13,7 +13,6 @@ import { statusHistory, statusSource, type StatusVersion } from "../domain/statu
 import { listQuotes } from "../domain/statuses/quotes.ops.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt, relayConnection, StatusType, type RelayArgs } from "./paging.ts";
-import { optional } from "./optional-scopes.ts";
 import { AccountConnection, accountPage } from "./relationships.ts";
 import { MediaAttachment, Poll } from "./statuses.ts";
 import { StatusConnection } from "./timelines.ts";
@@ -52,7 +51,6 @@ const ReactionWithAccounts = builder.objectRef<ReactionGroupWithAccounts>("React
     accounts: t.field({ type: [AccountType], resolve: (r) => r.accounts }),
   }),
 });
-const readAccounts = optional("read:accounts");
 
 builder.queryFields((t) => ({
   statusContext: t.field({ ...accessOf(statusContext), type: StatusContext, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => statusContext(ctx, { id: String(a.id) }) }),
@@ -69,11 +67,11 @@ builder.queryFields((t) => ({
     StatusConnection,
   ),
   favouritedBy: t.connection(
-    { ...readAccounts, type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => favouritedBy(ctx, { ...p, id: String(a.id) })) },
+    { ...accessOf(favouritedBy), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => favouritedBy(ctx, { ...p, id: String(a.id) })) },
     AccountConnection,
   ),
   rebloggedBy: t.connection(
-    { ...readAccounts, type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => rebloggedBy(ctx, { ...p, id: String(a.id) })) },
+    { ...accessOf(rebloggedBy), type: AccountType, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => accountPage(a, (p) => rebloggedBy(ctx, { ...p, id: String(a.id) })) },
     AccountConnection,
   ),
   statusReactions: t.field({

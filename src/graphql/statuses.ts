@@ -2,6 +2,7 @@
 // per-status field reads the request's batched status data (one load per list, whatever its length).
 import type { Status } from "../generated/prisma/client.ts";
 import type { Ctx } from "../domain/context.ts";
+import type { AnyOperation } from "../domain/operation.ts";
 import { votePoll } from "../domain/polls/polls.ops.ts";
 import { addReaction, removeReaction } from "../domain/reactions/reactions.ops.ts";
 import {
@@ -129,8 +130,6 @@ const PostStatusInput = builder.inputType("PostStatusInput", {
   }),
 });
 
-const write = (...scopes: string[]) => ({ authScopes: { scopes } });
-
 builder.mutationFields((t) => ({
   postStatus: t.field({
     ...accessOf(postStatus),
@@ -158,30 +157,31 @@ builder.mutationFields((t) => ({
   deleteStatus: t.field({ ...accessOf(deleteStatus), type: StatusRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, args, ctx) => deleteStatus(ctx, { id: String(args.id) }) }),
 }));
 
-/** Actions that take a status id and answer the status, each with the scopes REST asks for. */
+/** Actions that take a status id and answer the status, each guarded as its operation declares. */
 const ACTIONS = {
-  favourite: [{ favouriteStatus }, "write:favourites"],
-  unfavourite: [{ unfavouriteStatus }, "write:favourites"],
-  unreblog: [{ unreblogStatus }, "write:statuses"],
-  bookmark: [{ bookmarkStatus }, "write:bookmarks"],
-  unbookmark: [{ unbookmarkStatus }, "write:bookmarks"],
-  pin: [{ pinStatus }, "write:accounts"],
-  unpin: [{ unpinStatus }, "write:accounts"],
-  unmuteThread: [{ unmuteThread }, "write:mutes"],
+  favourite: [{ favouriteStatus }],
+  unfavourite: [{ unfavouriteStatus }],
+  unreblog: [{ unreblogStatus }],
+  bookmark: [{ bookmarkStatus }],
+  unbookmark: [{ unbookmarkStatus }],
+  pin: [{ pinStatus }],
+  unpin: [{ unpinStatus }],
+  unmuteThread: [{ unmuteThread }],
 } as const;
 
 builder.mutationFields((t) => ({
   ...Object.fromEntries(
-    Object.entries(ACTIONS).map(([name, [named, scope]]) => {
+    Object.entries(ACTIONS).map(([name, [named]]) => {
       // `{ operation }`: the operation and its name, which the GraphQL parity test reads (the call here is generic)
-      const [opName, op] = Object.entries(named)[0] as [string, (ctx: Ctx, input: { id: string }) => Promise<Status>];
+      const [opName, op] = Object.entries(named)[0] as [string, AnyOperation & ((ctx: Ctx, input: { id: string }) => Promise<Status>)];
+      const guard = accessOf(op);
       return [
         name,
         t.field({
-          ...write(scope),
+          ...guard,
           type: StatusRef,
           args: { id: t.arg.id({ required: true }) },
-          extensions: { domainOperation: opName },
+          extensions: { ...guard.extensions, domainOperation: opName },
           resolve: (_r, args, ctx) => op(ctx, { id: String(args.id) }),
         }),
       ];
@@ -195,7 +195,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => reblogStatus(ctx, { id: String(args.id), visibility: (args.visibility ?? undefined) as "public" | "unlisted" | "private" | undefined }),
   }),
   muteThread: t.field({
-    ...write("write:mutes"),
+    ...accessOf(muteThread),
     type: StatusRef,
     args: { id: t.arg.id({ required: true }), expiresIn: t.arg.int() },
     resolve: (_r, args, ctx) => muteThread(ctx, { id: String(args.id), expires_in: args.expiresIn ?? undefined }),

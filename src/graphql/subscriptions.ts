@@ -10,7 +10,10 @@ import type { FollowSide } from "../realtime/bus.ts";
 import { streamHub, type Delivery } from "../domain/streams/hub.ts";
 import { authorizeStream, parseStream, type StreamParams } from "../domain/streams/specs.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
+import { accessOf } from "./access.ts";
+import { listTimeline } from "../domain/lists/lists.ops.ts";
+import { listNotifications } from "../domain/notifications/notifications.ops.ts";
+import { homeTimeline, publicTimeline, tagTimeline } from "../domain/timelines/timelines.ops.ts";
 import { AnnouncementRef } from "./announcements.ts";
 import { Chat } from "./chats.ts";
 import { Conversation } from "./conversations.ts";
@@ -49,9 +52,8 @@ function fresh(ctx: Ctx): Ctx {
   return ctx;
 }
 
-const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
-/** anyone; a signed-in viewer needs the scope REST asks for */
-const optionalRead = optional("read:statuses");
+/** the follow updates of the `user` stream, which no read operation serves: the scope the streaming API asks for it */
+const userStream = { authScopes: { scopes: ["read:statuses"] } };
 
 const FollowSideRef = builder.objectRef<FollowSide>("FollowRelationshipSide").implement({
   fields: (t) => ({
@@ -72,16 +74,19 @@ const FollowRelationshipsUpdate = builder.objectRef<FollowUpdate>("FollowRelatio
   }),
 });
 
+// A live timeline (or notification list) is guarded as its read is: the operation REST and the Query field run
+// for it declares who may read it, page by page or as it grows. Pothos checks field auth per event; the start
+// of the subscription is checked by the stream's own rules (authorizeStream, shared with the streaming API).
 builder.subscriptionFields((t) => ({
   homeTimelineUpdated: t.field({
-    ...signedIn("read:statuses"),
+    ...accessOf(homeTimeline),
     type: StatusType,
     description: "Each new status of the viewer's home timeline (the streaming API's `user` stream)",
     subscribe: (_r, _a, ctx) => listen(ctx, { stream: "user" }, ["update"]),
     resolve: (d, _a, ctx) => (fresh(ctx), d.facts.status),
   }),
   publicTimelineUpdated: t.field({
-    ...optionalRead,
+    ...accessOf(publicTimeline),
     type: StatusType,
     description: "Each new status of the public timeline: `local` ones only, or those of one remote `instance`; `onlyMedia` with attachments",
     args: { local: t.arg.boolean(), onlyMedia: t.arg.boolean(), instance: t.arg.string() },
@@ -92,7 +97,7 @@ builder.subscriptionFields((t) => ({
     resolve: (d, _a, ctx) => (fresh(ctx), d.facts.status),
   }),
   hashtagTimelineUpdated: t.field({
-    ...optionalRead,
+    ...accessOf(tagTimeline),
     type: StatusType,
     description: "Each new status with the hashtag (`local`: posted here)",
     args: { tag: t.arg.string({ required: true }), local: t.arg.boolean() },
@@ -100,7 +105,7 @@ builder.subscriptionFields((t) => ({
     resolve: (d, _a, ctx) => (fresh(ctx), d.facts.status),
   }),
   listTimelineUpdated: t.field({
-    ...signedIn("read:lists"),
+    ...accessOf(listTimeline),
     type: StatusType,
     description: "Each new status of one of the viewer's lists",
     args: { listId: t.arg.id({ required: true }) },
@@ -108,14 +113,14 @@ builder.subscriptionFields((t) => ({
     resolve: (d, _a, ctx) => (fresh(ctx), d.facts.status),
   }),
   notificationReceived: t.field({
-    ...signedIn("read:notifications"),
+    ...accessOf(listNotifications),
     type: Notification,
     description: "Each new notification of the viewer (not from muted accounts, as the list shows them)",
     subscribe: (_r, _a, ctx) => listen(ctx, { stream: "user:notification" }, ["notification"]),
     resolve: (d, _a, ctx) => (fresh(ctx), d.notification),
   }),
   followRelationshipsUpdated: t.field({
-    ...signedIn("read:statuses"),
+    ...userStream,
     type: FollowRelationshipsUpdate,
     description: "Each change of a follow where the viewer is the follower or the followed account",
     subscribe: (_r, _a, ctx) => listen(ctx, { stream: "user" }, ["follow_relationships_update"]),

@@ -6,18 +6,13 @@ import type { Page, PageInput } from "../domain/pagination.ts";
 import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../domain/timelines/timelines.ops.ts";
 import type { Status } from "../generated/prisma/client.ts";
 import { builder } from "./builder.ts";
-import { optional } from "./optional-scopes.ts";
+import { accessOf } from "./access.ts";
 import { opt, relayConnection, StatusType, type RelayArgs } from "./paging.ts";
 import "./statuses.ts";
 
 export const StatusConnection = builder.connectionObject({ type: StatusType, name: "StatusConnection" });
 
 const ReplyVisibility = builder.enumType("ReplyVisibility", { values: ["following", "self"] as const });
-
-/** signed in with one of these scopes */
-const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
-/** anyone; a signed-in viewer needs the scope REST asks for */
-const optionalRead = optional("read:statuses");
 
 const page = (args: RelayArgs, fetch: (p: PageInput) => Promise<Page<Status>>, pageable = true) =>
   relayConnection(args, fetch, { cursorOf: (s) => s.id, floor: "0", pageable });
@@ -38,7 +33,7 @@ builder.queryFields((t) => {
   return {
     homeTimeline: t.connection(
       {
-        ...signedIn("read:statuses"),
+        ...accessOf(homeTimeline),
         type: StatusType,
         description: "The viewer's statuses, those of followed accounts and those addressed to the viewer",
         args: feed,
@@ -48,7 +43,7 @@ builder.queryFields((t) => {
     ),
     directTimeline: t.connection(
       {
-        ...signedIn("read:statuses"),
+        ...accessOf(directTimeline),
         type: StatusType,
         description: "Direct statuses the viewer wrote or is addressed by",
         args: common,
@@ -58,7 +53,7 @@ builder.queryFields((t) => {
     ),
     publicTimeline: t.connection(
       {
-        ...optionalRead,
+        ...accessOf(publicTimeline),
         type: StatusType,
         args: { ...feed, instance: t.arg.string({ description: "only statuses from this host" }) },
         resolve: (_r, a, ctx) => page(a, (p) => publicTimeline(ctx, { ...p, ...feedInput(a), instance: opt(a.instance) })),
@@ -67,7 +62,7 @@ builder.queryFields((t) => {
     ),
     tagTimeline: t.connection(
       {
-        ...optionalRead,
+        ...accessOf(tagTimeline),
         type: StatusType,
         args: { ...feed, tag: t.arg.string({ required: true }), any: t.arg.stringList(), all: t.arg.stringList(), none: t.arg.stringList() },
         resolve: (_r, a, ctx) =>
@@ -77,7 +72,7 @@ builder.queryFields((t) => {
     ),
     bubbleTimeline: t.connection(
       {
-        ...optionalRead,
+        ...accessOf(bubbleTimeline),
         type: StatusType,
         description: "Local statuses and those of the instances in the administrator's bubble",
         args: { ...common, replyVisibility: t.arg({ type: ReplyVisibility }) },
@@ -87,7 +82,7 @@ builder.queryFields((t) => {
     ),
     listTimeline: t.connection(
       {
-        ...signedIn("read:lists"),
+        ...accessOf(listTimeline),
         type: StatusType,
         args: { id: t.arg.id({ required: true }) },
         resolve: (_r, a, ctx) => page(a, (p) => listTimeline(ctx, { ...p, id: String(a.id) })),
@@ -96,7 +91,7 @@ builder.queryFields((t) => {
     ),
     accountStatuses: t.connection(
       {
-        ...optionalRead,
+        ...accessOf(accountStatuses),
         type: StatusType,
         description: "An account's statuses (by id or nickname); pinned ones come in one page, by pin date",
         args: {

@@ -145,6 +145,19 @@ export const acceptNotificationRequests = operation({
   },
 });
 
+/**
+ * Whether the notifications of accepted requests have been merged into the list: always, since accepting
+ * merges them in its own transaction (the reference server merges in the background and answers false
+ * until done).
+ */
+export const notificationRequestsMerged = operation({
+  name: "notifications.requestsMerged",
+  access: { scopes: ["read:notifications"] },
+  input: z.object({}),
+  authorize: requireAccount,
+  run: async (): Promise<{ merged: boolean }> => ({ merged: true }),
+});
+
 /** Dismisses requests: they and their filtered notifications are deleted (a later one opens a new request). */
 export const dismissNotificationRequests = operation({
   name: "notifications.dismissRequests",

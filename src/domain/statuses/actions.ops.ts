@@ -5,6 +5,7 @@ import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { Account, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
+import type { Access } from "../auth/access.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
@@ -34,9 +35,16 @@ export async function actionTarget(ctx: Ctx, id: string): Promise<Status> {
 }
 
 /** An action of the signed-in account on a visible status, answering the status to render. */
-function statusAction<S extends z.ZodType<{ id: string }>>(name: string, input: S, act: (ctx: Ctx, me: Account, status: Status, input: z.output<S>) => Promise<Status | void>) {
+function statusAction<S extends z.ZodType<{ id: string }>>(
+  name: string,
+  input: S,
+  act: (ctx: Ctx, me: Account, status: Status, input: z.output<S>) => Promise<Status | void>,
+  /** who may run it (src/domain/auth/access.ts), read by the REST route and GraphQL field naming it */
+  access: Access,
+) {
   return operation({
     name,
+    access,
     input,
     authorize: requireAccount,
     async run(ctx, parsed): Promise<Status> {
@@ -67,14 +75,14 @@ export const favouriteStatus = statusAction("statuses.favourite", idInput, async
   const added = await favouriteAs(ctx, me, status);
   // federation: a Like goes out here (to the author of a remote status)
   if (added && !status.local) await federateFavourite(ctx, "like", me, status);
-});
+}, { scopes: ["write:favourites"] });
 
 export const unfavouriteStatus = statusAction("statuses.unfavourite", idInput, async (ctx, me, status) => {
   const undo = status.local ? null : await likeUndoIntent(ctx, me, status);
   await unfavouriteAs(ctx, me, status);
   // federation: the Undo of the Like goes to the author of a remote status
   if (undo) await federate(ctx, undo);
-});
+}, { scopes: ["write:favourites"] });
 
 export const reblogInput = idInput.extend({ visibility: z.enum(["public", "unlisted", "private"]).optional() });
 
@@ -167,7 +175,7 @@ export const unreblogStatus = statusAction("statuses.unreblog", idInput, async (
   // federation: the Undo of the Announce goes to the reblogger's followers and the original's author
   if (reblog && federatedVisibility(reblog.visibility))
     await federate(ctx, { type: "announce.undo", reblogId: reblog.id, reblogUri: reblog.uri, actorId: me.id, originalUri: status.uri, originalAuthorId: status.accountId, visibility: reblog.visibility });
-});
+}, { scopes: ["write:statuses"] });
 
 /** Bookmarks a status; with `folder_id` (one of the viewer's folders) the bookmark goes, or moves, into that folder. */
 export const bookmarkStatus = statusAction("statuses.bookmark", idInput.extend({ folder_id: z.string().nullable().optional() }), async (ctx, me, status, input) => {
@@ -178,11 +186,11 @@ export const bookmarkStatus = statusAction("statuses.bookmark", idInput.extend({
     // bookmarking again without a folder keeps the bookmark where it is
     update: folderId ? { folderId } : {},
   });
-});
+}, { scopes: ["write:bookmarks"] });
 
 export const unbookmarkStatus = statusAction("statuses.unbookmark", idInput, async (ctx, me, status) => {
   await ctx.db.bookmark.deleteMany({ where: { accountId: me.id, statusId: status.id } });
-});
+}, { scopes: ["write:bookmarks"] });
 
 /** Pins an own public, unlisted or local status to the profile, up to `max_pinned_statuses`; the family's messages. */
 export const pinStatus = statusAction("statuses.pin", idInput, async (ctx, me, status) => {
@@ -195,7 +203,7 @@ export const pinStatus = statusAction("statuses.pin", idInput, async (ctx, me, s
   const updated = await ctx.db.status.update({ where: { id: status.id }, data: { pinnedAt: ctx.clock() } });
   statusesChanged(ctx, [status.id]); // pinned, pinned_at
   return updated;
-});
+}, { scopes: ["write:accounts"] });
 
 /** Unpins an own status; on anyone else's it changes nothing (the family answers the status too). */
 export const unpinStatus = statusAction("statuses.unpin", idInput, async (ctx, me, status) => {
@@ -203,7 +211,7 @@ export const unpinStatus = statusAction("statuses.unpin", idInput, async (ctx, m
   const updated = await ctx.db.status.update({ where: { id: status.id }, data: { pinnedAt: null } });
   statusesChanged(ctx, [status.id]); // pinned, pinned_at
   return updated;
-});
+}, { scopes: ["write:accounts"] });
 
 export const muteInput = idInput.extend({ expires_in: int().optional() });
 
@@ -221,11 +229,11 @@ export const muteThread = statusAction("statuses.mute", muteInput, async (ctx, m
     update: { expiresAt },
   });
   await ctx.db.notification.updateMany({ where: { accountId: me.id, seen: false, status: { context: status.context } }, data: { seen: true } });
-});
+}, { scopes: ["write:mutes"] });
 
 export const unmuteThread = statusAction("statuses.unmute", idInput, async (ctx, me, status) => {
   await ctx.db.threadMute.deleteMany({ where: { accountId: me.id, context: status.context } });
-});
+}, { scopes: ["write:mutes"] });
 
 export const statusAccountsInput = pageInput.extend({ id: z.string() });
 
@@ -243,6 +251,7 @@ function shownAccount(ctx: Ctx): Prisma.AccountWhereInput {
 /** Who favourited a visible status, newest favourite first, paged by the favourite's id. */
 export const favouritedBy = operation({
   name: "statuses.favouritedBy",
+  access: { scopes: ["read:accounts"], optional: true },
   input: statusAccountsInput,
   async run(ctx, input): Promise<Page<Account>> {
     const status = await actionTarget(ctx, input.id);
@@ -261,6 +270,7 @@ export const favouritedBy = operation({
 /** Who reblogged a visible status (only reblogs the viewer may see), newest first, paged by the reblog's id. */
 export const rebloggedBy = operation({
   name: "statuses.rebloggedBy",
+  access: { scopes: ["read:accounts"], optional: true },
   input: statusAccountsInput,
   async run(ctx, input): Promise<Page<Account>> {
     const status = await actionTarget(ctx, input.id);

@@ -149,6 +149,7 @@ async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise
 
 export const homeTimeline = operation({
   name: "timelines.home",
+  access: { scopes: ["read:statuses"] },
   input: feedInput,
   authorize: requireAccount,
   async run(ctx, input) {
@@ -159,6 +160,7 @@ export const homeTimeline = operation({
 /** Direct statuses the viewer wrote or is addressed by, newest first (the reference API's earlier direct timeline; the `direct` stream lists the same). */
 export const directTimeline = operation({
   name: "timelines.direct",
+  access: { scopes: ["read:statuses"] },
   input: commonInput,
   authorize: requireAccount,
   async run(ctx, input) {
@@ -168,6 +170,7 @@ export const directTimeline = operation({
 
 export const publicTimeline = operation({
   name: "timelines.public",
+  access: { scopes: ["read:statuses"], optional: true },
   input: feedInput.extend({ instance: z.string().optional() }),
   async run(ctx, input) {
     const author = instanceAuthorWhere(input.instance ? input.instance.trim().toLowerCase() : undefined);
@@ -177,6 +180,7 @@ export const publicTimeline = operation({
 
 export const tagTimeline = operation({
   name: "timelines.tag",
+  access: { scopes: ["read:statuses"], optional: true },
   input: feedInput.extend({
     hashtag: z.string().min(1),
     any: array(z.string()).optional(),
@@ -197,6 +201,7 @@ export const tagTimeline = operation({
 
 export const bubbleTimeline = operation({
   name: "timelines.bubble",
+  access: { scopes: ["read:statuses"], optional: true },
   input: commonInput.extend({ reply_visibility: z.enum(["following", "self"]).optional() }),
   async run(ctx, input) {
     const hosts = ctx.config.get("instance", "local_bubble").map((h) => h.toLowerCase());
@@ -207,6 +212,7 @@ export const bubbleTimeline = operation({
 
 export const accountStatuses = operation({
   name: "timelines.account",
+  access: { scopes: ["read:statuses"], optional: true },
   input: commonInput.extend({
     id: z.string(),
     pinned: bool().optional(),
