@@ -10,7 +10,6 @@ import { AdminAppSchema, AdminAppsSchema } from "../../src/views/schemas/admin.t
 import { renderAdminApp } from "../../src/views/admin-oauth-app.ts";
 
 const tags = ["Admin: OAuth apps"];
-const auth = { scopes: ["admin:write"], role: "admin" } as const;
 
 /**
  * Field errors answer the family's validator body (`{error: "Missing field: name. …", errors}`) plus
@@ -36,7 +35,7 @@ export const adminOAuthAppRoutes = [
     view: AdminAppsSchema,
     summary: "OAuth apps, oldest first, filtered by exact name, client id or trust",
     tags,
-    auth,
+    operation: listOAuthApps,
     query: z.object({
       name: z.string().optional(),
       client_id: z.string().optional(),
@@ -57,7 +56,7 @@ export const adminOAuthAppRoutes = [
     view: AdminAppSchema,
     summary: "Create an OAuth app (optionally trusted)",
     tags,
-    auth,
+    operation: createOAuthApp,
     body: createOAuthApp.input,
     response: { description: "OAuth app with its secret; 400 `{error: \"Missing field: name. Missing field: redirect_uris.\", errors, name: \"can't be blank\", redirect_uris: \"can't be blank\"}`" },
     errors: fieldErrors,
@@ -69,7 +68,7 @@ export const adminOAuthAppRoutes = [
     view: AdminAppSchema,
     summary: "Change an OAuth app (only what is given)",
     tags,
-    auth,
+    operation: updateOAuthApp,
     params: idParam,
     body: updateOAuthApp.input.omit({ id: true }),
     response: { description: "OAuth app; 400 `\"Invalid parameters\"` for an unknown id, field errors as on create" },
@@ -81,7 +80,7 @@ export const adminOAuthAppRoutes = [
     path: admin("/oauth_app/:id"),
     summary: "Delete an OAuth app with its tokens",
     tags,
-    auth,
+    operation: deleteOAuthApp,
     params: idParam,
     status: 204,
     response: { description: "204 empty; 400 `\"Invalid parameters\"` for an unknown id" },

@@ -7,7 +7,6 @@ import { activateUsers, approveUsers, deleteUsers, rejectUsers, untagUsers } fro
 import { getUser, showUser } from "../../src/domain/accounts/admin-users.read.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadFound } from "../../src/domain/loaders.ts";
-import type { Privilege } from "../../src/config/runtime.ts";
 import { route } from "../../src/http/routes/route.ts";
 import { renderAdminAccount, renderAdminAccounts, renderReferenceReports } from "../../src/views/reference-admin.ts";
 import { renderStatuses } from "../../src/views/status.ts";
@@ -18,7 +17,6 @@ import { listOf } from "../../src/views/schemas/view.ts";
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): accounts"];
 const reportTags = ["Admin (reference): reports"];
-const writeAccounts = (privilege: Privilege) => ({ scopes: ["admin:write:accounts"], privilege }) as const;
 
 /** The reported statuses as staff see them now (deleted ones are left out). */
 async function reportedStatuses(ctx: Ctx, ids: string[]) {
@@ -60,7 +58,7 @@ export const referenceAccountRoutes = [
     view: ReferenceAdminAccountSchema,
     summary: "Approve a pending sign-up (the family's approve)",
     tags,
-    auth: writeAccounts("users_manage_invites"),
+    operation: approveUsers,
     params: id,
     async handler(ctx, { params }) {
       const [user] = await approveUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
@@ -98,7 +96,7 @@ export const referenceAccountRoutes = [
       view: ReferenceAdminAccountSchema,
       summary: `${action === "enable" ? "Re-enable" : "Unsuspend"} an account (the family's activation)`,
       tags,
-      auth: writeAccounts("users_manage_activation_state"),
+      operation: activateUsers,
       params: id,
       async handler(ctx, { params }) {
         const [user] = await activateUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname] });
@@ -116,7 +114,7 @@ export const referenceAccountRoutes = [
       view: ReferenceAdminAccountSchema,
       summary: `Lift ${action === "unsilence" ? "a silence" : "forced sensitivity"} (removes the family's \`${tag}\` tag)`,
       tags,
-      auth: writeAccounts("users_manage_tags"),
+      operation: untagUsers,
       params: id,
       async handler(ctx, { params }) {
         const [user] = await untagUsers(ctx, { nicknames: [(await getUser(ctx, params.id)).nickname], tags: [tag] });

@@ -26,10 +26,6 @@ import { listOf } from "../../src/views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): blocklists"];
-const scopes = (name: string) => ({ read: { scopes: [`admin:read:${name}`], role: "admin" }, write: { scopes: [`admin:write:${name}`], role: "admin" } }) as const;
-const email = scopes("email_domain_blocks");
-const canonical = scopes("canonical_email_blocks");
-const ip = scopes("ip_blocks");
 
 export const referenceBlocklistRoutes = [
   route({
@@ -46,9 +42,9 @@ export const referenceBlocklistRoutes = [
       return { ...page, items: page.items.map(renderEmailDomainBlock) };
     },
   }),
-  route({ method: "GET", path: "/api/v1/admin/email_domain_blocks/:id", view: AdminEmailDomainBlockSchema, summary: "One e-mail domain block", tags, auth: email.read, params: id, handler: async (ctx, { params }) => renderEmailDomainBlock(await showEmailDomainBlock(ctx, params)) }),
-  route({ method: "POST", path: "/api/v1/admin/email_domain_blocks", view: AdminEmailDomainBlockSchema, summary: "Refuse sign-ups from an e-mail domain", tags, auth: email.write, body: createEmailDomainBlock.input, handler: async (ctx, { body }) => renderEmailDomainBlock(await createEmailDomainBlock(ctx, body)) }),
-  route({ method: "DELETE", path: "/api/v1/admin/email_domain_blocks/:id", view: EmptySchema, summary: "Lift an e-mail domain block", tags, auth: email.write, params: id, handler: async (ctx, { params }) => (await deleteEmailDomainBlock(ctx, params), {}) }),
+  route({ method: "GET", path: "/api/v1/admin/email_domain_blocks/:id", view: AdminEmailDomainBlockSchema, summary: "One e-mail domain block", tags, operation: showEmailDomainBlock, params: id, handler: async (ctx, { params }) => renderEmailDomainBlock(await showEmailDomainBlock(ctx, params)) }),
+  route({ method: "POST", path: "/api/v1/admin/email_domain_blocks", view: AdminEmailDomainBlockSchema, summary: "Refuse sign-ups from an e-mail domain", tags, operation: createEmailDomainBlock, body: createEmailDomainBlock.input, handler: async (ctx, { body }) => renderEmailDomainBlock(await createEmailDomainBlock(ctx, body)) }),
+  route({ method: "DELETE", path: "/api/v1/admin/email_domain_blocks/:id", view: EmptySchema, summary: "Lift an e-mail domain block", tags, operation: deleteEmailDomainBlock, params: id, handler: async (ctx, { params }) => (await deleteEmailDomainBlock(ctx, params), {}) }),
 
   route({
     method: "GET",
@@ -74,7 +70,7 @@ export const referenceBlocklistRoutes = [
     body: testCanonicalEmailBlocks.input,
     handler: async (ctx, { body }) => (await testCanonicalEmailBlocks(ctx, body)).map(renderCanonicalEmailBlock),
   }),
-  route({ method: "GET", path: "/api/v1/admin/canonical_email_blocks/:id", view: AdminCanonicalEmailBlockSchema, summary: "One canonical e-mail block", tags, auth: canonical.read, params: id, handler: async (ctx, { params }) => renderCanonicalEmailBlock(await showCanonicalEmailBlock(ctx, params)) }),
+  route({ method: "GET", path: "/api/v1/admin/canonical_email_blocks/:id", view: AdminCanonicalEmailBlockSchema, summary: "One canonical e-mail block", tags, operation: showCanonicalEmailBlock, params: id, handler: async (ctx, { params }) => renderCanonicalEmailBlock(await showCanonicalEmailBlock(ctx, params)) }),
   route({
     method: "POST",
     path: "/api/v1/admin/canonical_email_blocks",
@@ -85,7 +81,7 @@ export const referenceBlocklistRoutes = [
     body: createCanonicalEmailBlock.input,
     handler: async (ctx, { body }) => renderCanonicalEmailBlock(await createCanonicalEmailBlock(ctx, body)),
   }),
-  route({ method: "DELETE", path: "/api/v1/admin/canonical_email_blocks/:id", view: EmptySchema, summary: "Lift a canonical e-mail block", tags, auth: canonical.write, params: id, handler: async (ctx, { params }) => (await deleteCanonicalEmailBlock(ctx, params), {}) }),
+  route({ method: "DELETE", path: "/api/v1/admin/canonical_email_blocks/:id", view: EmptySchema, summary: "Lift a canonical e-mail block", tags, operation: deleteCanonicalEmailBlock, params: id, handler: async (ctx, { params }) => (await deleteCanonicalEmailBlock(ctx, params), {}) }),
 
   route({
     method: "GET",
@@ -101,8 +97,8 @@ export const referenceBlocklistRoutes = [
       return { ...page, items: page.items.map(renderIpBlock) };
     },
   }),
-  route({ method: "GET", path: "/api/v1/admin/ip_blocks/:id", view: AdminIpBlockSchema, summary: "One IP block", tags, auth: ip.read, params: id, handler: async (ctx, { params }) => renderIpBlock(await showIpBlock(ctx, params)) }),
-  route({ method: "POST", path: "/api/v1/admin/ip_blocks", view: AdminIpBlockSchema, summary: "Block an IP range (CIDR); expires_in seconds", tags, auth: ip.write, body: createIpBlock.input, handler: async (ctx, { body }) => renderIpBlock(await createIpBlock(ctx, body)) }),
+  route({ method: "GET", path: "/api/v1/admin/ip_blocks/:id", view: AdminIpBlockSchema, summary: "One IP block", tags, operation: showIpBlock, params: id, handler: async (ctx, { params }) => renderIpBlock(await showIpBlock(ctx, params)) }),
+  route({ method: "POST", path: "/api/v1/admin/ip_blocks", view: AdminIpBlockSchema, summary: "Block an IP range (CIDR); expires_in seconds", tags, operation: createIpBlock, body: createIpBlock.input, handler: async (ctx, { body }) => renderIpBlock(await createIpBlock(ctx, body)) }),
   route({
     method: "PUT",
     path: "/api/v1/admin/ip_blocks/:id",
@@ -114,5 +110,5 @@ export const referenceBlocklistRoutes = [
     body: updateIpBlock.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderIpBlock(await updateIpBlock(ctx, { ...body, id: params.id })),
   }),
-  route({ method: "DELETE", path: "/api/v1/admin/ip_blocks/:id", view: EmptySchema, summary: "Lift an IP block", tags, auth: ip.write, params: id, handler: async (ctx, { params }) => (await deleteIpBlock(ctx, params), {}) }),
+  route({ method: "DELETE", path: "/api/v1/admin/ip_blocks/:id", view: EmptySchema, summary: "Lift an IP block", tags, operation: deleteIpBlock, params: id, handler: async (ctx, { params }) => (await deleteIpBlock(ctx, params), {}) }),
 ];

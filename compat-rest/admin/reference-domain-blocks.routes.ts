@@ -22,7 +22,6 @@ import { AdminDomainAllowSchema, AdminDomainBlockSchema } from "../../src/views/
 import { listOf } from "../../src/views/schemas/view.ts";
 
 const id = z.object({ id: z.string() });
-const blocks = { read: { scopes: ["admin:read:domain_blocks"], role: "admin" }, write: { scopes: ["admin:write:domain_blocks"], role: "admin" } } as const;
 const tags = ["Admin (reference): federation"];
 
 /** A second block of a domain is refused with the existing one, so synchronisers can update it instead. */
@@ -37,7 +36,7 @@ export const referenceDomainBlockRoutes = [
     view: listOf(AdminDomainBlockSchema),
     summary: "Domain blocks, newest first (keyset pages: max_id, since_id, min_id, limit ≤ 200)",
     tags,
-    auth: blocks.read,
+    operation: listDomainBlocks,
     query: pageInput,
     paged: "id",
     async handler(ctx, { query }) {

@@ -5,7 +5,6 @@ import { route } from "../../src/http/routes/route.ts";
 import { AdminCohortSchema, AdminDimensionSchema, AdminMeasureSchema } from "../../src/views/schemas/tools.ts";
 import { listOf } from "../../src/views/schemas/view.ts";
 
-const auth = { scopes: ["admin:read"], privilege: "statistics_read" } as const;
 const tags = ["Admin (reference): dashboard"];
 
 export const referenceMetricRoutes = [
@@ -15,7 +14,7 @@ export const referenceMetricRoutes = [
     view: listOf(AdminMeasureSchema),
     summary: "Daily counts between start_at and end_at for keys: active_users, new_users, interactions, opened_reports, resolved_reports, tag_* (tag_id), instance_* (domain)",
     tags,
-    auth,
+    operation: measures,
     body: measures.input,
     handler: (ctx, { body }) => measures(ctx, body),
   }),
@@ -25,7 +24,7 @@ export const referenceMetricRoutes = [
     view: listOf(AdminDimensionSchema),
     summary: "Breakdowns for keys: languages, sources, servers, space_usage, software_versions, tag_servers, tag_languages (tag_id), instance_accounts, instance_languages (domain)",
     tags,
-    auth,
+    operation: dimensions,
     body: dimensions.input,
     handler: (ctx, { body }) => dimensions(ctx, body),
   }),
@@ -35,7 +34,7 @@ export const referenceMetricRoutes = [
     view: listOf(AdminCohortSchema),
     summary: "Sign-up cohorts per day or month and the share of each active (posting or favouriting) in every later period",
     tags,
-    auth,
+    operation: retention,
     body: retention.input,
     handler: (ctx, { body }) => retention(ctx, body),
   }),

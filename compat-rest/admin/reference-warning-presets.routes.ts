@@ -9,13 +9,11 @@ import { renderWarningPreset } from "../../src/views/warning-preset.ts";
 
 const id = z.object({ id: z.string() });
 const tags = ["Admin (reference): warning presets"];
-const read = { scopes: ["admin:read"], role: "admin" } as const;
-const write = { scopes: ["admin:write"], role: "admin" } as const;
 
 export const referenceWarningPresetRoutes = [
-  route({ method: "GET", path: "/api/v1/admin/warning_presets", view: listOf(WarningPresetSchema), summary: "Warning presets, oldest first", tags, auth: read, handler: async (ctx) => (await listWarningPresets(ctx, {})).map(renderWarningPreset) }),
-  route({ method: "GET", path: "/api/v1/admin/warning_presets/:id", view: WarningPresetSchema, summary: "One warning preset", tags, auth: read, params: id, handler: async (ctx, { params }) => renderWarningPreset(await showWarningPreset(ctx, params)) }),
-  route({ method: "POST", path: "/api/v1/admin/warning_presets", view: WarningPresetSchema, summary: "Add a warning preset (title, text)", tags, auth: write, body: createWarningPreset.input, handler: async (ctx, { body }) => renderWarningPreset(await createWarningPreset(ctx, body)) }),
+  route({ method: "GET", path: "/api/v1/admin/warning_presets", view: listOf(WarningPresetSchema), summary: "Warning presets, oldest first", tags, operation: listWarningPresets, handler: async (ctx) => (await listWarningPresets(ctx, {})).map(renderWarningPreset) }),
+  route({ method: "GET", path: "/api/v1/admin/warning_presets/:id", view: WarningPresetSchema, summary: "One warning preset", tags, operation: showWarningPreset, params: id, handler: async (ctx, { params }) => renderWarningPreset(await showWarningPreset(ctx, params)) }),
+  route({ method: "POST", path: "/api/v1/admin/warning_presets", view: WarningPresetSchema, summary: "Add a warning preset (title, text)", tags, operation: createWarningPreset, body: createWarningPreset.input, handler: async (ctx, { body }) => renderWarningPreset(await createWarningPreset(ctx, body)) }),
   route({
     method: "PUT",
     path: "/api/v1/admin/warning_presets/:id",
@@ -27,5 +25,5 @@ export const referenceWarningPresetRoutes = [
     body: updateWarningPreset.input.omit({ id: true }),
     handler: async (ctx, { params, body }) => renderWarningPreset(await updateWarningPreset(ctx, { ...body, id: params.id })),
   }),
-  route({ method: "DELETE", path: "/api/v1/admin/warning_presets/:id", view: EmptySchema, summary: "Delete a warning preset", tags, auth: write, params: id, handler: async (ctx, { params }) => (await deleteWarningPreset(ctx, params), {}) }),
+  route({ method: "DELETE", path: "/api/v1/admin/warning_presets/:id", view: EmptySchema, summary: "Delete a warning preset", tags, operation: deleteWarningPreset, params: id, handler: async (ctx, { params }) => (await deleteWarningPreset(ctx, params), {}) }),
 ];

@@ -1,9 +1,9 @@
-// Runtime configuration over GraphQL: the operations of the admin config routes, admin-only like them
-// (the route's OAuth scope too; the admin token passes). Family values are arbitrary JSON terms, so they
-// travel JSON-encoded, as the moderation log's `dataJson` does.
+// Runtime configuration over GraphQL: the operations of the admin config routes, each field guarded as
+// its operation declares (admin role and OAuth scope; the admin token passes). Family values are
+// arbitrary JSON terms, so they travel JSON-encoded, as the moderation log's `dataJson` does.
 import { describeConfig, getConfig, needReboot, restart, updateConfig, type ConfigList, type ConfigObject } from "../domain/config/config.ops.ts";
 import { Invalid } from "../kernel/errors.ts";
-import { adminOnly } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 
 
@@ -50,7 +50,7 @@ const ConfigChangeInput = builder.inputType("ConfigChangeInput", {
 builder.queryField("config", (t) =>
   t.field({
     type: ConfigListType,
-    ...adminOnly("admin:read"),
+    ...accessOf(getConfig),
     description: "The stored settings merged with the defaults (GET /config); onlyDb: only the stored ones",
     args: { onlyDb: t.arg.boolean() },
     resolve: (_root, args, ctx) => getConfig(ctx, { only_db: args.onlyDb ?? undefined }),
@@ -60,7 +60,7 @@ builder.queryField("config", (t) =>
 builder.queryField("configDescriptions", (t) =>
   t.field({
     type: [ConfigDescriptionType],
-    ...adminOnly("admin:read"),
+    ...accessOf(describeConfig),
     description: "Descriptions of every setting the server reads (GET /config/descriptions)",
     resolve: (_root, _args, ctx) => describeConfig(ctx, {}),
   }),
@@ -68,7 +68,7 @@ builder.queryField("configDescriptions", (t) =>
 
 builder.queryField("needReboot", (t) =>
   t.boolean({
-    ...adminOnly("admin:read"),
+    ...accessOf(needReboot),
     description: "Whether a restart-only setting changed since the last restart (GET /need_reboot)",
     resolve: async (_root, _args, ctx) => (await needReboot(ctx, {})).need_reboot,
   }),
@@ -86,7 +86,7 @@ function parseValue(json: string | null | undefined, index: number): unknown {
 builder.mutationField("updateConfig", (t) =>
   t.field({
     type: ConfigListType,
-    ...adminOnly("admin:write"),
+    ...accessOf(updateConfig),
     description: "Stores, merges or deletes settings (POST /config); answers the changed ones",
     args: { configs: t.arg({ type: [ConfigChangeInput], required: true }) },
     resolve: (_root, args, ctx) =>
@@ -104,7 +104,7 @@ builder.mutationField("updateConfig", (t) =>
 
 builder.mutationField("restart", (t) =>
   t.boolean({
-    ...adminOnly("admin:write"),
+    ...accessOf(restart),
     description: "Reloads the configuration in every process and clears needReboot (GET /restart)",
     resolve: async (_root, _args, ctx) => {
       await restart(ctx, {});

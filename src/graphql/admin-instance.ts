@@ -1,11 +1,11 @@
 // Instance documents, frontends and user backups over GraphQL: the operations of the admin REST
-// routes, admin-only like them. Documents travel as HTML text instead of a multipart upload. The
-// figures of the Prometheus scrape (`GET /api/v1/<family>/metrics`) as typed fields for the admin UI.
+// routes, each field guarded as its operation declares. Documents travel as HTML text instead of a
+// multipart upload. The figures of the Prometheus scrape (`GET /api/v1/<family>/metrics`) as typed
+// fields for the admin UI.
 import { deleteDocument, showDocument, updateDocument } from "../domain/documents/documents.ops.ts";
 import { installFrontend, listFrontends } from "../domain/frontends/frontends.ops.ts";
 import { serverMetrics, type ServerMetrics } from "../domain/stats/server-metrics.ops.ts";
 import { adminCreateBackup } from "../domain/backups/backups.ops.ts";
-import { adminOnly } from "./admin-auth.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
@@ -41,8 +41,8 @@ const ServerMetricsRef = builder.objectRef<ServerMetrics>("ServerMetrics").imple
 });
 
 builder.queryFields((t) => ({
-  serverMetrics: t.field({ ...adminOnly("admin:metrics"), type: ServerMetricsRef, resolve: (_root, _args, ctx) => serverMetrics(ctx, {}) }),
-  frontends: t.field({ ...adminOnly("admin:read"), type: [FrontendRef], resolve: (_root, _args, ctx) => listFrontends(ctx, {}) }),
+  serverMetrics: t.field({ ...accessOf(serverMetrics), type: ServerMetricsRef, resolve: (_root, _args, ctx) => serverMetrics(ctx, {}) }),
+  frontends: t.field({ ...accessOf(listFrontends), type: [FrontendRef], resolve: (_root, _args, ctx) => listFrontends(ctx, {}) }),
   instanceDocument: t.string({
     ...accessOf(showDocument),
     description: "the document's HTML: `instance-panel`, `terms-of-service` or `privacy-policy`",

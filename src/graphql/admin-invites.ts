@@ -1,8 +1,8 @@
-// Admin GraphQL for registration invites: the operations of the admin REST routes, guarded like them
-// (scope + the users_manage_invites privilege; the admin token passes).
+// Admin GraphQL for registration invites: the operations of the admin REST routes, each field guarded
+// as its operation declares (scope + the users_manage_invites privilege; the admin token passes).
 import { createInvite, emailInvite, listInvites, revokeInvite } from "../domain/invites/invites.ops.ts";
 import type { Invite } from "../generated/prisma/client.ts";
-import { privileged } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
 
@@ -21,11 +21,9 @@ const InviteRef = builder.objectRef<Invite>("Invite").implement({
   }),
 });
 
-const invites = "users_manage_invites" as const;
-
 builder.queryFields((t) => ({
   adminInvites: t.field({
-    ...privileged(invites, "admin:read:invites"),
+    ...accessOf(listInvites),
     type: [InviteRef],
     description: "Every invite, oldest first",
     resolve: (_root, _args, ctx) => listInvites(ctx, {}),
@@ -34,19 +32,19 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createInvite: t.field({
-    ...privileged(invites, "admin:write:invites"),
+    ...accessOf(createInvite),
     type: InviteRef,
     args: { maxUse: t.arg.int(), expiresAt: t.arg.string({ description: "a date, YYYY-MM-DD" }) },
     resolve: (_root, args, ctx) => createInvite(ctx, { max_use: opt(args.maxUse), expires_at: opt(args.expiresAt) }),
   }),
   revokeInvite: t.field({
-    ...privileged(invites, "admin:write:invites"),
+    ...accessOf(revokeInvite),
     type: InviteRef,
     args: { token: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => revokeInvite(ctx, { token: args.token }),
   }),
   emailInvite: t.field({
-    ...privileged(invites, "admin:write:invites"),
+    ...accessOf(emailInvite),
     type: InviteRef,
     description: "Mails a new one-time invite (only while registrations are closed and invites enabled)",
     args: { email: t.arg.string({ required: true }), name: t.arg.string() },

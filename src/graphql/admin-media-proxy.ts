@@ -1,7 +1,7 @@
-// Admin GraphQL for media-proxy bans and purges: the operations of the admin REST routes, guarded like
-// them (scope + admin role; the admin token passes).
+// Admin GraphQL for media-proxy bans and purges: the operations of the admin REST routes, each field
+// guarded as its operation declares (scope + admin role; the admin token passes).
 import { listMediaProxyBans, purgeMediaProxyUrls, unbanMediaProxyUrls } from "../domain/media-proxy/media-proxy.ops.ts";
-import { adminOnly } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
@@ -9,7 +9,7 @@ import { opt } from "./paging.ts";
 builder.queryFields((t) => ({
   mediaProxyBans: t.connection(
     {
-      ...adminOnly("admin:read:media_proxy_caches"),
+      ...accessOf(listMediaProxyBans),
       type: "String",
       description: "URLs banned from the media proxy, newest ban first; `query` keeps those containing it",
       args: { query: t.arg.string() },
@@ -25,7 +25,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   purgeMediaProxyUrls: t.field({
-    ...adminOnly("admin:write:media_proxy_caches"),
+    ...accessOf(purgeMediaProxyUrls),
     type: "Boolean",
     description: "Purges the URLs from the media proxy's cache and, with `ban` (default true), bans them",
     args: { urls: t.arg.stringList({ required: true }), ban: t.arg.boolean() },
@@ -35,7 +35,7 @@ builder.mutationFields((t) => ({
     },
   }),
   unbanMediaProxyUrls: t.field({
-    ...adminOnly("admin:write:media_proxy_caches"),
+    ...accessOf(unbanMediaProxyUrls),
     type: "Boolean",
     args: { urls: t.arg.stringList({ required: true }) },
     resolve: async (_root, a, ctx) => {

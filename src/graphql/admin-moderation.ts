@@ -81,7 +81,7 @@ builder.queryFields((t) => ({
   }),
   moderationLog: t.connection(
     {
-      ...privileged("moderation_log_read", "admin:read"),
+      ...accessOf(listModerationLog),
       type: LogEntry,
       description: "Moderation-log entries, newest first",
       args: {
@@ -112,7 +112,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => statusStats(ctx, { instance: opt(args.instance) }),
   }),
   adminActivity: t.field({
-    ...privileged("statistics_read", "admin:read"),
+    ...accessOf(dailyActivity),
     type: [DailyActivityType],
     description: "New statuses (local and remote) and local sign-ups per UTC day, the last `days` days (1 to 90, default 14) oldest first, today included",
     args: { days: t.arg.int() },

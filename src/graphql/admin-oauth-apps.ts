@@ -1,8 +1,8 @@
 // Admin GraphQL for OAuth apps (secrets included): the operations of the admin REST routes, guarded
-// like them (scope + admin role; the admin token passes).
+// as each operation declares (scope + admin role; the admin token passes).
 import { createOAuthApp, deleteOAuthApp, listOAuthApps, updateOAuthApp } from "../domain/oauth-apps/admin-apps.ops.ts";
 import type { OAuthApp } from "../generated/prisma/client.ts";
-import { adminOnly } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
@@ -24,7 +24,7 @@ const AdminOAuthAppRef = builder.objectRef<OAuthApp>("AdminOAuthApp").implement(
 builder.queryFields((t) => ({
   adminOAuthApps: t.connection(
     {
-      ...adminOnly("admin:write"),
+      ...accessOf(listOAuthApps),
       type: AdminOAuthAppRef,
       description: "OAuth apps, oldest first, filtered by exact name, client id or trust",
       args: { name: t.arg.string(), clientId: t.arg.string(), trusted: t.arg.boolean() },
@@ -40,7 +40,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createOAuthApp: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(createOAuthApp),
     type: AdminOAuthAppRef,
     args: {
       name: t.arg.string({ required: true }),
@@ -52,7 +52,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, a, ctx) => createOAuthApp(ctx, { name: a.name, redirect_uris: a.redirectUris, scopes: opt(a.scopes), website: a.website, trusted: opt(a.trusted) }),
   }),
   updateOAuthApp: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(updateOAuthApp),
     type: AdminOAuthAppRef,
     args: {
       id: t.arg.int({ required: true }),
@@ -66,7 +66,7 @@ builder.mutationFields((t) => ({
       updateOAuthApp(ctx, { id: a.id, name: opt(a.name), redirect_uris: opt(a.redirectUris), scopes: opt(a.scopes), website: a.website, trusted: opt(a.trusted) }),
   }),
   deleteOAuthApp: t.field({
-    ...adminOnly("admin:write"),
+    ...accessOf(deleteOAuthApp),
     type: "Boolean",
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, a, ctx) => {

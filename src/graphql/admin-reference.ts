@@ -1,5 +1,5 @@
 // The reference admin API's operations over GraphQL (domain blocks and allows, its account listing and
-// actions, its report handling): the same operations as the `/api/v1/admin/…` routes, guarded like them.
+// actions, its report handling): the same operations as the `/api/v1/admin/…` routes, each field guarded as its operation declares.
 // Lists page like the routes (maxId, sinceId, minId, limit), newest first.
 import {
   createDomainAllow,
@@ -35,7 +35,6 @@ import {
 import { dimensions, measures, retention, type Cohort, type Dimension, type Measure } from "../domain/stats/metrics.ops.ts";
 import { IP_BLOCK_SEVERITIES } from "../domain/auth/access-blocks.ts";
 import type { CanonicalEmailBlock, EmailDomainBlock, InstanceDomainAllow, InstanceDomainBlock, IpBlock } from "../generated/prisma/client.ts";
-import { adminOnly, privileged } from "./admin-auth.ts";
 import { ReportRef } from "./admin-reports.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
@@ -72,9 +71,6 @@ builder.objectField(ReportRef, "assignedAccount", (t) =>
   t.field({ type: AdminUser, nullable: true, description: "the moderator who took the report", resolve: (r, _a, ctx) => (r.assignedAccountId ? ctx.loaders.account.load(r.assignedAccountId) : null) }),
 );
 
-const blocks = { read: adminOnly("admin:read:domain_blocks"), write: adminOnly("admin:write:domain_blocks") };
-const allows = { read: adminOnly("admin:read:domain_allows"), write: adminOnly("admin:write:domain_allows") };
-const reports = { read: privileged("reports_manage_reports", "admin:read:reports"), write: privileged("reports_manage_reports", "admin:write:reports") };
 
 builder.queryFields((t) => {
   const paging = { maxId: t.arg.id(), sinceId: t.arg.id(), minId: t.arg.id(), limit: t.arg.int() };
@@ -85,10 +81,10 @@ builder.queryFields((t) => {
     limit: opt(a.limit),
   });
   return {
-    adminDomainBlocks: t.field({ ...blocks.read, type: [DomainBlockRef], args: paging, resolve: async (_r, a, ctx) => (await listDomainBlocks(ctx, page(a))).items }),
-    adminDomainBlock: t.field({ ...blocks.read, type: DomainBlockRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showDomainBlock(ctx, { id: String(a.id) }) }),
-    adminDomainAllows: t.field({ ...allows.read, type: [DomainAllowRef], args: paging, resolve: async (_r, a, ctx) => (await listDomainAllows(ctx, page(a))).items }),
-    adminDomainAllow: t.field({ ...allows.read, type: DomainAllowRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showDomainAllow(ctx, { id: String(a.id) }) }),
+    adminDomainBlocks: t.field({ ...accessOf(listDomainBlocks), type: [DomainBlockRef], args: paging, resolve: async (_r, a, ctx) => (await listDomainBlocks(ctx, page(a))).items }),
+    adminDomainBlock: t.field({ ...accessOf(showDomainBlock), type: DomainBlockRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showDomainBlock(ctx, { id: String(a.id) }) }),
+    adminDomainAllows: t.field({ ...accessOf(listDomainAllows), type: [DomainAllowRef], args: paging, resolve: async (_r, a, ctx) => (await listDomainAllows(ctx, page(a))).items }),
+    adminDomainAllow: t.field({ ...accessOf(showDomainAllow), type: DomainAllowRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showDomainAllow(ctx, { id: String(a.id) }) }),
     adminAccounts: t.field({
       ...accessOf(listAdminAccounts),
       type: [AdminUser],
@@ -118,7 +114,7 @@ builder.queryFields((t) => {
         ).items,
     }),
     adminReferenceReports: t.field({
-      ...reports.read,
+      ...accessOf(listReferenceReports),
       type: [ReportRef],
       description: "Reports newest first, as GET /api/v1/admin/reports lists them: open ones, or handled ones with resolved",
       args: { ...paging, resolved: t.arg.boolean(), accountId: t.arg.id(), targetAccountId: t.arg.id() },
@@ -132,7 +128,7 @@ builder.queryFields((t) => {
           })
         ).items,
     }),
-    adminReferenceReport: t.field({ ...reports.read, type: ReportRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showReferenceReport(ctx, { id: String(a.id) }) }),
+    adminReferenceReport: t.field({ ...accessOf(showReferenceReport), type: ReportRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showReferenceReport(ctx, { id: String(a.id) }) }),
   };
 });
 
@@ -159,20 +155,20 @@ const blockInput = (f: BlockFieldsInput | null | undefined) => ({
 
 builder.mutationFields((t) => ({
   createDomainBlock: t.field({
-    ...blocks.write,
+    ...accessOf(createDomainBlock),
     type: DomainBlockRef,
     args: { domain: t.arg.string({ required: true }), fields: t.arg({ type: BlockFields }) },
     resolve: (_r, a, ctx) => createDomainBlock(ctx, { domain: a.domain, ...blockInput(a.fields) }),
   }),
   updateDomainBlock: t.field({
-    ...blocks.write,
+    ...accessOf(updateDomainBlock),
     type: DomainBlockRef,
     args: { id: t.arg.id({ required: true }), fields: t.arg({ type: BlockFields, required: true }) },
     resolve: (_r, a, ctx) => updateDomainBlock(ctx, { id: String(a.id), ...blockInput(a.fields) }),
   }),
-  deleteDomainBlock: t.field({ ...blocks.write, type: DomainBlockRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => deleteDomainBlock(ctx, { id: String(a.id) }) }),
-  createDomainAllow: t.field({ ...allows.write, type: DomainAllowRef, args: { domain: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => createDomainAllow(ctx, { domain: a.domain }) }),
-  deleteDomainAllow: t.field({ ...allows.write, type: DomainAllowRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => deleteDomainAllow(ctx, { id: String(a.id) }) }),
+  deleteDomainBlock: t.field({ ...accessOf(deleteDomainBlock), type: DomainBlockRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => deleteDomainBlock(ctx, { id: String(a.id) }) }),
+  createDomainAllow: t.field({ ...accessOf(createDomainAllow), type: DomainAllowRef, args: { domain: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => createDomainAllow(ctx, { domain: a.domain }) }),
+  deleteDomainAllow: t.field({ ...accessOf(deleteDomainAllow), type: DomainAllowRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => deleteDomainAllow(ctx, { id: String(a.id) }) }),
   adminRejectUsers: t.field({
     ...accessOf(rejectUsers),
     type: [AdminUser],
@@ -189,20 +185,20 @@ builder.mutationFields((t) => ({
       accountAction(ctx, { id: String(a.id), type: a.type, text: a.text, report_id: a.reportId == null ? undefined : String(a.reportId), send_email_notification: a.sendEmailNotification ?? undefined }),
   }),
   adminAssignReport: t.field({
-    ...reports.write,
+    ...accessOf(assignReport),
     type: ReportRef,
     description: "Take a report (assign true) or leave it to nobody",
     args: { id: t.arg.id({ required: true }), assign: t.arg.boolean({ required: true }) },
     resolve: (_r, a, ctx) => assignReport(ctx, { id: String(a.id), assign: a.assign }),
   }),
   adminSetReportResolved: t.field({
-    ...reports.write,
+    ...accessOf(setReportResolved),
     type: ReportRef,
     args: { id: t.arg.id({ required: true }), resolved: t.arg.boolean({ required: true }) },
     resolve: (_r, a, ctx) => setReportResolved(ctx, { id: String(a.id), resolved: a.resolved }),
   }),
   adminUpdateReportDetails: t.field({
-    ...reports.write,
+    ...accessOf(updateReportDetails),
     type: ReportRef,
     args: { id: t.arg.id({ required: true }), category: t.arg({ type: ReportCategory }), ruleIds: t.arg.idList() },
     resolve: (_r, a, ctx) => updateReportDetails(ctx, { id: String(a.id), category: opt(a.category), rule_ids: a.ruleIds?.map(String) }),
@@ -230,11 +226,6 @@ const IpBlockRef = builder.objectRef<IpBlock>("IpBlock").implement({
   }),
 });
 
-const guards = (name: string) => ({ read: adminOnly(`admin:read:${name}`), write: adminOnly(`admin:write:${name}`) });
-const emailGuard = guards("email_domain_blocks");
-const canonicalGuard = guards("canonical_email_blocks");
-const ipGuard = guards("ip_blocks");
-
 builder.queryFields((t) => {
   const paging = { maxId: t.arg.id(), sinceId: t.arg.id(), minId: t.arg.id(), limit: t.arg.int() };
   const page = (a: { maxId?: string | number | null; sinceId?: string | number | null; minId?: string | number | null; limit?: number | null }) => ({
@@ -245,47 +236,47 @@ builder.queryFields((t) => {
   });
   const one = { id: t.arg.id({ required: true }) };
   return {
-    adminEmailDomainBlocks: t.field({ ...emailGuard.read, type: [EmailDomainBlockRef], args: paging, resolve: async (_r, a, ctx) => (await listEmailDomainBlocks(ctx, page(a))).items }),
-    adminEmailDomainBlock: t.field({ ...emailGuard.read, type: EmailDomainBlockRef, args: one, resolve: (_r, a, ctx) => showEmailDomainBlock(ctx, { id: String(a.id) }) }),
-    adminCanonicalEmailBlocks: t.field({ ...canonicalGuard.read, type: [CanonicalEmailBlockRef], args: paging, resolve: async (_r, a, ctx) => (await listCanonicalEmailBlocks(ctx, page(a))).items }),
-    adminCanonicalEmailBlock: t.field({ ...canonicalGuard.read, type: CanonicalEmailBlockRef, args: one, resolve: (_r, a, ctx) => showCanonicalEmailBlock(ctx, { id: String(a.id) }) }),
+    adminEmailDomainBlocks: t.field({ ...accessOf(listEmailDomainBlocks), type: [EmailDomainBlockRef], args: paging, resolve: async (_r, a, ctx) => (await listEmailDomainBlocks(ctx, page(a))).items }),
+    adminEmailDomainBlock: t.field({ ...accessOf(showEmailDomainBlock), type: EmailDomainBlockRef, args: one, resolve: (_r, a, ctx) => showEmailDomainBlock(ctx, { id: String(a.id) }) }),
+    adminCanonicalEmailBlocks: t.field({ ...accessOf(listCanonicalEmailBlocks), type: [CanonicalEmailBlockRef], args: paging, resolve: async (_r, a, ctx) => (await listCanonicalEmailBlocks(ctx, page(a))).items }),
+    adminCanonicalEmailBlock: t.field({ ...accessOf(showCanonicalEmailBlock), type: CanonicalEmailBlockRef, args: one, resolve: (_r, a, ctx) => showCanonicalEmailBlock(ctx, { id: String(a.id) }) }),
     adminTestCanonicalEmailBlocks: t.field({
-      ...canonicalGuard.read,
+      ...accessOf(testCanonicalEmailBlocks),
       type: [CanonicalEmailBlockRef],
       description: "The canonical e-mail blocks an address falls under",
       args: { email: t.arg.string({ required: true }) },
       resolve: (_r, a, ctx) => testCanonicalEmailBlocks(ctx, { email: a.email }),
     }),
-    adminIpBlocks: t.field({ ...ipGuard.read, type: [IpBlockRef], args: paging, resolve: async (_r, a, ctx) => (await listIpBlocks(ctx, page(a))).items }),
-    adminIpBlock: t.field({ ...ipGuard.read, type: IpBlockRef, args: one, resolve: (_r, a, ctx) => showIpBlock(ctx, { id: String(a.id) }) }),
+    adminIpBlocks: t.field({ ...accessOf(listIpBlocks), type: [IpBlockRef], args: paging, resolve: async (_r, a, ctx) => (await listIpBlocks(ctx, page(a))).items }),
+    adminIpBlock: t.field({ ...accessOf(showIpBlock), type: IpBlockRef, args: one, resolve: (_r, a, ctx) => showIpBlock(ctx, { id: String(a.id) }) }),
   };
 });
 
 builder.mutationFields((t) => {
   const one = { id: t.arg.id({ required: true }) };
   return {
-    createEmailDomainBlock: t.field({ ...emailGuard.write, type: EmailDomainBlockRef, args: { domain: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => createEmailDomainBlock(ctx, { domain: a.domain }) }),
-    deleteEmailDomainBlock: t.field({ ...emailGuard.write, type: EmailDomainBlockRef, args: one, resolve: (_r, a, ctx) => deleteEmailDomainBlock(ctx, { id: String(a.id) }) }),
+    createEmailDomainBlock: t.field({ ...accessOf(createEmailDomainBlock), type: EmailDomainBlockRef, args: { domain: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => createEmailDomainBlock(ctx, { domain: a.domain }) }),
+    deleteEmailDomainBlock: t.field({ ...accessOf(deleteEmailDomainBlock), type: EmailDomainBlockRef, args: one, resolve: (_r, a, ctx) => deleteEmailDomainBlock(ctx, { id: String(a.id) }) }),
     createCanonicalEmailBlock: t.field({
-      ...canonicalGuard.write,
+      ...accessOf(createCanonicalEmailBlock),
       type: CanonicalEmailBlockRef,
       args: { email: t.arg.string(), canonicalEmailHash: t.arg.string() },
       resolve: (_r, a, ctx) => createCanonicalEmailBlock(ctx, { email: opt(a.email), canonical_email_hash: opt(a.canonicalEmailHash) }),
     }),
-    deleteCanonicalEmailBlock: t.field({ ...canonicalGuard.write, type: CanonicalEmailBlockRef, args: one, resolve: (_r, a, ctx) => deleteCanonicalEmailBlock(ctx, { id: String(a.id) }) }),
+    deleteCanonicalEmailBlock: t.field({ ...accessOf(deleteCanonicalEmailBlock), type: CanonicalEmailBlockRef, args: one, resolve: (_r, a, ctx) => deleteCanonicalEmailBlock(ctx, { id: String(a.id) }) }),
     createIpBlock: t.field({
-      ...ipGuard.write,
+      ...accessOf(createIpBlock),
       type: IpBlockRef,
       args: { ip: t.arg.string({ required: true }), severity: t.arg({ type: IpSeverity, required: true }), comment: t.arg.string(), expiresIn: t.arg.int({ description: "seconds" }) },
       resolve: (_r, a, ctx) => createIpBlock(ctx, { ip: a.ip, severity: a.severity, comment: a.comment, expires_in: a.expiresIn }),
     }),
     updateIpBlock: t.field({
-      ...ipGuard.write,
+      ...accessOf(updateIpBlock),
       type: IpBlockRef,
       args: { ...one, ip: t.arg.string(), severity: t.arg({ type: IpSeverity }), comment: t.arg.string(), expiresIn: t.arg.int() },
       resolve: (_r, a, ctx) => updateIpBlock(ctx, { id: String(a.id), ip: opt(a.ip), severity: opt(a.severity), comment: a.comment, expires_in: a.expiresIn }),
     }),
-    deleteIpBlock: t.field({ ...ipGuard.write, type: IpBlockRef, args: one, resolve: (_r, a, ctx) => deleteIpBlock(ctx, { id: String(a.id) }) }),
+    deleteIpBlock: t.field({ ...accessOf(deleteIpBlock), type: IpBlockRef, args: one, resolve: (_r, a, ctx) => deleteIpBlock(ctx, { id: String(a.id) }) }),
   };
 });
 
@@ -322,23 +313,22 @@ const CohortRef = builder.objectRef<Cohort>("Cohort").implement({
 });
 
 builder.queryFields((t) => {
-  const dashboard = privileged("statistics_read", "admin:read");
   const span = { startAt: t.arg({ type: "DateTime", required: true }), endAt: t.arg({ type: "DateTime", required: true }) };
   return {
     adminMeasures: t.field({
-      ...dashboard,
+      ...accessOf(measures),
       type: [MeasureRef],
       args: { ...span, keys: t.arg.stringList({ required: true }), tagId: t.arg.id(), domain: t.arg.string() },
       resolve: (_r, a, ctx) => measures(ctx, { keys: a.keys, start_at: a.startAt, end_at: a.endAt, tag_id: a.tagId == null ? undefined : String(a.tagId), domain: opt(a.domain) }),
     }),
     adminDimensions: t.field({
-      ...dashboard,
+      ...accessOf(dimensions),
       type: [DimensionRef],
       args: { ...span, keys: t.arg.stringList({ required: true }), limit: t.arg.int(), tagId: t.arg.id(), domain: t.arg.string() },
       resolve: (_r, a, ctx) => dimensions(ctx, { keys: a.keys, start_at: a.startAt, end_at: a.endAt, limit: opt(a.limit), tag_id: a.tagId == null ? undefined : String(a.tagId), domain: opt(a.domain) }),
     }),
     adminRetention: t.field({
-      ...dashboard,
+      ...accessOf(retention),
       type: [CohortRef],
       args: { ...span, frequency: t.arg.string({ description: "day (default) or month" }) },
       resolve: (_r, a, ctx) => retention(ctx, { start_at: a.startAt, end_at: a.endAt, frequency: a.frequency === "month" ? "month" : "day" }),

@@ -1,8 +1,8 @@
-// Admin GraphQL for relays: the operations of the admin REST routes, guarded like them (scope + admin
-// role; the admin token passes).
+// Admin GraphQL for relays: the operations of the admin REST routes, each field guarded as its
+// operation declares (scope + admin role; the admin token passes).
 import { followRelay, listRelays, unfollowRelay } from "../domain/relays/relays.ops.ts";
 import type { Relay } from "../generated/prisma/client.ts";
-import { adminOnly } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
 
@@ -17,7 +17,7 @@ const RelayRef = builder.objectRef<Relay>("Relay").implement({
 
 builder.queryFields((t) => ({
   adminRelays: t.field({
-    ...adminOnly("admin:read"),
+    ...accessOf(listRelays),
     type: [RelayRef],
     resolve: (_root, _args, ctx) => listRelays(ctx, {}),
   }),
@@ -25,13 +25,13 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   followRelay: t.field({
-    ...adminOnly("admin:write:follows"),
+    ...accessOf(followRelay),
     type: RelayRef,
     args: { relayUrl: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => followRelay(ctx, { relay_url: args.relayUrl }),
   }),
   unfollowRelay: t.field({
-    ...adminOnly("admin:write:follows"),
+    ...accessOf(unfollowRelay),
     type: "String",
     description: "Answers the relay's URL; an unknown relay is an error unless `force`",
     args: { relayUrl: t.arg.string({ required: true }), force: t.arg.boolean() },

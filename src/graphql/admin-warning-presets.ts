@@ -1,7 +1,6 @@
 // Warning presets for admins, over the operations of `/api/v1/admin/warning_presets`.
 import { createWarningPreset, deleteWarningPreset, listWarningPresets, showWarningPreset, updateWarningPreset } from "../domain/accounts/warning-presets.ops.ts";
 import type { WarningPreset } from "../generated/prisma/client.ts";
-import { adminOnly } from "./admin-auth.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 
@@ -16,8 +15,8 @@ const WarningPresetRef = builder.objectRef<WarningPreset>("WarningPreset").imple
 });
 
 builder.queryFields((t) => ({
-  adminWarningPresets: t.field({ ...adminOnly("admin:read"), type: [WarningPresetRef], resolve: (_r, _a, ctx) => listWarningPresets(ctx, {}) }),
-  adminWarningPreset: t.field({ ...adminOnly("admin:read"), type: WarningPresetRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showWarningPreset(ctx, { id: String(a.id) }) }),
+  adminWarningPresets: t.field({ ...accessOf(listWarningPresets), type: [WarningPresetRef], resolve: (_r, _a, ctx) => listWarningPresets(ctx, {}) }),
+  adminWarningPreset: t.field({ ...accessOf(showWarningPreset), type: WarningPresetRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => showWarningPreset(ctx, { id: String(a.id) }) }),
 }));
 
 builder.mutationFields((t) => ({
@@ -33,5 +32,5 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), title: t.arg.string(), text: t.arg.string() },
     resolve: (_r, a, ctx) => updateWarningPreset(ctx, { id: String(a.id), title: a.title, text: a.text }),
   }),
-  deleteWarningPreset: t.field({ ...adminOnly("admin:write"), type: WarningPresetRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => deleteWarningPreset(ctx, { id: String(a.id) }) }),
+  deleteWarningPreset: t.field({ ...accessOf(deleteWarningPreset), type: WarningPresetRef, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => deleteWarningPreset(ctx, { id: String(a.id) }) }),
 }));

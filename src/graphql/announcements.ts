@@ -1,6 +1,6 @@
 // GraphQL announcements: the Announcement type (also served to clients, client-extras.ts, and streamed,
-// subscriptions.ts) and its admin queries and mutations, guarded like the admin REST routes (scope +
-// the announcements_manage_announcements privilege; the admin token passes).
+// subscriptions.ts) and its admin queries and mutations, each guarded as its operation declares, as the
+// admin REST routes are (scope + the announcements_manage_announcements privilege; the admin token passes).
 import DataLoader from "dataloader";
 import type { Ctx } from "../domain/context.ts";
 import {
@@ -13,7 +13,7 @@ import {
 } from "../domain/announcements/announcements.ops.ts";
 import { announcementDetails, type AnnouncementDetails } from "../domain/announcements/announcements.read.ts";
 import type { Announcement } from "../generated/prisma/client.ts";
-import { privileged } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { builder } from "./builder.ts";
 import { AccountType, opt } from "./paging.ts";
@@ -53,13 +53,12 @@ export const AnnouncementRef = builder.objectRef<Announcement>("Announcement").i
   }),
 });
 
-const announcements = "announcements_manage_announcements" as const;
 const dateArg = (d: Date | null | undefined) => (d === undefined ? undefined : d === null ? null : d.toISOString());
 
 builder.queryFields((t) => ({
   adminAnnouncements: t.connection(
     {
-      ...privileged(announcements, "admin:read"),
+      ...accessOf(listAllAnnouncements),
       type: AnnouncementRef,
       description: "Every announcement, active or not, oldest first",
       resolve: (_root, args, ctx) =>
@@ -71,7 +70,7 @@ builder.queryFields((t) => ({
     { name: "AnnouncementConnection", ...totalCountField },
   ),
   adminAnnouncement: t.field({
-    ...privileged(announcements, "admin:read"),
+    ...accessOf(getAnnouncement),
     type: AnnouncementRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => getAnnouncement(ctx, { id: String(args.id) }),
@@ -80,13 +79,13 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createAnnouncement: t.field({
-    ...privileged(announcements, "admin:write"),
+    ...accessOf(createAnnouncement),
     type: AnnouncementRef,
     args: { content: t.arg.string({ required: true }), startsAt: t.arg({ type: "DateTime" }), endsAt: t.arg({ type: "DateTime" }), allDay: t.arg.boolean() },
     resolve: (_root, a, ctx) => createAnnouncement(ctx, { content: a.content, starts_at: dateArg(a.startsAt), ends_at: dateArg(a.endsAt), all_day: opt(a.allDay) }),
   }),
   updateAnnouncement: t.field({
-    ...privileged(announcements, "admin:write"),
+    ...accessOf(updateAnnouncement),
     type: AnnouncementRef,
     description: "Changes what is given; an explicit null clears a date",
     args: { id: t.arg.id({ required: true }), content: t.arg.string(), startsAt: t.arg({ type: "DateTime" }), endsAt: t.arg({ type: "DateTime" }), allDay: t.arg.boolean() },
@@ -94,7 +93,7 @@ builder.mutationFields((t) => ({
       updateAnnouncement(ctx, { id: String(a.id), content: opt(a.content), starts_at: dateArg(a.startsAt), ends_at: dateArg(a.endsAt), all_day: opt(a.allDay) }),
   }),
   deleteAnnouncement: t.field({
-    ...privileged(announcements, "admin:write"),
+    ...accessOf(deleteAnnouncement),
     type: "ID",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, a, ctx) => {

@@ -20,7 +20,6 @@ import { chatCursor, withinIdempotencyWindow, type ChatView, type MessageRef } f
 import { makeCtx } from "../domain/context.ts";
 import { storedEmojis } from "../domain/emoji/emojify.ts";
 import type { MediaAttachment } from "../generated/prisma/client.ts";
-import { privileged } from "./admin-auth.ts";
 import { builder } from "./builder.ts";
 import { proxiedUrl } from "../domain/media/proxy-url.ts";
 import { AccountType, opt, relayConnection } from "./paging.ts";
@@ -162,20 +161,18 @@ builder.subscriptionField("chatMessageReceived", (t) =>
   }),
 );
 
-// Chat moderation, as the admin REST routes (`messages_read` / `messages_delete` with the route's scope).
-const adminRead = privileged("messages_read", "admin:read:chats");
-const adminWrite = privileged("messages_delete", "admin:write:chats");
-
+// Chat moderation, guarded as its operations declare (`messages_read` / `messages_delete` with the
+// admin REST routes' scope).
 builder.queryFields((t) => ({
   adminUserChats: t.field({
-    ...adminRead,
+    ...accessOf(adminUserChats),
     type: [Chat],
     description: "Every chat of a user (by nickname or id), newest update first",
     args: { nickname: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => adminUserChats(ctx, { nickname: a.nickname }),
   }),
   adminChat: t.field({
-    ...adminRead,
+    ...accessOf(adminShowChat),
     type: Chat,
     description: "One chat, whoever owns it",
     args: { id: t.arg.id({ required: true }) },
@@ -183,7 +180,7 @@ builder.queryFields((t) => ({
   }),
   adminChatMessages: t.connection(
     {
-      ...adminRead,
+      ...accessOf(adminChatMessages),
       type: ChatMessage,
       description: "Messages of any chat, newest first",
       args: { chatId: t.arg.id({ required: true }) },
@@ -195,7 +192,7 @@ builder.queryFields((t) => ({
 
 builder.mutationField("adminDeleteChatMessage", (t) =>
   t.field({
-    ...adminWrite,
+    ...accessOf(adminDeleteChatMessage),
     type: ChatMessage,
     description: "Deletes a chat message for both sides (moderation log: chat_message_delete); answers it as it was",
     args: { chatId: t.arg.id({ required: true }), messageId: t.arg.id({ required: true }) },

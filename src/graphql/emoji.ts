@@ -1,12 +1,12 @@
 // Custom emoji and emoji packs: the same operations as the REST routes (reading is public; pack
-// changes and the reload need an admin holding `admin:write`).
+// changes and the reload are guarded as their operations declare: emoji_manage_emoji with `admin:write`).
 import { listCustomEmoji, reloadEmoji } from "../domain/emoji/emoji.ops.ts";
 import { Invalid } from "../kernel/errors.ts";
 import { addPackFile, deletePackFile, updatePackFile } from "../domain/emoji/files.ops.ts";
 import { createPack, deletePack, importPacks, listPacks, packView, showPack, updatePackMetadata, type PackView } from "../domain/emoji/packs.ops.ts";
 import { downloadPack, listRemotePacks } from "../domain/emoji/remote.ops.ts";
 import { emojiUrl, type CustomEmoji } from "../domain/emoji/registry.ts";
-import { privileged } from "./admin-auth.ts";
+import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 
 const CustomEmojiRef = builder.objectRef<CustomEmoji>("CustomEmoji").implement({
@@ -78,11 +78,9 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const adminWrite = privileged("emoji_manage_emoji", "admin:write");
-
 builder.mutationFields((t) => ({
   createEmojiPack: t.field({
-    ...adminWrite,
+    ...accessOf(createPack),
     type: EmojiPackRef,
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
@@ -91,7 +89,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateEmojiPackMetadata: t.field({
-    ...adminWrite,
+    ...accessOf(updatePackMetadata),
     type: EmojiPackRef,
     args: { name: t.arg.string({ required: true }), metadata: t.arg({ type: EmojiPackMetadataInput, required: true }) },
     resolve: async (_r, args, ctx) => {
@@ -101,7 +99,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteEmojiPack: t.boolean({
-    ...adminWrite,
+    ...accessOf(deletePack),
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
       await deletePack(ctx, { name: args.name });
@@ -109,7 +107,7 @@ builder.mutationFields((t) => ({
     },
   }),
   reloadEmoji: t.boolean({
-    ...adminWrite,
+    ...accessOf(reloadEmoji),
     resolve: async (_r, _a, ctx) => {
       await reloadEmoji(ctx, {});
       return true;
@@ -133,7 +131,7 @@ const fileMap = (files: Record<string, string>) => Object.entries(files).map(([s
 
 builder.queryFields((t) => ({
   remoteEmojiPacksJson: t.string({
-    ...adminWrite,
+    ...accessOf(listRemotePacks),
     description: "Another instance's packs as it lists them (`{packs, count}`), JSON-encoded: its shape is the remote's",
     args: { url: t.arg.string({ required: true }), page: t.arg.int(), pageSize: t.arg.int() },
     resolve: async (_r, a, ctx) => JSON.stringify(await listRemotePacks(ctx, { url: a.url, page: a.page ?? undefined, page_size: a.pageSize ?? undefined })),
@@ -142,18 +140,18 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   importEmojiPacks: t.stringList({
-    ...adminWrite,
+    ...accessOf(importPacks),
     description: "Writes a pack.json for each pack folder copied onto the disk without one; answers their names",
     resolve: (_r, _a, ctx) => importPacks(ctx, {}),
   }),
   downloadEmojiPack: t.boolean({
-    ...adminWrite,
+    ...accessOf(downloadPack),
     description: "Copies another instance's pack `name` here (as `as`)",
     args: { url: t.arg.string({ required: true }), name: t.arg.string({ required: true }), as: t.arg.string() },
     resolve: async (_r, a, ctx) => (await downloadPack(ctx, { url: a.url, name: a.name, as: a.as ?? undefined }), true),
   }),
   addEmoji: t.field({
-    ...adminWrite,
+    ...accessOf(addPackFile),
     type: [EmojiFile],
     description: "Adds an image (an uploaded `file`, a zip of images, or the image at `url`) to a pack; answers its files",
     args: { pack: t.arg.string({ required: true }), file: t.arg({ type: FileScalar }), url: t.arg.string(), shortcode: t.arg.string(), filename: t.arg.string() },
@@ -166,7 +164,7 @@ builder.mutationFields((t) => ({
     },
   }),
   renameEmoji: t.field({
-    ...adminWrite,
+    ...accessOf(updatePackFile),
     type: [EmojiFile],
     description: "Renames an emoji and/or its file; `force` overwrites a used shortcode or file",
     args: { pack: t.arg.string({ required: true }), shortcode: t.arg.string({ required: true }), newShortcode: t.arg.string({ required: true }), newFilename: t.arg.string({ required: true }), force: t.arg.boolean() },
@@ -174,7 +172,7 @@ builder.mutationFields((t) => ({
       fileMap(await updatePackFile(ctx, { name: a.pack, shortcode: a.shortcode, new_shortcode: a.newShortcode, new_filename: a.newFilename, force: a.force ?? undefined })),
   }),
   deleteEmoji: t.field({
-    ...adminWrite,
+    ...accessOf(deletePackFile),
     type: [EmojiFile],
     description: "Removes an emoji and its file from a pack",
     args: { pack: t.arg.string({ required: true }), shortcode: t.arg.string({ required: true }) },

@@ -1,7 +1,6 @@
 // Instance rules: everyone reads them (`instanceRules`); admins change them, as over REST.
 import { createRule, deleteRule, listRules, readRules, updateRule } from "../domain/rules/rules.ops.ts";
 import type { Rule } from "../generated/prisma/client.ts";
-import { adminOnly } from "./admin-auth.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { opt } from "./paging.ts";
@@ -17,8 +16,8 @@ const RuleRef = builder.objectRef<Rule>("InstanceRule").implement({
 });
 
 builder.queryField("instanceRules", (t) => t.field({ type: [RuleRef], resolve: (_r, _a, ctx) => readRules(ctx) }));
-// the admin API's read of the same rules, guarded as GET /admin/rules is
-builder.queryField("adminRules", (t) => t.field({ ...adminOnly("admin:read"), type: [RuleRef], resolve: (_r, _a, ctx) => listRules(ctx, {}) }));
+// the admin API's read of the same rules: GET /admin/rules's operation, guarded as it declares
+builder.queryField("adminRules", (t) => t.field({ ...accessOf(listRules), type: [RuleRef], resolve: (_r, _a, ctx) => listRules(ctx, {}) }));
 
 builder.mutationFields((t) => ({
   createRule: t.field({

@@ -7,7 +7,6 @@ import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
 import type { InstanceDomainAllow, InstanceDomainBlock } from "../../generated/prisma/client.ts";
-import { requireAdmin } from "../auth/policy.ts";
 import { applyEverywhere } from "../config/config.ops.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, NotFound, Unprocessable } from "../../kernel/errors.ts";
@@ -74,8 +73,8 @@ const detail = (b: InstanceDomainBlock) => [b.severity, b.rejectMedia && "reject
 
 export const listDomainBlocks = operation({
   name: "admin.domainBlocks.list",
+  access: { scopes: ["admin:read:domain_blocks"], role: "admin" },
   input: listInput,
-  authorize: requireAdmin,
   run: (ctx, input) => page(input, (args) => ctx.db.instanceDomainBlock.findMany(args)),
 });
 

@@ -2,7 +2,6 @@
 // so the answer costs one small query whatever the number of statuses; and activity per day (the admin
 // UI's dashboard chart; GraphQL only, the family's API has no such statistic).
 import { z } from "zod";
-import { requirePrivilege } from "../auth/policy.ts";
 import { firstIdAt } from "../../db/ids.ts";
 import { operation } from "../operation.ts";
 
@@ -43,8 +42,8 @@ export interface DailyActivity {
  */
 export const dailyActivity = operation({
   name: "admin.activity",
+  access: { scopes: ["admin:read"], privilege: "statistics_read" },
   input: z.object({ days: z.number().int().min(1).max(90).default(14) }),
-  authorize: (ctx) => requirePrivilege(ctx, "statistics_read"),
   async run(ctx, input): Promise<DailyActivity[]> {
     const since = new Date(ctx.clock().getTime()); // a copy: the clock may hand out a shared Date
     since.setUTCHours(0, 0, 0, 0);
