@@ -75,7 +75,7 @@ export const accountRoutes = [
       view: AccountSchema,
       summary: `Remove the ${kind} image (the instance default shows instead)`,
       tags: ["Accounts"],
-      auth: { scopes: ["write:accounts"] },
+      operation: updateProfile,
       handler: async (ctx) => renderAccount(ctx, await updateProfile(ctx, { [kind]: "" }), { asOwner: true }),
     }),
   ),
@@ -86,7 +86,7 @@ export const accountRoutes = [
       view: ImageUrlSchema,
       summary: `Set (upload or data URL) or clear (empty) the ${kind} image`,
       tags: ["Accounts"],
-      auth: { scopes: ["write:accounts"] },
+      operation: updateProfile,
       body: z.object({ img: z.string().optional() }),
       files: ["img"],
       async handler(ctx, input) {
