@@ -12,22 +12,22 @@ import {
   updateNotificationSettings,
 } from "../../src/domain/accounts/account-actions.ops.ts";
 import { resendConfirmation } from "../../src/domain/accounts/registration.ops.ts";
-import type { Ctx } from "../../src/domain/context.ts";
+import type { AnyOperation } from "../../src/domain/operation.ts";
 import { route } from "../../src/http/routes/route.ts";
 import { AliasesSchema, SuccessSchema } from "../../src/views/schemas/own.ts";
 
 const both = (name: string) => [`/api/$ns/${name}`, `/api/v1/$ns/${name}`];
 const tags = ["Account actions"];
 
-/** An action answering {status: "success"}, declared with its operation's own input schema. */
-function action(method: "POST" | "PUT" | "DELETE", name: string, summary: string, op: { input: z.ZodObject<any>; (ctx: Ctx, input: any): Promise<unknown> }) {
+/** An action answering {status: "success"}, declared with its operation's own input schema and guarded as it declares. */
+function action(method: "POST" | "PUT" | "DELETE", name: string, summary: string, op: AnyOperation & { input: z.ZodObject }) {
   return route({
     method,
     path: both(name),
     view: SuccessSchema,
     summary,
     tags,
-    auth: { scopes: ["write:accounts"] },
+    operation: op,
     body: op.input,
     async handler(ctx, { body }) {
       await op(ctx, body);
@@ -47,7 +47,7 @@ export const ownAccountActionRoutes = [
     view: AliasesSchema,
     summary: "The account's aliases (also_known_as) as nicknames name@host",
     tags,
-    auth: { scopes: ["read:accounts"] },
+    operation: listAliases,
     async handler(ctx) {
       return { aliases: await listAliases(ctx, {}) };
     },

@@ -48,7 +48,7 @@ export const emojiPackRoutes: RouteDef[] = [
     view: EmojiPacksSchema,
     summary: "The packs of this instance, {packs: {name: pack}, count}, in name order (page default 1, page_size 50)",
     tags,
-    auth: "public",
+    operation: listPacks,
     query: listPacks.input,
     errors: packErrors,
     async handler(ctx, { query }) {
@@ -61,7 +61,7 @@ export const emojiPackRoutes: RouteDef[] = [
     view: EmojiPackSchema,
     summary: "One pack {files, files_count, pack} with a page of its files in shortcode order (page default 1, page_size 30); 404 when missing",
     tags,
-    auth: "public",
+    operation: showPack,
     query: showPack.input,
     errors: packErrors,
     async handler(ctx, { query }) {
@@ -196,7 +196,7 @@ export const emojiPackRoutes: RouteDef[] = [
     summary: "The zip of a shared pack (pack.json and its files); 403 when not shared, 404 when missing",
     produces: "application/zip",
     tags,
-    auth: "public",
+    operation: getPackArchive,
     query: nameParam,
     response: { description: "application/zip" },
     errors: packErrors,

@@ -6,8 +6,6 @@ import { route } from "../../src/http/routes/route.ts";
 import { DeletedOkSchema, FrontendProfileSettingsSchema, FrontendProfilesSchema } from "../../src/views/schemas/tools.ts";
 
 const tags = ["Frontend settings"];
-const read = { scopes: ["read:accounts"] } as const;
-const write = { scopes: ["write:accounts"] } as const;
 const frontend = z.object({ frontend_name: z.string() });
 const profile = frontend.extend({ profile_name: z.string() });
 const BASE = "/api/v1/$family/frontend_settings/:frontend_name";
@@ -19,7 +17,7 @@ export const frontendProfileRoutes = [
     view: FrontendProfilesSchema,
     summary: "The signed-in user's settings profiles for a frontend: `[{name, version}]`",
     tags,
-    auth: read,
+    operation: listFrontendProfiles,
     params: frontend,
     handler: async (ctx, { params }) => (await listFrontendProfiles(ctx, params)).map((p) => ({ name: p.profileName, version: p.version })),
   }),
@@ -29,7 +27,7 @@ export const frontendProfileRoutes = [
     view: FrontendProfileSettingsSchema,
     summary: "One profile's settings (the stored JSON object); 404 when there is none",
     tags,
-    auth: read,
+    operation: getFrontendProfile,
     params: profile,
     handler: async (ctx, { params }) => (await getFrontendProfile(ctx, params)).settings,
   }),
@@ -39,7 +37,7 @@ export const frontendProfileRoutes = [
     view: FrontendProfileSettingsSchema,
     summary: "Create or replace a profile: `{settings, version}`; 422 when `version` is not greater than the stored one or the settings are too large",
     tags,
-    auth: write,
+    operation: saveFrontendProfile,
     params: profile,
     body: z.object({ settings: z.record(z.string(), z.unknown()), version: z.unknown() }),
     handler: async (ctx, { params, body }) => (await saveFrontendProfile(ctx, { ...params, settings: body.settings, version: body.version as number })).settings,
@@ -50,7 +48,7 @@ export const frontendProfileRoutes = [
     view: DeletedOkSchema,
     summary: "Delete a profile: `{deleted: \"ok\"}`; 404 when there is none",
     tags,
-    auth: write,
+    operation: deleteFrontendProfile,
     params: profile,
     async handler(ctx, { params }) {
       await deleteFrontendProfile(ctx, params);

@@ -47,7 +47,7 @@ export const frontendSwitcherRoutes = [
     view: PreferredFrontendSchema,
     summary: "Choose the frontend `/` serves to this browser: sets the `preferred_frontend` cookie; `{frontend_name}`; 400 when it is not installed",
     tags,
-    auth: "public",
+    operation: choosePreferredFrontend,
     body: choosePreferredFrontend.input,
     async handler(ctx, { body, res }) {
       const chosen = await choosePreferredFrontend(ctx, body);
@@ -61,7 +61,7 @@ export const frontendSwitcherRoutes = [
     summary: "The frontend switcher page (HTML): a form listing the installed frontends",
     produces: "text/html",
     tags,
-    auth: "public",
+    operation: availableFrontends,
     async handler(ctx, { req, res }) {
       const choices = await availableFrontends(ctx, {});
       const current = parseCookie(req.get("cookie") ?? "")[PREFERRED_FRONTEND_COOKIE];

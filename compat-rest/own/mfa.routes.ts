@@ -23,7 +23,7 @@ export const ownMfaRoutes = [
     view: MfaSettingsSchema,
     summary: "The signed-in user's multi-factor settings: {settings: {enabled, totp}}",
     tags,
-    auth: { scopes: ["read:security"] },
+    operation: mfaStatus,
     async handler(ctx) {
       return { settings: await mfaStatus(ctx, {}) };
     },
@@ -34,7 +34,7 @@ export const ownMfaRoutes = [
     view: BackupCodesSchema,
     summary: "New single-use backup codes (replacing the previous ones), shown this once",
     tags,
-    auth: { scopes: ["write:security"] },
+    operation: generateBackupCodes,
     async handler(ctx) {
       return { codes: await generateBackupCodes(ctx, {}) };
     },
@@ -45,7 +45,7 @@ export const ownMfaRoutes = [
     view: TotpSetupSchema,
     summary: "Start TOTP setup: a new key and its otpauth:// URI, pending until confirmed",
     tags,
-    auth: { scopes: ["write:security"] },
+    operation: setupTotp,
     params: method,
     async handler(ctx, { params }) {
       requireMethod(params.method, ["totp"], "undefined method");
@@ -59,7 +59,7 @@ export const ownMfaRoutes = [
     view: EmptySchema,
     summary: "Enable TOTP with the current password and a code from the authenticator",
     tags,
-    auth: { scopes: ["write:security"] },
+    operation: confirmTotp,
     params: method,
     body: confirmTotp.input,
     async handler(ctx, { params, body }) {
@@ -74,7 +74,7 @@ export const ownMfaRoutes = [
     view: EmptySchema,
     summary: "Disable multi-factor sign-in with the current password (forgets the key and backup codes)",
     tags,
-    auth: { scopes: ["write:security"] },
+    operation: disableTotp,
     params: method,
     body: disableTotp.input,
     async handler(ctx, { params, body }) {

@@ -1,7 +1,7 @@
 // The family's own relationship endpoints: subscriptions, follow/block/mute imports, moving an account.
 import { z } from "zod";
 import { Invalid } from "../../src/kernel/errors.ts";
-import { startImport, type ImportKind } from "../../src/domain/relationships/imports.ops.ts";
+import { IMPORTS, type ImportKind } from "../../src/domain/relationships/imports.ops.ts";
 import { moveAccount } from "../../src/domain/relationships/move.ops.ts";
 import { subscribeToAccount, unsubscribeFromAccount } from "../../src/domain/relationships/follows.ops.ts";
 import { route, type RouteDef } from "../../src/http/routes/route.ts";
@@ -12,10 +12,10 @@ import { RelationshipSchema } from "../../src/views/schemas/account.ts";
 import { JobStartedSchema } from "../../src/views/schemas/tools.ts";
 import { SuccessSchema } from "../../src/views/schemas/own.ts";
 
-const IMPORTS: { kind: ImportKind; path: string; scopes: string[] }[] = [
-  { kind: "follow", path: "follow_import", scopes: ["follow", "write:follows"] },
-  { kind: "block", path: "blocks_import", scopes: ["follow", "write:blocks"] },
-  { kind: "mute", path: "mutes_import", scopes: ["follow", "write:mutes"] },
+const IMPORT_ROUTES: { kind: ImportKind; path: string }[] = [
+  { kind: "follow", path: "follow_import" },
+  { kind: "block", path: "blocks_import" },
+  { kind: "mute", path: "mutes_import" },
 ];
 
 export const ownRelationshipRoutes: RouteDef[] = [
@@ -33,14 +33,14 @@ export const ownRelationshipRoutes: RouteDef[] = [
       },
     }),
   ),
-  ...IMPORTS.map(({ kind, path, scopes }) =>
+  ...IMPORT_ROUTES.map(({ kind, path }) =>
     route({
       method: "POST",
       path: [`/api/$ns/${path}`, `/api/v1/$ns/${path}`],
       view: JobStartedSchema,
       summary: `Import ${kind}s from a list of accounts (text or uploaded file); runs in the background`,
       tags: ["Relationships"],
-      auth: { scopes },
+      operation: IMPORTS[kind],
       body: z.object({ list: z.string().max(MAX_LIST_TEXT).optional() }),
       // a pasted list of up to MAX_LIST_TEXT characters (JSON-escaped, up to 6 bytes each)
       bodyLimit: HTTP_LIMITS.maxBodyBytes,
@@ -49,7 +49,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
       async handler(ctx, { body, files }) {
         const list = files.list?.[0]?.buffer.toString("utf8") ?? body.list;
         if (list === undefined) throw Invalid("Missing field: list.", { list: "Missing field: list." });
-        return startImport(ctx, { kind, list });
+        return IMPORTS[kind](ctx, { list });
       },
     }),
   ),

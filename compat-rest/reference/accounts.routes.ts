@@ -1,8 +1,7 @@
 // Reference API: the signed-in account and reading other accounts; the family's profile-image endpoints.
 import { z } from "zod";
-import { lookupAccount, listFollowers, listFollowing, searchAccounts, showAccount } from "../../src/domain/accounts/accounts.read.ts";
+import { lookupAccount, listFollowers, listFollowing, searchAccounts, showAccount, verifyCredentials } from "../../src/domain/accounts/accounts.read.ts";
 import { profileInput, updateProfile, type ImageInput } from "../../src/domain/accounts/profile.ops.ts";
-import { requireAccount } from "../../src/domain/auth/policy.ts";
 import { bool } from "../../src/domain/inputs.ts";
 import { pageInput } from "../../src/domain/pagination.ts";
 import { route, type RouteInput } from "../../src/http/routes/route.ts";
@@ -40,9 +39,9 @@ export const accountRoutes = [
     view: AccountSchema,
     summary: "The signed-in account with its source and private settings",
     tags: ["Accounts"],
-    auth: { scopes: ["read:accounts"] },
+    operation: verifyCredentials,
     async handler(ctx) {
-      return renderAccount(ctx, requireAccount(ctx), { asOwner: true });
+      return renderAccount(ctx, await verifyCredentials(ctx, {}), { asOwner: true });
     },
   }),
   route({
@@ -75,7 +74,7 @@ export const accountRoutes = [
       view: AccountSchema,
       summary: `Remove the ${kind} image (the instance default shows instead)`,
       tags: ["Accounts"],
-      auth: { scopes: ["write:accounts"] },
+      operation: updateProfile,
       handler: async (ctx) => renderAccount(ctx, await updateProfile(ctx, { [kind]: "" }), { asOwner: true }),
     }),
   ),
@@ -86,7 +85,7 @@ export const accountRoutes = [
       view: ImageUrlSchema,
       summary: `Set (upload or data URL) or clear (empty) the ${kind} image`,
       tags: ["Accounts"],
-      auth: { scopes: ["write:accounts"] },
+      operation: updateProfile,
       body: z.object({ img: z.string().optional() }),
       files: ["img"],
       async handler(ctx, input) {

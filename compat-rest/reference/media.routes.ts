@@ -27,7 +27,7 @@ const upload = (path: string, summary: string) =>
     rateLimit: "media_upload",
     summary,
     tags: ["Media"],
-    auth: { scopes: ["write:media"] },
+    operation: uploadMedia,
     body: describe,
     files: ["file"],
     response: { description: "The MediaAttachment, already processed" },

@@ -8,7 +8,6 @@ import { EmptySchema, PushSubscriptionSchema } from "../../src/views/schemas/mis
 import { renderPushSubscriptionOf } from "../../src/views/push-subscription.ts";
 
 const PATH = "/api/v1/push/subscription";
-const auth = { scopes: ["push"] } as const;
 const policy = z.enum(PUSH_POLICIES);
 /** `data[alerts][mention]=true`, `data[policy]=followed`; the policy also arrives top-level (masto.js sends it so) */
 const data = z.object({ alerts: z.record(z.string(), bool()).optional(), policy: policy.optional() });
@@ -21,7 +20,7 @@ export const pushRoutes: RouteDef[] = [
     view: PushSubscriptionSchema,
     summary: "Subscribe this access token to Web Push (replaces its existing subscription)",
     tags: ["Push"],
-    auth,
+    operation: subscribePush,
     body: z.object({
       subscription: z.object({ endpoint: z.string(), keys: z.object({ p256dh: z.string(), auth: z.string() }) }),
       data: data.optional(),
@@ -40,7 +39,7 @@ export const pushRoutes: RouteDef[] = [
     view: PushSubscriptionSchema,
     summary: "The Web Push subscription of this access token",
     tags: ["Push"],
-    auth,
+    operation: showPush,
     response: { description: `${entity}; 404 \`{error: "Record not found"}\` when there is none` },
     async handler(ctx) {
       return renderPushSubscriptionOf(ctx, await showPush(ctx, {}));
@@ -52,7 +51,7 @@ export const pushRoutes: RouteDef[] = [
     view: PushSubscriptionSchema,
     summary: "Change the alerts (the given set replaces the stored one) or the policy of this token's subscription",
     tags: ["Push"],
-    auth,
+    operation: updatePush,
     body: z.object({ data: data.optional(), policy: policy.optional() }),
     response: { description: `${entity}; 404 \`{error: "Record not found"}\` when there is none` },
     async handler(ctx, { body }) {
@@ -65,7 +64,7 @@ export const pushRoutes: RouteDef[] = [
     view: EmptySchema,
     summary: "Remove this access token's Web Push subscription",
     tags: ["Push"],
-    auth,
+    operation: deletePush,
     response: { description: "`{}`, also when there was none" },
     async handler(ctx) {
       await deletePush(ctx, {});

@@ -218,7 +218,7 @@ export const relationshipRoutes: RouteDef[] = [
     view: DomainListSchema,
     summary: "Domains the signed-in account hides, newest first",
     tags: ["Relationships"],
-    auth: { scopes: ["follow", "read:blocks"] },
+    operation: listDomainBlocks,
     query: pageInput,
     paged: "id",
     async handler(ctx, { query }) {

@@ -32,7 +32,7 @@ export const severedRelationshipRoutes = [
       summary: `The ${direction === "followers" ? "followers lost" : "follows lost"} in one event, as CSV (the reference's export format)`,
       produces: "text/csv",
       tags,
-      auth: { scopes: ["read:follows"] },
+      operation: severedRelationshipsCsv,
       params: z.object({ id: z.string() }),
       async handler(ctx, { params, res }) {
         const csv = await severedRelationshipsCsv(ctx, { id: params.id, direction });

@@ -10,7 +10,6 @@ import { listOf } from "../../src/views/schemas/view.ts";
 import { NoLinksSchema } from "../../src/views/schemas/tools.ts";
 
 const tags = ["Trends"];
-const auth = { scopes: ["read"], optional: true } as const;
 
 export const trendRoutes = [
   route({
@@ -20,7 +19,7 @@ export const trendRoutes = [
     view: listOf(TagSchema),
     summary: "Hashtags used by the most accounts in the last week (limit 10, at most 20; offset), with their daily history",
     tags,
-    auth,
+    operation: listTrendingTags,
     query: listTrendingTags.input,
     paged: "offset",
     async handler(ctx, { query }) {
@@ -34,7 +33,7 @@ export const trendRoutes = [
     view: StatusListSchema,
     summary: "Public posts of the last week that received the most favourites and reblogs in it (limit 20, at most 40; offset)",
     tags,
-    auth,
+    operation: listTrendingStatuses,
     query: listTrendingStatuses.input,
     paged: "offset",
     async handler(ctx, { query }) {
@@ -48,7 +47,7 @@ export const trendRoutes = [
     view: NoLinksSchema,
     summary: "Trending links: always empty (links trend from preview cards, which this server does not fetch)",
     tags,
-    auth,
+    operation: listTrendingLinks,
     query: listTrendingLinks.input,
     handler: (ctx, { query }) => listTrendingLinks(ctx, query),
   }),

@@ -1,11 +1,10 @@
 // Accounts and relationships over GraphQL; every resolver calls the operation REST calls.
-import { lookupAccount, searchAccounts, showAccount } from "../domain/accounts/accounts.read.ts";
+import { lookupAccount, searchAccounts, showAccount, verifyCredentials } from "../domain/accounts/accounts.read.ts";
 import { visibleCounts } from "../domain/accounts/account-counts.ts";
 import { updateProfile } from "../domain/accounts/profile.ops.ts";
 import { blockAccount, muteAccount, unblockAccount, unmuteAccount } from "../domain/relationships/blocks-mutes.ops.ts";
 import { followAccount, unfollowAccount } from "../domain/relationships/follows.ops.ts";
 import type { RelationshipState } from "../domain/relationships/relationships.read.ts";
-import { requireAccount } from "../domain/auth/policy.ts";
 import { Invalid } from "../kernel/errors.ts";
 import { avatarUrl, headerUrl } from "../domain/media/defaults.ts";
 import { builder } from "./builder.ts";
@@ -62,7 +61,8 @@ builder.queryFields((t) => ({
     type: Account,
     nullable: true,
     description: "The signed-in account, or null",
-    resolve: (_root, _args, ctx) => (ctx.viewer.account ? requireAccount(ctx) : null),
+    // not accessOf(verifyCredentials): an anonymous caller gets null here, where REST refuses
+    resolve: (_root, _args, ctx) => (ctx.viewer.account ? verifyCredentials(ctx, {}) : null),
   }),
   account: t.field({
     // by id it runs showAccount, by nickname lookupAccount (public): guarded as the stricter, showAccount

@@ -1,7 +1,7 @@
 // The viewer's own backups (the archives are downloaded over REST) and the follow, block and mute
 // imports, through the operations REST calls.
 import { createBackup, listBackups } from "../domain/backups/backups.ops.ts";
-import { IMPORT_KINDS, startImport } from "../domain/relationships/imports.ops.ts";
+import { IMPORT_KINDS, IMPORTS } from "../domain/relationships/imports.ops.ts";
 import { builder } from "./builder.ts";
 import { accessOf } from "./access.ts";
 
@@ -24,8 +24,6 @@ builder.queryFields((t) => ({
   backups: t.field({ ...accessOf(listBackups), type: [BackupRef], description: "The viewer's backups, newest first", resolve: (_r, _a, ctx) => listBackups(ctx, {}) }),
 }));
 
-const IMPORT_SCOPES = { follow: ["follow", "write:follows"], block: ["follow", "write:blocks"], mute: ["follow", "write:mutes"] } as const;
-
 builder.mutationFields((t) => ({
   createBackup: t.field({
     ...accessOf(createBackup),
@@ -37,11 +35,10 @@ builder.mutationFields((t) => ({
     IMPORT_KINDS.map((kind) => [
       `import${kind[0]!.toUpperCase()}${kind.slice(1)}s`,
       t.string({
-        authScopes: { scopes: IMPORT_SCOPES[kind] },
+        ...accessOf(IMPORTS[kind]),
         description: `Imports ${kind}s from a list of accounts (one per line, or CSV); runs in the background ("job started")`,
         args: { list: t.arg.string({ required: true }) },
-        extensions: { domainOperation: "startImport" },
-        resolve: (_r, a, ctx) => startImport(ctx, { kind, list: a.list }),
+        resolve: (_r, a, ctx) => IMPORTS[kind](ctx, { list: a.list }),
       }),
     ]),
   ),

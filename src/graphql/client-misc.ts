@@ -52,10 +52,11 @@ builder.queryFields((t) => ({
     resolve: async (_r, a, ctx) => filed(await showOwnReport(ctx, { id: String(a.id) })),
   }),
   extendedDescription: t.string({
+    ...accessOf(instanceInfo),
     description: "The instance's description (HTML), as GET /api/v1/instance/extended_description",
     resolve: async (_r, _a, ctx) => (await instanceInfo(ctx, {})).config.description,
   }),
-  instancePeers: t.stringList({ description: "Hosts of the remote accounts this server knows", resolve: (_r, _a, ctx) => instancePeers(ctx, {}) }),
+  instancePeers: t.stringList({ ...accessOf(instancePeers), description: "Hosts of the remote accounts this server knows", resolve: (_r, _a, ctx) => instancePeers(ctx, {}) }),
   suggestions: t.field({
     ...accessOf(listSuggestions),
     type: [AccountType],
@@ -71,6 +72,7 @@ builder.queryFields((t) => ({
     resolve: (_r, a, ctx) => listBirthdays(ctx, { day: a.day, month: a.month }),
   }),
   availableFrontends: t.stringList({
+    ...accessOf(availableFrontends),
     description: "The installed frontends a browser may pick for `/` (\"name/ref\"); the choice itself is a browser cookie, set over REST",
     resolve: (_r, _a, ctx) => availableFrontends(ctx, {}),
   }),
@@ -79,11 +81,13 @@ builder.queryFields((t) => ({
     resolve: async (_r, _a, ctx) => JSON.stringify(await ctx.config.group("frontend_configurations")),
   }),
   remoteInteractionUrl: t.string({
+    ...accessOf(remoteInteraction),
     description: "The URL of the interaction page for `apId` on the server of `profile` (user@host); NOT_FOUND when that server offers none",
     args: { apId: t.arg.string({ required: true }), profile: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => (await remoteInteraction(ctx, { ap_id: a.apId, profile: a.profile })).url,
   }),
   unreachableInstances: t.field({
+    ...accessOf(federationStatus),
     type: [UnreachableInstance],
     description: "Instances whose deliveries have failed for 7 days or more (REST's federation_status)",
     resolve: async (_r, _a, ctx) => Object.entries((await federationStatus(ctx, {})).unreachable).map(([domain, since]) => ({ domain, since })),

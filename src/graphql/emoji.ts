@@ -8,6 +8,7 @@ import { downloadPack, listRemotePacks } from "../domain/emoji/remote.ops.ts";
 import { emojiUrl, type CustomEmoji } from "../domain/emoji/registry.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
+import { accessOf } from "./access.ts";
 
 const CustomEmojiRef = builder.objectRef<CustomEmoji>("CustomEmoji").implement({
   description: "One of the instance's custom emoji",
@@ -62,8 +63,9 @@ const EmojiPackMetadataInput = builder.inputType("EmojiPackMetadataInput", {
 const KEYS = { license: "license", homepage: "homepage", description: "description", fallbackSrc: "fallback-src", fallbackSrcSha256: "fallback-src-sha256", shareFiles: "share-files" } as const;
 
 builder.queryFields((t) => ({
-  customEmojis: t.field({ type: [CustomEmojiRef], description: "The instance's custom emoji, in shortcode order", resolve: (_r, _a, ctx) => listCustomEmoji(ctx, {}) }),
+  customEmojis: t.field({ ...accessOf(listCustomEmoji), type: [CustomEmojiRef], description: "The instance's custom emoji, in shortcode order", resolve: (_r, _a, ctx) => listCustomEmoji(ctx, {}) }),
   emojiPacks: t.field({
+    ...accessOf(listPacks),
     type: EmojiPackPage,
     args: { page: t.arg.int({ defaultValue: 1 }), pageSize: t.arg.int({ defaultValue: 50 }) },
     resolve: async (_r, args, ctx) => {
@@ -72,6 +74,7 @@ builder.queryFields((t) => ({
     },
   }),
   emojiPack: t.field({
+    ...accessOf(showPack),
     type: EmojiPackRef,
     args: { name: t.arg.string({ required: true }), page: t.arg.int({ defaultValue: 1 }), pageSize: t.arg.int({ defaultValue: 30 }) },
     resolve: async (_r, args, ctx) => ({ name: args.name.trim(), ...(await showPack(ctx, { name: args.name, page: args.page ?? 1, page_size: args.pageSize ?? 30 })) }),

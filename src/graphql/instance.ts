@@ -19,7 +19,7 @@ const Instance = builder.objectRef<Info>("Instance").implement({
   }),
 });
 
-builder.queryField("instance", (t) => t.field({ type: Instance, resolve: (_root, _args, ctx) => instanceInfo(ctx, {}) }));
+builder.queryField("instance", (t) => t.field({ ...accessOf(instanceInfo), type: Instance, resolve: (_root, _args, ctx) => instanceInfo(ctx, {}) }));
 
 // The reference API's discovery endpoints, through the same operations (discovery.ops.ts).
 const DomainBlockRef = builder.objectRef<DomainBlockView>("InstanceDomainBlock").implement({
@@ -41,8 +41,8 @@ const PreferencesRef = builder.objectRef<Preferences>("Preferences").implement({
 });
 
 builder.queryFields((t) => ({
-  instanceDomainBlocks: t.field({ type: [DomainBlockRef], description: "Empty answer is an error (NOT_FOUND) when the policies are not published", resolve: (_r, _a, ctx) => instanceDomainBlocks(ctx, {}) }),
-  instanceActivity: t.field({ type: [ActivityWeekRef], resolve: (_r, _a, ctx) => instanceActivity(ctx, {}) }),
+  instanceDomainBlocks: t.field({ ...accessOf(instanceDomainBlocks), type: [DomainBlockRef], description: "Empty answer is an error (NOT_FOUND) when the policies are not published", resolve: (_r, _a, ctx) => instanceDomainBlocks(ctx, {}) }),
+  instanceActivity: t.field({ ...accessOf(instanceActivity), type: [ActivityWeekRef], resolve: (_r, _a, ctx) => instanceActivity(ctx, {}) }),
   directory: t.field({
     ...accessOf(listDirectory),
     type: [AccountType],
@@ -50,7 +50,7 @@ builder.queryFields((t) => ({
     args: { offset: t.arg.int(), limit: t.arg.int(), order: t.arg.string(), local: t.arg.boolean() },
     resolve: (_r, a, ctx) => listDirectory(ctx, { offset: opt(a.offset), limit: opt(a.limit), order: a.order === "new" ? "new" : "active", local: opt(a.local) }),
   }),
-  termsOfService: t.string({ description: "The terms of service (HTML), as GET /api/v1/instance/terms_of_service", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "terms-of-service" })).content }),
-  privacyPolicy: t.string({ description: "The privacy policy (HTML), as GET /api/v1/instance/privacy_policy", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "privacy-policy" })).content }),
+  termsOfService: t.string({ ...accessOf(publicDocument), description: "The terms of service (HTML), as GET /api/v1/instance/terms_of_service", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "terms-of-service" })).content }),
+  privacyPolicy: t.string({ ...accessOf(publicDocument), description: "The privacy policy (HTML), as GET /api/v1/instance/privacy_policy", resolve: async (_r, _a, ctx) => (await publicDocument(ctx, { name: "privacy-policy" })).content }),
   preferences: t.field({ ...accessOf(userPreferences), type: PreferencesRef, resolve: (_r, _a, ctx) => userPreferences(ctx, {}) }),
 }));

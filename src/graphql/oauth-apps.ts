@@ -1,6 +1,7 @@
 import type { OAuthApp } from "../generated/prisma/client.ts";
 import { createApp } from "../domain/oauth-apps/apps.ops.ts";
 import { builder } from "./builder.ts";
+import { accessOf } from "./access.ts";
 
 export const OAuthAppRef = builder.prismaObject("OAuthApp", {
   fields: (t) => ({
@@ -23,6 +24,7 @@ const RegisterAppPayload = builder.objectRef<OAuthApp>("RegisterAppPayload").imp
 
 builder.mutationField("registerApp", (t) =>
   t.field({
+    ...accessOf(createApp),
     type: RegisterAppPayload,
     description: "Registers an OAuth client application (same operation as POST /api/v1/apps)",
     args: {

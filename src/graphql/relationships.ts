@@ -33,7 +33,6 @@ export const AccountConnection = builder.connectionObject({ type: AccountType, n
 export const accountPage = (args: RelayArgs, fetch: (p: PageInput) => Promise<Page<Account>>) =>
   relayConnection(args, fetch, { cursorOf: (a) => a.id, floor: "0", itemCursors: false });
 
-const signedIn = (...scopes: string[]) => ({ authScopes: { scopes } });
 
 const MutedAccount = builder.objectRef<{ account: Account; expiresAt: Date | null }>("MutedAccount").implement({
   fields: (t) => ({
@@ -80,7 +79,7 @@ builder.queryFields((t) => ({
     MutedAccountConnection,
   ),
   domainBlocks: t.connection(
-    { ...signedIn("follow", "read:blocks"), type: "String", resolve: (_r, a, ctx) => relayConnection(a, (p) => listDomainBlocks(ctx, p), { cursorOf: (d) => d, floor: "0", itemCursors: false }) },
+    { ...accessOf(listDomainBlocks), type: "String", resolve: (_r, a, ctx) => relayConnection(a, (p) => listDomainBlocks(ctx, p), { cursorOf: (d) => d, floor: "0", itemCursors: false }) },
     DomainConnection,
   ),
   endorsements: t.connection(

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { likeLiteral } from "../../db/like.ts";
 import type { Account, Prisma } from "../../generated/prisma/client.ts";
-import { isStaff } from "../auth/policy.ts";
+import { isStaff, requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../../kernel/errors.ts";
 import { isHttpUrl, parseHandle, refreshIfStale } from "../federation/port.ts";
@@ -17,6 +17,14 @@ async function visibleAccount(ctx: Ctx, idOrNickname: string): Promise<Account> 
   if (account.deactivated && !isStaff(ctx.viewer) && ctx.viewer.account?.id !== account.id) throw NotFound("Can't find user");
   return account;
 }
+
+/** The signed-in account itself (REST's verify_credentials renders it with its source and private settings). */
+export const verifyCredentials = operation({
+  name: "accounts.verifyCredentials",
+  access: { scopes: ["read:accounts"] },
+  input: z.object({}),
+  run: async (ctx) => requireAccount(ctx),
+});
 
 export const showAccount = operation({
   name: "accounts.show",

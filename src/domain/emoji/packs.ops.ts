@@ -61,6 +61,7 @@ const paging = (pageSize: number) => ({ page: int().pipe(z.number().min(1)).defa
 /** `{packs: {name: pack}, count}`, packs in name order, `page_size` 50 by default. */
 export const listPacks = operation({
   name: "emoji.listPacks",
+  access: "public",
   input: z.object(paging(50)),
   async run(ctx, input): Promise<{ packs: Record<string, PackView>; count: number }> {
     const all = packNames(ctx.settings)
@@ -81,6 +82,7 @@ export const listPacks = operation({
 /** One pack with a page of its files (shortcode order, `page_size` 30 by default). */
 export const showPack = operation({
   name: "emoji.showPack",
+  access: "public",
   input: z.object({ name: z.string(), ...paging(30) }),
   async run(ctx, input): Promise<PackView> {
     const pack = loadPack(ctx, input.name);
@@ -94,6 +96,7 @@ export const showPack = operation({
 /** The zip of a shared pack; 403 when it is not shared (or files are missing), 404 when it does not exist. */
 export const getPackArchive = operation({
   name: "emoji.packArchive",
+  access: "public",
   input: z.object({ name: z.string() }),
   async run(ctx, input): Promise<{ filename: string; zip: Uint8Array }> {
     const pack = loadPack(ctx, input.name);

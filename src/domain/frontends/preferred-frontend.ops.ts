@@ -56,6 +56,7 @@ export const availableFrontends = operation({
 
 export const choosePreferredFrontend = operation({
   name: "frontends.choosePreferred",
+  access: "public",
   input: z.object({ frontend_name: z.string() }),
   async run(ctx: Ctx, input) {
     if (!pickableFrontendDir(ctx, input.frontend_name)) throw Invalid(`Frontend ${input.frontend_name} is not available`, { frontend_name: "is not an installed frontend" });

@@ -23,11 +23,15 @@ function decodeKey(value: string, bytes: number, field: string): string {
   return raw.toString("base64url");
 }
 
+/** The reference's one scope for Web Push; every push operation is the calling token's own. */
+const PUSH_ACCESS = { scopes: ["push"] } as const;
+
 const alertsInput = z.record(z.string(), bool());
 const policyInput = z.enum(PUSH_POLICIES);
 
 export const subscribePush = operation({
   name: "push.subscribe",
+  access: PUSH_ACCESS,
   input: z.object({
     endpoint: z.string().refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), "must be an http or https URL"),
     p256dh: z.string(),
@@ -55,6 +59,7 @@ export const subscribePush = operation({
 
 export const showPush = operation({
   name: "push.show",
+  access: PUSH_ACCESS,
   input: z.object({}),
   authorize: requireToken,
   async run(ctx): Promise<PushSubscription> {
@@ -67,6 +72,7 @@ export const showPush = operation({
 /** Only the data part changes; given alerts replace the stored set (the reference), an omitted policy stays. */
 export const updatePush = operation({
   name: "push.update",
+  access: PUSH_ACCESS,
   input: z.object({ alerts: alertsInput.optional(), policy: policyInput.optional() }),
   authorize: requireToken,
   async run(ctx, input): Promise<PushSubscription> {
@@ -84,6 +90,7 @@ export const updatePush = operation({
 /** Answers whether or not there was one, as the reference does. */
 export const deletePush = operation({
   name: "push.delete",
+  access: PUSH_ACCESS,
   input: z.object({}),
   authorize: requireToken,
   async run(ctx): Promise<void> {

@@ -57,6 +57,7 @@ export const unblockDomain = operation({
 /** The viewer's blocked domains, newest first, paged by block id (the reference API pages 100 at a time, up to 200). */
 export const listDomainBlocks = operation({
   name: "relationships.domainBlocks",
+  access: { scopes: ["follow", "read:blocks"] },
   input: pageInput,
   authorize: signedIn,
   async run(ctx, input): Promise<Page<string>> {

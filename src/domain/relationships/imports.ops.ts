@@ -37,21 +37,35 @@ export interface ImportPayload {
   identifiers: string[];
 }
 
-/** Starts the import job; answers at once, as the family does ("job started"). */
-export const startImport = operation({
-  name: "relationships.startImport",
-  input: z.object({ kind: z.enum(IMPORT_KINDS), list: z.string().max(MAX_LIST_TEXT) }),
-  authorize: signedIn,
-  async run(ctx, input) {
-    const me = requireAccount(ctx);
-    const identifiers = parseImportList(input.list);
-    if (identifiers.length > 0) {
-      const payload: ImportPayload = { accountId: me.id, kind: input.kind, identifiers };
-      await ctx.jobs.enqueue(IMPORT_JOB, payload);
-    }
-    return "job started" as const;
-  },
-});
+/**
+ * Starts the import job of one kind; answers at once, as the family does ("job started"). One operation
+ * per kind, each declaring the scope of the relationships it creates (the access rule cannot depend on
+ * the input), which its REST route and GraphQL field derive their guard from.
+ */
+function importOperation(kind: ImportKind, scope: string) {
+  return operation({
+    name: `relationships.import${kind[0]!.toUpperCase()}${kind.slice(1)}s`,
+    access: { scopes: ["follow", scope] },
+    input: z.object({ list: z.string().max(MAX_LIST_TEXT) }),
+    authorize: signedIn,
+    async run(ctx, input) {
+      const me = requireAccount(ctx);
+      const identifiers = parseImportList(input.list);
+      if (identifiers.length > 0) {
+        const payload: ImportPayload = { accountId: me.id, kind, identifiers };
+        await ctx.jobs.enqueue(IMPORT_JOB, payload);
+      }
+      return "job started" as const;
+    },
+  });
+}
+
+export const importFollows = importOperation("follow", "write:follows");
+export const importBlocks = importOperation("block", "write:blocks");
+export const importMutes = importOperation("mute", "write:mutes");
+
+/** The import operation of each kind. */
+export const IMPORTS: Record<ImportKind, typeof importFollows> = { follow: importFollows, block: importBlocks, mute: importMutes };
 
 /** The job: applies the import entry by entry; refusals (unknown, blocked, yourself…) are skipped. */
 export async function runImport(ctx: Ctx, payload: ImportPayload): Promise<{ done: string[]; skipped: string[] }> {

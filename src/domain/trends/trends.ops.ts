@@ -162,6 +162,7 @@ export const listTrendingStatuses = operation({
  */
 export const listTrendingLinks = operation({
   name: "trends.links",
+  access: { scopes: ["read"], optional: true },
   input: listInput,
   run: async (): Promise<never[]> => [],
 });
