@@ -8,7 +8,6 @@ import { downloadPack, listRemotePacks } from "../domain/emoji/remote.ops.ts";
 import { emojiUrl, type CustomEmoji } from "../domain/emoji/registry.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
-import { accessOf } from "./access.ts";
 
 const CustomEmojiRef = builder.objectRef<CustomEmoji>("CustomEmoji").implement({
   description: "One of the instance's custom emoji",
