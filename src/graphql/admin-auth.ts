@@ -1,16 +1,18 @@
-// The admin fields' guards, as the REST routes declare them: staff holding the privilege (or admins
-// only) with one of the route's OAuth scopes. The admin token satisfies every auth scope (builder.ts).
-import type { Privilege } from "../config/runtime.ts";
-import { requirePrivilege, requireRole, requireScopes } from "../domain/auth/policy.ts";
+// The start-of-subscription check of the admin subscriptions: the access of the operation their field guard
+// derives from (`...accessOf(op)`). The admin token passes (enforceAccess, requireScopes).
+import { enforceAccess } from "../domain/auth/access.ts";
+import { requireScopes } from "../domain/auth/policy.ts";
+import type { AnyOperation } from "../domain/operation.ts";
 import type { Ctx } from "../domain/context.ts";
 
-export const privileged = (privilege: Privilege, ...scopes: string[]) => ({ authScopes: { $all: { privilege, scopes } } }) as const;
-
-export const adminOnly = (...scopes: string[]) => ({ authScopes: { $all: { admin: true, scopes } } }) as const;
-
-/** The same guard for a subscription, checked when it starts (field auth runs per event only). */
-export function guardSubscription(ctx: Ctx, privilege: Privilege | "admin", ...scopes: string[]) {
-  if (privilege === "admin") requireRole(ctx.viewer, "admin");
-  else requirePrivilege(ctx, privilege);
-  requireScopes(ctx.viewer, scopes);
+/**
+ * A subscription's guard, checked when it starts (field auth runs per event only): the access of the
+ * operation whose field guard it spreads (`...accessOf(op)`), so the two are one declaration.
+ */
+export function guardSubscription(ctx: Ctx, op: AnyOperation) {
+  const access = op.access;
+  if (!access) throw new Error(`operation ${op.name} declares no access`);
+  if (access === "public") return;
+  enforceAccess(ctx, access);
+  if (access.scopes !== "any") requireScopes(ctx.viewer, [...access.scopes]);
 }

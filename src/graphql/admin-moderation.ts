@@ -6,7 +6,7 @@ import { adminDeleteStatus, adminInstanceStatuses, adminListStatuses, adminShowS
 import type { Ctx } from "../domain/context.ts";
 import { findLogEntry, listModerationLog } from "../domain/moderation-log/moderation-log.ops.ts";
 import type { ModerationLogEntry } from "../generated/prisma/client.ts";
-import { guardSubscription, privileged } from "./admin-auth.ts";
+import { guardSubscription } from "./admin-auth.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
@@ -155,11 +155,11 @@ async function announcedEntry(ctx: Ctx, id: number): Promise<ModerationLogEntry>
 
 builder.subscriptionField("moderationLogEntryAdded", (t) =>
   t.field({
-    ...privileged("moderation_log_read", "admin:read"),
+    ...accessOf(listModerationLog),
     type: LogEntry,
     description: "Each moderation-log entry as it is written (staff holding moderation_log_read)",
     subscribe: (_root, _args, ctx) => {
-      guardSubscription(ctx, "moderation_log_read", "admin:read");
+      guardSubscription(ctx, listModerationLog);
       return ctx.bus.subscribe("moderation_log");
     },
     resolve: (event: { id: number }, _args, ctx) => announcedEntry(ctx, event.id),

@@ -15,7 +15,7 @@ import {
 import { loadFound } from "../domain/loaders.ts";
 import { Invalid, NotFound } from "../kernel/errors.ts";
 import type { Account, ReportNote } from "../generated/prisma/client.ts";
-import { guardSubscription, privileged } from "./admin-auth.ts";
+import { guardSubscription } from "./admin-auth.ts";
 import { accessOf } from "./access.ts";
 import { builder } from "./builder.ts";
 import { offsetConnection, totalCountField } from "./offset-paging.ts";
@@ -95,7 +95,6 @@ const ReportGroupRef = builder.objectRef<ReportGroup>("ReportGroup").implement({
   }),
 });
 
-const READ = ["admin:read:reports"];
 
 builder.queryFields((t) => ({
   adminReports: t.connection(
@@ -154,11 +153,11 @@ builder.mutationFields((t) => ({
 
 builder.subscriptionField("reportFiled", (t) =>
   t.field({
-    ...privileged("reports_manage_reports", ...READ),
+    ...accessOf(listReports),
     type: ReportRef,
     description: "Each report as it is filed (staff holding reports_manage_reports)",
     subscribe: (_root, _args, ctx) => {
-      guardSubscription(ctx, "reports_manage_reports", ...READ);
+      guardSubscription(ctx, listReports);
       return ctx.bus.subscribe("report");
     },
     resolve: (event: { reportId: string }, _args, ctx) => findReport(ctx, event.reportId),

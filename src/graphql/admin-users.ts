@@ -318,7 +318,7 @@ builder.subscriptionField("userRegistered", (t) =>
     type: AdminUser,
     description: "Each local account as it signs up (staff holding users_read)",
     subscribe: (_root, _args, ctx) => {
-      guardSubscription(ctx, "users_read", "admin:read:accounts");
+      guardSubscription(ctx, showUser);
       return ctx.bus.subscribe("account_registered");
     },
     resolve: (event: { accountId: string }, _args, ctx) => showUser(ctx, { nickname_or_id: event.accountId }),

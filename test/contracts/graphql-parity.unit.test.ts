@@ -177,15 +177,6 @@ const GUARD_EXCEPTIONS: Record<string, string> = {};
  */
 const CALL_EXCEPTIONS: Record<string, string> = {};
 
-/** REST routes built by a helper that closes over the operation (`batch(path, …, activateUsers)`): the operation it is given. */
-const REST_HELPER_OPERATION: Record<string, string> = {
-  "PATCH /api/v1/ext/admin/users/activate": "activateUsers",
-  "PATCH /api/v1/ext/admin/users/deactivate": "deactivateUsers",
-  "PATCH /api/v1/ext/admin/users/approve": "approveUsers",
-  "PATCH /api/v1/ext/admin/users/suggest": "suggestUsers",
-  "PATCH /api/v1/ext/admin/users/unsuggest": "unsuggestUsers",
-};
-
 function isAdminRoute(r: RouteDef): boolean {
   if (pathsOf(r, "ext").some((p) => p.includes("/admin/"))) return true;
   const auth = authOf(r);
@@ -200,5 +191,4 @@ describeParity({
   exceptions: EXCEPTIONS,
   guardExceptions: GUARD_EXCEPTIONS,
   callExceptions: CALL_EXCEPTIONS,
-  restHelperOperation: REST_HELPER_OPERATION,
 });

@@ -125,6 +125,15 @@ export function describeParity(t: ParityTable): void {
       expect(differing).toEqual([]);
     });
 
+    test("each restHelperOperation entry is still read (its route or its field names no operation)", () => {
+      const dead = Object.keys(helperOps).filter((k) => {
+        const r = routes.find((x) => keyOf(x) === k);
+        const f = counterparts[k] ? field(counterparts[k]!) : undefined;
+        return !r || (r.operation && f?.extensions?.operation);
+      });
+      expect(dead).toEqual([]);
+    });
+
     test("each counterpart's resolver calls a domain operation its route's handler calls", () => {
       const differing: string[] = [];
       for (const r of routes) {
