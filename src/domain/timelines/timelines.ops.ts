@@ -64,9 +64,27 @@ const tagName = (t: string) => t.trim().replace(/^#/, "").toLowerCase();
  * (a Seq Scan of `statuses` otherwise).
  */
 async function tagIds(ctx: Ctx, names: string[]): Promise<Map<string, string>> {
-  if (names.length === 0) return new Map();
-  const rows = await ctx.db.tag.findMany({ where: { name: { in: names } }, select: { id: true, name: true } });
-  return new Map(rows.map((t) => [t.name, t.id]));
+  const known = knownTags(ctx);
+  const found = new Map(names.flatMap((n) => (known.has(n) ? [[n, known.get(n)!] as const] : [])));
+  const missing = names.filter((n) => !found.has(n));
+  if (missing.length === 0) return found;
+  const rows = await ctx.db.tag.findMany({ where: { name: { in: missing } }, select: { id: true, name: true } });
+  if (known.size + rows.length > KNOWN_TAGS) known.clear();
+  for (const t of rows) found.set(t.name, known.set(t.name, t.id).get(t.name)!);
+  return found;
+}
+
+/**
+ * Tag ids by name, per database, as found: a tag row is never deleted nor renamed (nothing in the code
+ * base does either), so a name once found keeps its id and the tag timeline needs no lookup statement.
+ * Names not found are not remembered: the tag may be created by the next post.
+ */
+const KNOWN_TAGS = 10_000;
+const tagsByDb = new WeakMap<object, Map<string, string>>();
+function knownTags(ctx: Ctx): Map<string, string> {
+  let known = tagsByDb.get(ctx.db);
+  if (!known) tagsByDb.set(ctx.db, (known = new Map()));
+  return known;
 }
 
 /** What the viewer reads a Prisma-built page with: its blocked domains, its muted threads (when they hide), its `hide` filters. */
