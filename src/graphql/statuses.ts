@@ -77,7 +77,9 @@ const StatusRef = builder.prismaObject("Status", {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     editedAt: t.expose("editedAt", { type: "DateTime", nullable: true }),
     inReplyToId: t.exposeID("inReplyToId", { nullable: true }),
-    account: t.prismaField({ type: "Account", resolve: async (_q, s, _a, ctx) => (await ctx.loaders.account.load(s.accountId))! }),
+    // the author comes with the status's data (and its counts prime the accountCounts loader): asked for
+    // separately, it cost a statement of its own and its counts one more
+    account: t.prismaField({ type: "Account", resolve: async (_q, s, _a, ctx) => (await data(s, ctx)).accounts.get(s.accountId) ?? (await ctx.loaders.account.load(s.accountId))! }),
     reblog: t.prismaField({ type: "Status", nullable: true, resolve: async (_q, s, _a, ctx) => (s.reblogOfId ? ((await data(s, ctx)).statuses.get(s.reblogOfId) ?? null) : null) }),
     quoteId: t.exposeID("quoteId", { nullable: true, description: "the status this one quotes (whether or not the viewer may see it)" }),
     quote: t.prismaField({

@@ -52,8 +52,8 @@ export async function startTestServer(kind: DbKind, env: Record<string, string> 
       // background work the set-up started (e.g. federation jobs of statuses just posted) is not the work under test
       await jobsSettled(server);
       let queries = 0;
-      // the job queue polls on its own schedule; only the work under test counts
-      const stop = server.database.onQuery((sql) => void (/\bjobs\b/.test(sql) || queries++));
+      // the job queue polls on its own schedule; only the work under test counts (SHOW_QUERIES=1 prints each statement)
+      const stop = server.database.onQuery((sql) => void (/\bjobs\b/.test(sql) || (queries++, process.env.SHOW_QUERIES && console.log("QUERY", sql.replace(/\s+/g, " ").slice(0, 160)))));
       try {
         return { result: await fn(), queries };
       } finally {
