@@ -14,7 +14,9 @@
 //   npm run bench:http -- --profile home     CPU profile of the server during that endpoint (bench-<name>.cpuprofile)
 //   npm run bench:http -- --explain          EXPLAIN (ANALYZE) every statement of one request per endpoint (PostgreSQL)
 // Env: BENCH_USERS, BENCH_STATUSES, BENCH_DURATION (seconds per endpoint), BENCH_CONNECTIONS (16),
-// BENCH_HTTP_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/bench_http; dropped and recreated).
+// BENCH_HTTP_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/bench_http; dropped and recreated), BENCH_ROUNDS (3) and
+// BENCH_ROUND (20 s, 5 with --quick): rounds of mixed load after the rows, the server's memory read after each;
+// BENCH_IDLE (60 s, 15 with --quick): the quiet after them before its memory is read again (issue 17, criterion 3).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
