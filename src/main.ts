@@ -6,9 +6,11 @@ import { restoreNativeJson } from "./native-json.ts"; // first: see there
 // the engine's JSON.stringify.
 const { loadSettings } = await import("./config/env.ts");
 const { startServer } = await import("./server.ts");
+const { releaseMemoryWhenIdle } = await import("./kernel/idle-memory.ts");
 
 restoreNativeJson();
 const server = await startServer(loadSettings());
+releaseMemoryWhenIdle(); // the heap a burst of load grew is given back once the process is quiet
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {

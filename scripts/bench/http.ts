@@ -14,7 +14,10 @@
 //   npm run bench:http -- --profile home     CPU profile of the server during that endpoint (bench-<name>.cpuprofile)
 //   npm run bench:http -- --explain          EXPLAIN (ANALYZE) every statement of one request per endpoint (PostgreSQL)
 // Env: BENCH_USERS, BENCH_STATUSES, BENCH_DURATION (seconds per endpoint), BENCH_CONNECTIONS (16),
-// BENCH_HTTP_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/bench_http; dropped and recreated).
+// BENCH_HTTP_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/bench_http; dropped and recreated), BENCH_ROUNDS (3) and
+// BENCH_ROUND (20 s, 5 with --quick): rounds of mixed load after the rows, the server's memory read after each;
+// BENCH_SETTLE (15 s): the quiet after each round but the last before it is read again; BENCH_IDLE (60 s, 15 with
+// --quick): the quiet after the last round before its memory is read again (issue 17, criterion 3).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -57,8 +60,15 @@ const sizes: SeedSizes = {
 const WRITER_FOLLOWERS = Math.min(1_000, Math.floor(USERS * 0.6));
 const DURATION = num("BENCH_DURATION", 10, 3);
 const WARMUP = quick ? 1 : 3;
-/** seconds of quiet after the last row before the server's resident memory is read again (issue 17: idle after load) */
-const IDLE = num("BENCH_IDLE", 60, 10);
+/** rounds of mixed load after the rows, the server's memory read after each (issue 17: bounded under load) */
+const ROUNDS = num("BENCH_ROUNDS", 3, 3);
+/** seconds per round: every read row's request in turn, a post in ten */
+const ROUND = num("BENCH_ROUND", 20, 5);
+/** seconds of quiet after the last round before the server's resident memory is read again (issue 17: idle after load;
+ *  the server compacts its heap after 8–12 s of quiet, src/kernel/idle-memory.ts) */
+const IDLE = num("BENCH_IDLE", 60, 15);
+/** seconds of quiet after each round before the memory is read again: what the round left, its garbage given back */
+const SETTLE = num("BENCH_SETTLE", 15, 15);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 16);
 const PG = opts.db !== "pglite";
 const DB_URL = env.BENCH_HTTP_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/bench_http${quick ? "_quick" : ""}`;
@@ -449,7 +459,13 @@ async function main() {
   // the server's start and resident memory (issue 17: ready < 3 s, idle RSS < 150 MB on PostgreSQL, 250 MB on PGlite)
   const atReady = (await (await fetch(server.statsUrl)).json()) as { cpu: number; pid: number };
   const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${atReady.pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
-  const memory: Memory = { readyS: server.readyMs / 1000, cpuToReadyS: atReady.cpu / 1e6, afterStart: rssMb(), peak: 0, afterRows: NaN, afterIdle: NaN };
+  const snapshot = async (label: string, requests?: number): Promise<MemorySample> => {
+    const s = (await (await fetch(server.statsUrl)).json()) as { heapUsed: number; heapTotal: number; external: number };
+    const sample = { label, rss: rssMb(), heapUsed: s.heapUsed / 1048576, heapTotal: s.heapTotal / 1048576, external: s.external / 1048576, requests };
+    log(`memory ${label}: RSS ${f0(sample.rss)} MB, V8 heap ${f0(sample.heapUsed)} / ${f0(sample.heapTotal)} MB, external ${f0(sample.external)} MB; load ${os.loadavg()[0].toFixed(1)}`);
+    return sample;
+  };
+  const memory: Memory = { readyS: server.readyMs / 1000, cpuToReadyS: atReady.cpu / 1e6, afterStart: rssMb(), peak: 0, afterRows: NaN, afterIdle: NaN, samples: [await snapshot("after start")], roundFailures: 0 };
   const pgClient = PG ? new pg.Client({ connectionString: DB_URL }) : null;
   await pgClient?.connect();
   const rows: Row[] = [];
@@ -565,9 +581,32 @@ async function main() {
       }
     }
     memory.afterRows = rssMb();
-    log(`server RSS ${f0(memory.afterRows)} MB after the rows; ${IDLE} s idle …`);
+    memory.samples.push(await snapshot("after the rows"));
+    // rounds of the same mixed load: what the server holds after each must not grow from one to the next
+    if (ROUNDS > 0 && reads.length) {
+      let i = 0;
+      let posts = 0;
+      const mixed = (): Request => {
+        const n = i++;
+        if (n % 10 === 9 && !opts.only) return { method: "POST" as const, path: "/api/v1/statuses", headers: { authorization: `Bearer ${writerToken}`, "content-type": "application/json" }, body: JSON.stringify({ status: `bench round post ${Date.now()}-${posts++}`, visibility: "public" }) };
+        const r = reads[n % reads.length]!.req;
+        return { ...r, headers: { ...auth, ...r.headers } as Record<string, string> };
+      };
+      for (let round = 1; round <= ROUNDS; round++) {
+        const l = await load(server.url, mixed, ROUND);
+        if (l.non2xx || l.errors) log(`memory round ${round}: ${l.non2xx} non-2xx (${JSON.stringify(l.codes)}), ${l.errors} errors`);
+        memory.roundFailures += l.non2xx + l.errors;
+        memory.samples.push(await snapshot(`after round ${round} (${ROUND} s)`, l.requests));
+        if (round < ROUNDS) {
+          await sleep(SETTLE * 1000);
+          memory.samples.push(await snapshot(`round ${round}, ${SETTLE} s later`));
+        }
+      }
+    }
+    log(`${IDLE} s idle …`);
     await sleep(IDLE * 1000);
     memory.afterIdle = rssMb();
+    memory.samples.push(await snapshot(`after ${IDLE} s idle`));
   } finally {
     ceiling?.stop();
     await pgClient?.end();
@@ -581,6 +620,7 @@ async function main() {
     fs.rmSync(WORK, { recursive: true, force: true });
   }
   const failed = [...rows, ...writes].filter((r) => r.load.non2xx || r.load.errors);
+  if (memory.roundFailures) failed.push({ name: "memory rounds" } as Row);
   if (failed.length) {
     log(`requests failed in: ${failed.map((r) => r.name).join(", ")}`);
     process.exitCode = 1;
@@ -600,6 +640,18 @@ interface Memory {
   peak: number;
   afterRows: number;
   afterIdle: number;
+  /** after start, after the rows, after each round, after the idle period */
+  samples: MemorySample[];
+  roundFailures: number;
+}
+
+interface MemorySample {
+  label: string;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  requests?: number;
 }
 
 function report(r: { rows: Row[]; writes: Row[]; memory: Memory; loadStart: string; loadEnd: string; seedSeconds: number | null }): string {
@@ -646,8 +698,17 @@ function report(r: { rows: Row[]; writes: Row[]; memory: Memory; loadStart: stri
   const m = r.memory;
   const rssTarget = PG ? 150 : 250;
   targets.push(`ready < 3 s: ${met(m.readyS < 3)} (${f1(m.readyS)} s from \`npm start\`, ${f2(m.cpuToReadyS)} s of server CPU)`);
-  targets.push(`idle RSS < ${rssTarget} MB: ${met(m.afterStart < rssTarget && m.afterIdle < rssTarget)} (${f0(m.afterStart)} MB after start, ${f0(m.afterIdle)} MB ${IDLE} s after the last row; ${f0(m.peak)} MB at most after a row, ${f0(m.afterRows)} MB after the last)`);
+  targets.push(`idle RSS < ${rssTarget} MB: ${met(m.afterStart < rssTarget && m.afterIdle < rssTarget)} (${f0(m.afterStart)} MB after start, ${f0(m.afterIdle)} MB ${IDLE} s after the last round; ${f0(m.peak)} MB at most after a row, ${f0(m.afterRows)} MB after the last)`);
+  // bounded: what each round leaves once its garbage is given back (a few seconds of quiet, src/kernel/idle-memory.ts)
+  // does not grow from one round to the next; RSS right after a round is mostly garbage not yet collected
+  const settled = m.samples.filter((x) => x.label.includes(" s later") || x.label.endsWith("idle"));
+  if (settled.length >= 2) {
+    const grew = settled.at(-1)!.rss - settled[0]!.rss;
+    targets.push(`memory bounded across the rounds: ${met(grew < 15)} (RSS once quiet after each ${settled.map((x) => f0(x.rss)).join(" → ")} MB)`);
+  }
   if (targets.length) lines.push("", `Targets: ${targets.join("; ")}.`);
+  lines.push("", "| server memory | RSS MB | V8 heap used / total MB | external MB | requests |", "|---|---:|---:|---:|---:|");
+  for (const x of m.samples) lines.push(`| ${x.label} | ${f0(x.rss)} | ${f0(x.heapUsed)} / ${f0(x.heapTotal)} | ${f0(x.external)} | ${x.requests ?? ""} |`);
   return lines.join("\n");
 }
 

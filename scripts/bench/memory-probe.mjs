@@ -21,4 +21,10 @@ process.on("SIGUSR2", () => {
   const line = { at: Date.now(), rss: m.rss, rssAnon: kb("RssAnon"), rssFile: kb("RssFile"), heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, code: (spaces.code_space ?? 0) + (spaces.code_large_object_space ?? 0), spaces, spaceSizes };
   if (file) fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
   if (process.env.MEMORY_PROBE_SNAPSHOT) v8.writeHeapSnapshot(process.env.MEMORY_PROBE_SNAPSHOT);
+  // or this time, to the path a file `<MEMORY_PROBE_FILE>.snap` names
+  if (file && fs.existsSync(`${file}.snap`)) {
+    const to = fs.readFileSync(`${file}.snap`, "utf8").trim();
+    fs.rmSync(`${file}.snap`);
+    v8.writeHeapSnapshot(to);
+  }
 });

@@ -1,6 +1,7 @@
 // Loaded into the benchmarked server with --import (NODE_OPTIONS) by `npm run bench:http`, never in production:
 // counts the SQL statements the process sends through `pg` (job-queue statements apart, as in the tests) and
-// answers GET http://127.0.0.1:$BENCH_STATS_PORT/ with {pid, statements, jobStatements, cpu (µs), rss}.
+// answers GET http://127.0.0.1:$BENCH_STATS_PORT/ with {pid, statements, jobStatements, cpu (µs), rss, heapUsed,
+// heapTotal, external} (bytes; the V8 heap as process.memoryUsage() reads it, garbage not yet collected included).
 // The listener opens on the first statement, so only the process that talks to the database (the server, not a
 // launcher such as npm or tsx that passes NODE_OPTIONS on) serves it.
 import http from "node:http";
@@ -31,7 +32,8 @@ function listen() {
         captured = null;
         return;
       }
-      res.end(JSON.stringify({ pid: process.pid, statements, jobStatements, cpu: cpu.user + cpu.system, rss: process.memoryUsage.rss() }));
+      const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+      res.end(JSON.stringify({ pid: process.pid, statements, jobStatements, cpu: cpu.user + cpu.system, rss, heapUsed, heapTotal, external }));
     })
     .on("error", (error) => console.error(`bench stats: ${error.message}`))
     .listen(port, "127.0.0.1");

@@ -41,7 +41,7 @@ interface Entry {
   expires: number;
 }
 
-const DEFAULT_ENTRIES = 20_000;
+const DEFAULT_ENTRIES = 5_000;
 const TTL_MS = 5 * 60_000;
 
 export class StatusCache {
