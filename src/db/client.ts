@@ -127,7 +127,7 @@ export async function openDatabase(url: string): Promise<Database> {
     // an idle connection the server drops (restart, failover) must not crash the process; the pool replaces it
     pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
     const { prisma, onQuery, tell } = newClient(new PrismaPg(pool, { statementNameGenerator: statementNameGenerator() }));
-    registerSql(prisma, await poolSql(pool, tell));
+    registerSql(prisma, await poolSql(pool, tell, statementNameGenerator()));
     return {
       prisma,
       onQuery,
