@@ -10,7 +10,7 @@
 //   npm run bench:http -- --db pglite        the same on the embedded database
 //   npm run bench:http -- --keep | --reuse   keep the seeded database / measure it again without seeding
 //   npm run bench:http -- --write            also rewrites the HTTP results section of docs/performance.md
-//   npm run bench:http -- --only home        only the endpoints whose name matches (a regular expression)
+//   npm run bench:http -- --only home        only the endpoints whose name matches (a regular expression; writes too)
 //   npm run bench:http -- --profile home     CPU profile of the server during that endpoint (bench-<name>.cpuprofile)
 //   npm run bench:http -- --explain          EXPLAIN (ANALYZE) every statement of one request per endpoint (PostgreSQL)
 // Env: BENCH_USERS, BENCH_STATUSES, BENCH_DURATION (seconds per endpoint), BENCH_CONNECTIONS (16),
@@ -242,6 +242,8 @@ async function seedAll(): Promise<number> {
 
 interface Stats {
   statements: number;
+  /** job-queue statements (enqueues; a worker in the server process runs the jobs meanwhile) */
+  jobStatements?: number;
   cpuMs: number;
   pgCpuMs: number;
 }
@@ -270,14 +272,14 @@ async function backendCpu(c: pg.Client | null): Promise<Map<number, number>> {
 }
 
 async function snapshot(server: Server, c: pg.Client | null) {
-  const s = (await (await fetch(server.statsUrl)).json()) as { statements: number; cpu: number; pid: number };
-  return { statements: s.statements, cpuMs: s.cpu / 1000, pid: s.pid, backends: await backendCpu(c) };
+  const s = (await (await fetch(server.statsUrl)).json()) as { statements: number; jobStatements: number; cpu: number; pid: number };
+  return { statements: s.statements, jobStatements: s.jobStatements, cpuMs: s.cpu / 1000, pid: s.pid, backends: await backendCpu(c) };
 }
 
 function delta(before: Awaited<ReturnType<typeof snapshot>>, after: Awaited<ReturnType<typeof snapshot>>): Stats {
   let pgCpuMs = 0;
   for (const [pid, ms] of after.backends) pgCpuMs += ms - (before.backends.get(pid) ?? 0); // a backend opened meanwhile counts whole
-  return { statements: after.statements - before.statements, cpuMs: after.cpuMs - before.cpuMs, pgCpuMs };
+  return { statements: after.statements - before.statements, jobStatements: after.jobStatements - before.jobStatements, cpuMs: after.cpuMs - before.cpuMs, pgCpuMs };
 }
 
 interface Request {
@@ -359,7 +361,7 @@ async function measure(server: Server, c: pg.Client | null, name: string, req: R
   const stats = delta(before, after);
   // fewer completed requests than connections: the requests still in flight weigh too much to divide by
   const per = result.requests >= CONNECTIONS ? result.requests : NaN;
-  return { load: result, stats: { statements: stats.statements / per, cpuMs: stats.cpuMs / per, pgCpuMs: stats.pgCpuMs / per } };
+  return { load: result, stats: { statements: stats.statements / per, jobStatements: stats.jobStatements! / per, cpuMs: stats.cpuMs / per, pgCpuMs: stats.pgCpuMs / per } };
 }
 
 async function api<T>(server: Server, token: string, method: string, p: string, body?: unknown): Promise<T> {
@@ -402,10 +404,12 @@ async function explainRequest(server: Server, c: pg.Client, name: string, req: R
   const base = server.statsUrl.replace(/\/$/, "");
   await fetch(`${base}/capture`);
   await fetch(server.url + req.path, { method: req.method ?? "GET", headers: req.headers, body: req.body }).then((r) => r.text());
-  const statements = (await (await fetch(`${base}/captured`)).json()) as { text: string; values?: unknown[] }[];
+  const all = (await (await fetch(`${base}/captured`)).json()) as { text: string; values?: unknown[]; uncounted?: boolean }[];
   const dump = path.join(WORK, `statements-${name.replace(/\W+/g, "-")}.json`);
-  fs.writeFileSync(dump, JSON.stringify(statements, null, 1));
-  log(`EXPLAIN ${name}: ${statements.length} statements (written to ${dump})`);
+  fs.writeFileSync(dump, JSON.stringify(all, null, 1));
+  const statements = all.filter((st) => !st.uncounted);
+  log(`EXPLAIN ${name}: ${statements.length} statements, ${all.length} round trips with transaction control and jobs (written to ${dump})`);
+  for (const st of all.filter((st) => st.uncounted)) log(`  (uncounted) ${st.text.replace(/\s+/g, " ").slice(0, 110)}`);
   for (const st of statements) {
     if (!/^\s*(SELECT|WITH)/i.test(st.text)) {
       log(`  (not explained) ${st.text.replace(/\s+/g, " ").slice(0, 110)}`);
@@ -527,7 +531,9 @@ async function main() {
       );
     }
 
-    if (!opts["no-writes"] && !opts.only) {
+    // `--only` picks write rows too (`--only 'favourite|follow'`); the reads it leaves out are not measured
+    const writeRows = ["post", "favourite", "follow"].filter((name) => !opts.only || new RegExp(opts.only).test(name));
+    if (!opts["no-writes"] && writeRows.length) {
       let n = 0;
       const post = () => ({
         method: "POST" as const,
@@ -541,10 +547,11 @@ async function main() {
       let maxId = "";
       const wanted = quick ? 1_500 : 6_000;
       for (let i = 0; i < 400 && statuses.length < wanted; i++) {
-        const page = await api<{ id: string; account: { id: string } }[]>(server, token, "GET", `/api/v1/timelines/public?limit=40${maxId ? `&max_id=${maxId}` : ""}`);
+        const page = await api<{ id: string; favourited: boolean; account: { id: string } }[]>(server, token, "GET", `/api/v1/timelines/public?limit=40${maxId ? `&max_id=${maxId}` : ""}`);
         if (!page.length) break;
         for (const s of page) {
-          statuses.push(s.id);
+          // a status favourited already (by an earlier run kept with --reuse) would measure the no-op
+          if (!s.favourited) statuses.push(s.id);
           authors.add(s.account.id);
         }
         maxId = page.at(-1)!.id;
@@ -571,11 +578,14 @@ async function main() {
         ["favourite", `POST /api/v1/statuses/:id/favourite (${statuses.length.toLocaleString("en")} statuses in turn)`, favourite],
         ["follow", `POST /api/v1/accounts/:id/follow (${toFollow.length.toLocaleString("en")} accounts in turn)`, follow],
       ] as const) {
+        if (!writeRows.includes(name)) continue;
+        // the statements of one request (it writes: one more post, favourite or follow than measured)
+        if (opts.explain && pgClient) await explainRequest(server, pgClient, name, req());
         const { load: l, stats } = await measure(server, pgClient, name, req);
         memory.peak = Math.max(memory.peak, rssMb());
         writes.push({ name, what, load: l, stats, pageKb: l.bytes / 1024 });
         log(
-          `${name}: ${f0(l.rps)} req/s, p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms; ${f1(stats.statements)} SQL, ${f2(stats.pgCpuMs)} ms PG CPU, ${f2(stats.cpuMs)} ms server CPU per request` +
+          `${name}: ${f0(l.rps)} req/s, p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms; ${f1(stats.statements)} SQL (+${f1(stats.jobStatements!)} job queue), ${f2(stats.pgCpuMs)} ms PG CPU, ${f2(stats.cpuMs)} ms server CPU per request` +
             (l.non2xx || l.errors || l.timeouts ? `; ${l.non2xx} non-2xx (${JSON.stringify(l.codes)}), ${l.errors} errors, ${l.timeouts} timeouts` : ""),
         );
       }

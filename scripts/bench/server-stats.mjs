@@ -42,11 +42,12 @@ function listen() {
 function count(config, values) {
   if (!listening && port) listen();
   const text = typeof config === "string" ? config : (config?.text ?? "");
-  if (/\bjobs\b/.test(text)) jobStatements++;
-  else if (!/^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(text)) {
-    statements++;
-    if (captured && captured.length < 1000) captured.push({ text, values: Array.isArray(values) ? values : config?.values });
-  }
+  const job = /\bjobs\b/.test(text);
+  const control = /^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(text);
+  if (job) jobStatements++;
+  else if (!control) statements++;
+  // every round trip, the uncounted ones marked: a write's BEGIN/COMMIT and job enqueues cost the server too
+  if (captured && captured.length < 1000) captured.push({ text, values: Array.isArray(values) ? values : config?.values, ...(job || control ? { uncounted: true } : {}) });
 }
 
 function wrap(proto, method) {

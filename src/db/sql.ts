@@ -59,15 +59,17 @@ let defaultParser: (oid: number, format?: string) => (value: string) => unknown 
 const param = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === "bigint" ? value.toString() : value);
 
 /**
- * The fast path over a pg pool; `tell` sees every statement (the tests' statement counts), `nameOf` names
- * the texts that repeat (statement-names.ts: the generator Prisma's adapter uses, so one text has one name).
+ * The fast path over a pg pool; `tell` sees every statement (the tests' statement counts). `nameOf`
+ * (statement-names.ts, the same generator as Prisma's adapter, so one text has one name) names the texts
+ * that repeat: PostgreSQL then plans them once per connection (the bigger fixed statements here, notify's
+ * and loadRelationships', cost more to plan than to run).
  */
-export async function poolSql(pool: Pool, tell: (sql: string) => void, nameOf: (query: { sql: string }) => string | undefined = () => undefined): Promise<Sql> {
+export async function poolSql(pool: Pool, tell: (sql: string) => void, nameOf?: (query: { sql: string }) => string | undefined): Promise<Sql> {
   const pg = (await import("pg")).default;
   defaultParser = pg.types.getTypeParser as typeof defaultParser;
   const run = (text: string, params: readonly unknown[] = []): Promise<QueryResult> => {
     tell(text);
-    const name = nameOf({ sql: text });
+    const name = nameOf?.({ sql: text });
     return pool.query({ text, values: params.map(param), types, ...(name ? { name } : {}) });
   };
   return {

@@ -116,4 +116,25 @@ describe.each(DB_KINDS)("statements per page on %s", (kind) => {
     expect(twenty.queries).toBeLessThanOrEqual(Math.min(budget, BUDGET));
     expect(forty.queries).toBe(twenty.queries);
   });
+
+  // Issue 17's writes, on the request path (the token's statement included; fan-out to streams and home
+  // feeds and federation delivery are bus events and jobs, counted apart): a plain post, a favourite
+  // (notify reads all it needs in one statement, the visibility check in another) and a follow (blocks and
+  // the existing follow in one, the answer's relationship in one). The benchmark counted 9, 16 and 15
+  // before (docs/performance.md, "Writes").
+  test("writes: a post, a favourite and a follow stay within their statement budgets", async () => {
+    const eve = await user(server, "eve");
+    const posted = await server.countQueries(() => post(ben, { status: "a plain post to ana, who follows ben" }));
+    expect(posted.result.status, JSON.stringify(posted.result.body)).toBe(200);
+    const favourited = await server.countQueries(() => call(server, ana, "POST", `/api/v1/statuses/${posted.result.body.id}/favourite`));
+    expect(favourited.result.status).toBe(200);
+    expect(favourited.result.body.favourited).toBe(true);
+    const followed = await server.countQueries(() => call(server, ana, "POST", `/api/v1/accounts/${eve.id}/follow`));
+    expect(followed.result.status).toBe(200);
+    expect(followed.result.body.following).toBe(true);
+    const counts = JSON.stringify({ post: posted.queries, favourite: favourited.queries, follow: followed.queries });
+    expect(posted.queries, counts).toBeLessThanOrEqual(6);
+    expect(favourited.queries, counts).toBeLessThanOrEqual(8);
+    expect(followed.queries, counts).toBeLessThanOrEqual(8);
+  });
 });

@@ -7,6 +7,7 @@
 // carry a snapshot of what the activity needs.
 import type { Visibility } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
+import { sqlFor } from "../../db/sql.ts";
 
 export const FEDERATE_JOB = "federation.outbox";
 
@@ -60,10 +61,19 @@ export async function federate(ctx: Pick<Ctx, "jobs">, intent: FederationIntent)
 /** True when the account is remote: most person-to-person activities only go out then. */
 export const isRemote = (a: { local: boolean }) => !a.local;
 
+/**
+ * "A remote account follows $1 (accepted)", in SQL. The follower's locality is a correlated subquery, not
+ * a join: with a join under EXISTS/LIMIT 1 PostgreSQL expects a remote follower within the first rows and
+ * scans the whole follows table (12–15 ms with 42,000 follows, for an author with 1,000 local followers
+ * and no remote one); this walks the author's follows by index and stops at the first remote follower.
+ */
+const REMOTE_FOLLOWER_SQL = `EXISTS (SELECT 1 FROM follows f WHERE f.following_id = $1 AND f.state = 'accept'
+  AND NOT (SELECT a.local FROM accounts a WHERE a.id = f.follower_id))`;
+
 /** Whether any remote account follows `accountId` (accepted): an actor's Update/Move concern only them. */
 export async function hasRemoteFollowers(ctx: Pick<Ctx, "db">, accountId: string): Promise<boolean> {
-  const row = await ctx.db.follow.findFirst({ where: { followingId: accountId, state: "accept", follower: { local: false } }, select: { id: true } });
-  return !!row;
+  const [row] = await sqlFor(ctx.db).query<{ remote: boolean }>(`SELECT ${REMOTE_FOLLOWER_SQL} AS remote`, [accountId]);
+  return !!row?.remote;
 }
 
 /** Visibilities that leave the instance: everything but the family's local-only posts. */
@@ -73,11 +83,6 @@ export const federatedVisibility = (v: Visibility) => v !== "local";
 export async function anyRemote(ctx: Pick<Ctx, "db">, ids: readonly string[]): Promise<boolean> {
   if (ids.length === 0) return false;
   return (await ctx.db.account.count({ where: { id: { in: [...ids] }, local: false } })) > 0;
-}
-
-/** Whether the instance follows a relay (public posts then go out even without remote followers). */
-async function followsRelays(ctx: Pick<Ctx, "db">): Promise<boolean> {
-  return (await ctx.db.relay.count({ where: { state: "accepted" } })) > 0;
 }
 
 /**
@@ -93,12 +98,16 @@ export async function federateStatus(
   if (!federatedVisibility(status.visibility)) return;
   const open = status.visibility === "public" || status.visibility === "unlisted";
   const concerned = [...status.recipientIds, ...(status.inReplyToAccountId ? [status.inReplyToAccountId] : [])];
-  const remote =
-    (await anyRemote(ctx, concerned)) ||
-    ((open || status.visibility === "private") && (await hasRemoteFollowers(ctx, status.accountId))) ||
-    // relays get public posts only (as Mastodon and the family's relay publish them)
-    (status.visibility === "public" && (await followsRelays(ctx)));
-  if (!remote) return;
+  // the three questions in one statement (once per post): a remote addressee or parent author, a remote
+  // follower (public, unlisted, private), a followed relay (public only: as Mastodon and the family's
+  // relay publish them)
+  const [row] = await sqlFor(ctx.db).query<{ remote: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = ANY($2::text[]) AND NOT local)
+      OR ($3 AND ${REMOTE_FOLLOWER_SQL})
+      OR ($4 AND EXISTS (SELECT 1 FROM relays WHERE state = 'accepted')) AS remote`,
+    [status.accountId, concerned, open || status.visibility === "private", status.visibility === "public"],
+  );
+  if (!row?.remote) return;
   await federate(ctx, { type, statusId: status.id });
 }
 

@@ -2,10 +2,9 @@
 // blocks, muted threads, strangers under `block_from_strangers`). Every stored notification is
 // published on the bus and queued for the recipient's web push subscriptions.
 import { newId } from "../../db/ids.ts";
-import type { Status } from "../../generated/prisma/client.ts";
+import type { NotificationPolicy, Status } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { queuePushDeliveries } from "../push/deliveries.ts";
-import { activeRelation } from "../relationships/relationships.read.ts";
 import { canSee } from "../statuses/visibility.ts";
 import { applyPolicies, recordRequests } from "./policy.ts";
 import { sqlFor } from "../../db/sql.ts";
@@ -30,10 +29,6 @@ export interface NotificationInput {
 /** Told by the instance itself: as in the reference, their "from" account is the recipient's own. */
 const FROM_THE_INSTANCE: readonly NotificationType[] = ["moderation_warning", "severed_relationships"];
 
-function blocksStrangers(settings: unknown): boolean {
-  return !!settings && typeof settings === "object" && (settings as Record<string, unknown>).block_from_strangers === true;
-}
-
 /**
  * Stores the notifications that should exist; returns how many. As in the family: blocks (either
  * way), notification mutes, domain blocks of the actor's server and muted threads suppress a
@@ -46,41 +41,11 @@ export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<numb
   const actors = [...new Set(wanted.map((n) => n.fromAccountId))];
   const statusIds = [...new Set(wanted.map((n) => n.statusId).filter((id): id is string => !!id))];
   const now = ctx.clock();
-  const [relations, locals, actorRows, statuses] = await Promise.all([
-    ctx.db.userRelationship.findMany({
-      where: {
-        AND: [
-          activeRelation(now),
-          {
-            OR: [
-              { sourceId: { in: recipients }, targetId: { in: actors }, type: { in: ["block", "notification_mute", "mute"] } },
-              { sourceId: { in: actors }, targetId: { in: recipients }, type: "block" },
-            ],
-          },
-        ],
-      },
-      select: { sourceId: true, targetId: true, type: true },
-    }),
-    ctx.db.account.findMany({ where: { id: { in: recipients }, local: true, deactivated: false }, select: { id: true, notificationSettings: true } }),
-    ctx.db.account.findMany({ where: { id: { in: actors }, domain: { not: null } }, select: { id: true, domain: true } }),
-    statusIds.length ? ctx.db.status.findMany({ where: { id: { in: statusIds } }, select: { id: true, context: true } }) : Promise.resolve([]),
-  ]);
+  const { relations, locals, actorRows, statuses, domainBlocks, threadMutes, follows, policies, pushSubscriptions } = await notificationFacts(ctx, recipients, actors, statusIds, now);
   const local = new Set(locals.map((a) => a.id));
-  const domainOf = new Map(actorRows.map((a) => [a.id, a.domain!]));
+  const domainOf = new Map(actorRows.map((a) => [a.id, a.domain]));
   const contextOf = new Map(statuses.map((st) => [st.id, st.context]));
-  const guarded = locals.filter((a) => blocksStrangers(a.notificationSettings)).map((a) => a.id);
-  const domains = [...new Set(domainOf.values())];
-  const contexts = [...new Set(contextOf.values())];
-  const [domainBlocks, threadMutes, follows] = await Promise.all([
-    domains.length ? ctx.db.domainBlock.findMany({ where: { accountId: { in: recipients }, domain: { in: domains } }, select: { accountId: true, domain: true } }) : Promise.resolve([]),
-    contexts.length
-      ? ctx.db.threadMute.findMany({ where: { AND: [{ accountId: { in: recipients }, context: { in: contexts } }, activeRelation(now)] }, select: { accountId: true, context: true } })
-      : Promise.resolve([]),
-    // block_from_strangers, as the family checks it: the actor must follow the recipient
-    guarded.length
-      ? ctx.db.follow.findMany({ where: { followerId: { in: actors }, followingId: { in: guarded }, state: "accept" }, select: { followerId: true, followingId: true } })
-      : Promise.resolve([]),
-  ]);
+  const guarded = locals.filter((a) => a.blocksStrangers).map((a) => a.id);
   const key = (a: string, b: string) => `${a} ${b}`;
   // blocks count either way; a notification mute only from the recipient
   const silenced = new Set(
@@ -100,15 +65,89 @@ export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<numb
     return guarded.includes(n.accountId) && n.type !== "poll" && !FROM_THE_INSTANCE.includes(n.type) && n.accountId !== n.fromAccountId && !followsRecipient.has(key(n.fromAccountId, n.accountId));
   };
   // the recipients' notification policies drop some and hold others back (policy.ts)
-  const decided = await applyPolicies(ctx, wanted.filter((n) => !suppressed(n)));
+  const decided = await applyPolicies(ctx, wanted.filter((n) => !suppressed(n)), policies);
   const rows = decided.map(({ item: n, filtered }) => ({ ...n, id: newId(), seen: muted.has(key(n.accountId, n.fromAccountId)), filtered }));
   if (rows.length) await ctx.db.notification.createMany({ data: rows });
   const shown = rows.filter((r) => !r.filtered);
   if (shown.length < rows.length) await recordRequests(ctx, rows.filter((r) => r.filtered));
   for (const row of shown) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
   // queued here, not from the bus: every process hears the bus, this runs once per notification
-  await queuePushDeliveries(ctx, shown);
+  await queuePushDeliveries(ctx, shown, pushSubscriptions);
   return rows.length;
+}
+
+/** What `notify` reads about the recipients, the actors and the statuses before deciding. */
+interface NotificationFacts {
+  /** active blocks, notification mutes and mutes from recipients to actors; blocks from actors to recipients */
+  relations: { sourceId: string; targetId: string; type: string }[];
+  /** the local, active recipients; `blocksStrangers`: their `block_from_strangers` setting is on */
+  locals: { id: string; blocksStrangers: boolean }[];
+  /** the remote actors' domains */
+  actorRows: { id: string; domain: string }[];
+  statuses: { id: string; context: string }[];
+  /** the recipients' blocks of the actors' domains */
+  domainBlocks: { accountId: string; domain: string }[];
+  /** the recipients' active mutes of the statuses' threads */
+  threadMutes: { accountId: string; context: string }[];
+  /** accepted follows from actors to recipients with `block_from_strangers` on (the family's stranger test) */
+  follows: { followerId: string; followingId: string }[];
+  /** the recipients' notification policies (policy.ts) */
+  policies: NotificationPolicy[];
+  /** the recipients' push subscriptions (push/deliveries.ts) */
+  pushSubscriptions: { id: number; accountId: string; alerts: unknown }[];
+}
+
+/**
+ * Everything `notify` reads, in ONE statement whatever the number of notifications: it runs on every
+ * favourite, reblog, follow, mention and subscribed post, where the nine reads it replaces (two waves of
+ * Prisma queries, the policies, the push subscriptions) were half the request's statements. The second
+ * wave's inputs (the actors' domains, the statuses' threads, who blocks strangers) are subqueries here.
+ * `block_from_strangers` counts when it is JSON `true`, as blocksStrangers in JavaScript read it.
+ */
+async function notificationFacts(ctx: Ctx, recipients: string[], actors: string[], statusIds: string[], now: Date): Promise<NotificationFacts> {
+  const [row] = await sqlFor(ctx.db).query<{ [K in keyof NotificationFacts]: NotificationFacts[K] | null }>(
+    `WITH clock AS (SELECT ($4::timestamptz AT TIME ZONE 'UTC') AS now),
+      locals AS (
+        SELECT id, coalesce(notification_settings -> 'block_from_strangers' = 'true'::jsonb, false) AS "blocksStrangers"
+        FROM accounts WHERE id = ANY($1::text[]) AND local AND NOT deactivated),
+      actor_rows AS (SELECT id, domain FROM accounts WHERE id = ANY($2::text[]) AND domain IS NOT NULL),
+      status_rows AS (SELECT id, context FROM statuses WHERE id = ANY($3::text[]))
+    SELECT
+      (SELECT json_agg(json_build_object('sourceId', r.source_id, 'targetId', r.target_id, 'type', r.type))
+        FROM user_relationships r, clock
+        WHERE (r.expires_at IS NULL OR r.expires_at > clock.now)
+          AND ((r.source_id = ANY($1::text[]) AND r.target_id = ANY($2::text[]) AND r.type IN ('block', 'notification_mute', 'mute'))
+            OR (r.source_id = ANY($2::text[]) AND r.target_id = ANY($1::text[]) AND r.type = 'block'))) AS relations,
+      (SELECT json_agg(locals) FROM locals) AS locals,
+      (SELECT json_agg(actor_rows) FROM actor_rows) AS "actorRows",
+      (SELECT json_agg(status_rows) FROM status_rows) AS statuses,
+      (SELECT json_agg(json_build_object('accountId', d.account_id, 'domain', d.domain))
+        FROM domain_blocks d WHERE d.account_id = ANY($1::text[]) AND d.domain IN (SELECT domain FROM actor_rows)) AS "domainBlocks",
+      (SELECT json_agg(json_build_object('accountId', t.account_id, 'context', t.context))
+        FROM thread_mutes t, clock
+        WHERE t.account_id = ANY($1::text[]) AND t.context IN (SELECT context FROM status_rows)
+          AND (t.expires_at IS NULL OR t.expires_at > clock.now)) AS "threadMutes",
+      (SELECT json_agg(json_build_object('followerId', f.follower_id, 'followingId', f.following_id))
+        FROM follows f
+        WHERE f.follower_id = ANY($2::text[]) AND f.state = 'accept' AND f.following_id IN (SELECT id FROM locals WHERE "blocksStrangers")) AS follows,
+      (SELECT json_agg(json_build_object('accountId', p.account_id, 'forNotFollowing', p.for_not_following, 'forNotFollowers', p.for_not_followers,
+          'forNewAccounts', p.for_new_accounts, 'forPrivateMentions', p.for_private_mentions, 'forLimitedAccounts', p.for_limited_accounts))
+        FROM notification_policies p WHERE p.account_id = ANY($1::text[])) AS policies,
+      (SELECT json_agg(json_build_object('id', s.id, 'accountId', s.account_id, 'alerts', s.alerts))
+        FROM push_subscriptions s WHERE s.account_id = ANY($1::text[])) AS "pushSubscriptions"`,
+    [recipients, actors, statusIds, now.toISOString()],
+  );
+  return {
+    relations: row?.relations ?? [],
+    locals: row?.locals ?? [],
+    actorRows: row?.actorRows ?? [],
+    statuses: row?.statuses ?? [],
+    domainBlocks: row?.domainBlocks ?? [],
+    threadMutes: row?.threadMutes ?? [],
+    follows: row?.follows ?? [],
+    policies: row?.policies ?? [],
+    pushSubscriptions: row?.pushSubscriptions ?? [],
+  };
 }
 
 /**

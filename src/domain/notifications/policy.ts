@@ -3,6 +3,7 @@
 // back, listed through a notification request) or `drop` (not stored); the harshest matching kind wins.
 // Recipients without a policy row accept everything, as before policies existed.
 import { newId } from "../../db/ids.ts";
+import type { NotificationPolicy } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { SILENCE_TAG } from "../accounts/moderation-tags.ts";
 import type { NotificationInput, NotificationType } from "./notify.ts";
@@ -17,12 +18,17 @@ const RANK: Record<PolicyAction, number> = { accept: 0, filter: 1, drop: 2 };
 
 /**
  * Decides each notification: null (dropped) or whether it is filtered. One statement when no recipient
- * has a policy; five more, whatever the number of notifications, when some do.
+ * has a policy (none when the caller read the recipients' policies already: `known`, a superset is
+ * fine); four more, whatever the number of notifications, when some do.
  */
-export async function applyPolicies(ctx: Ctx, items: NotificationInput[]): Promise<{ item: NotificationInput; filtered: boolean }[]> {
+export async function applyPolicies(ctx: Ctx, items: NotificationInput[], known?: readonly NotificationPolicy[]): Promise<{ item: NotificationInput; filtered: boolean }[]> {
   const candidates = items.filter((n) => FILTERABLE.includes(n.type));
   const recipients = [...new Set(candidates.map((n) => n.accountId))];
-  const policies = recipients.length ? await ctx.db.notificationPolicy.findMany({ where: { accountId: { in: recipients } } }) : [];
+  const policies = !recipients.length
+    ? []
+    : known
+      ? known.filter((p) => recipients.includes(p.accountId))
+      : await ctx.db.notificationPolicy.findMany({ where: { accountId: { in: recipients } } });
   if (!policies.length) return items.map((item) => ({ item, filtered: false }));
   const policyOf = new Map(policies.map((p) => [p.accountId, p]));
   const concerned = candidates.filter((n) => policyOf.has(n.accountId));

@@ -17,16 +17,23 @@ export interface PushDelivery {
 /**
  * One durable job per notification and subscription whose alerts ask for its type (the policy is
  * checked when sending). Notifications stored already seen (a muted actor) buzz nobody's phone.
- * Costs one query, plus one enqueue per delivery.
+ * Costs one query (none when the caller passes `known`), plus one enqueue per delivery.
  */
-export async function queuePushDeliveries(ctx: Pick<Ctx, "db" | "jobs">, notifications: readonly { id: string; accountId: string; type: string; seen?: boolean }[]): Promise<void> {
+export async function queuePushDeliveries(
+  ctx: Pick<Ctx, "db" | "jobs">,
+  notifications: readonly { id: string; accountId: string; type: string; seen?: boolean }[],
+  /** the recipients' subscriptions when the caller read them already (notify.ts: no query here then) */
+  known?: readonly { id: number; accountId: string; alerts: unknown }[],
+): Promise<void> {
   const fresh = notifications.filter((n) => !n.seen);
   if (fresh.length === 0) return;
   try {
-    const subscriptions = await ctx.db.pushSubscription.findMany({
-      where: { accountId: { in: [...new Set(fresh.map((n) => n.accountId))] } },
-      select: { id: true, accountId: true, alerts: true },
-    });
+    const subscriptions =
+      known ??
+      (await ctx.db.pushSubscription.findMany({
+        where: { accountId: { in: [...new Set(fresh.map((n) => n.accountId))] } },
+        select: { id: true, accountId: true, alerts: true },
+      }));
     for (const n of fresh)
       for (const s of subscriptions)
         if (s.accountId === n.accountId && wantsAlert(s.alerts, n.type))

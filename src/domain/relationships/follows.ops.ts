@@ -3,7 +3,7 @@
 // bus as `follow_relationships_update`.
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
-import type { Account, FollowState } from "../../generated/prisma/client.ts";
+import type { Account, Follow, FollowState } from "../../generated/prisma/client.ts";
 import { loadAccountCounts } from "../accounts/account-counts.ts";
 import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
 import { normalizeHandle, RECORD_NOT_FOUND } from "../accounts/lookup.ts";
@@ -15,6 +15,7 @@ import { leaveFollowerLists } from "../lists/lists.ops.ts";
 import { followRequestAccepted, notify } from "../notifications/notify.ts";
 import { federate } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
+import { sqlFor } from "../../db/sql.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
 import { activeRelation, relationshipWith, type RelationshipState } from "./relationships.read.ts";
@@ -34,6 +35,30 @@ export async function blocksBetween(ctx: Ctx, a: string, b: string) {
     where: { type: "block", AND: [activeRelation(ctx.clock()), { OR: [{ sourceId: a, targetId: b }, { sourceId: b, targetId: a }] }] },
   });
   return { aBlocksB: rows.some((r) => r.sourceId === a), bBlocksA: rows.some((r) => r.sourceId === b) };
+}
+
+/**
+ * blocksBetween(a, b) and a's follow of b (any state), in one statement: every follow starts with both.
+ * The follow comes as JSON; its timestamps (UTC wall times, as Prisma stores them) become Dates again.
+ */
+async function blocksAndFollow(ctx: Ctx, a: string, b: string): Promise<{ blocks: { aBlocksB: boolean; bBlocksA: boolean }; existing: Follow | null }> {
+  type Row = { blockers: string[] | null; follow: (Omit<Follow, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string }) | null };
+  const [row] = await sqlFor(ctx.db).query<Row>(
+    `SELECT
+      (SELECT json_agg(r.source_id) FROM user_relationships r
+        WHERE r.type = 'block' AND (r.expires_at IS NULL OR r.expires_at > ($3::timestamptz AT TIME ZONE 'UTC'))
+          AND ((r.source_id = $1 AND r.target_id = $2) OR (r.source_id = $2 AND r.target_id = $1))) AS blockers,
+      (SELECT json_build_object('id', f.id, 'followerId', f.follower_id, 'followingId', f.following_id, 'state', f.state,
+          'showReblogs', f.show_reblogs, 'notify', f.notify, 'apId', f.ap_id, 'createdAt', f.created_at, 'updatedAt', f.updated_at)
+        FROM follows f WHERE f.follower_id = $1 AND f.following_id = $2) AS follow`,
+    [a, b, ctx.clock().toISOString()],
+  );
+  const blockers = row?.blockers ?? [];
+  const f = row?.follow ?? null;
+  return {
+    blocks: { aBlocksB: blockers.includes(a), bBlocksA: blockers.includes(b) },
+    existing: f ? { ...f, createdAt: new Date(`${f.createdAt}Z`), updatedAt: new Date(`${f.updatedAt}Z`) } : null,
+  };
 }
 
 /** Local accounts decide at once; a locked one (without followback permission) leaves the follow pending. Remote ones answer later. */
@@ -76,12 +101,11 @@ export interface FollowOptions {
 export async function followAs(ctx: Ctx, follower: Account, target: Account, opts: FollowOptions = {}) {
   if (follower.id === target.id) throw Invalid("Can not follow yourself");
   if (target.deactivated) throw Forbidden(`Could not follow user: ${target.nickname} is deactivated.`);
-  const blocks = await blocksBetween(ctx, follower.id, target.id);
+  const { blocks, existing } = await blocksAndFollow(ctx, follower.id, target.id);
   if (blocks.bBlocksA) throw Forbidden(`Could not follow user: ${target.nickname} blocked you.`);
   if (blocks.aBlocksB) throw Forbidden(`Could not follow user: you are blocking ${target.nickname}.`);
 
   const key = { followerId: follower.id, followingId: target.id };
-  const existing = await ctx.db.follow.findUnique({ where: { followerId_followingId: key } });
   const isNew = !existing || existing.state === "reject";
   let follow;
   if (isNew) {

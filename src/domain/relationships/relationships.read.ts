@@ -1,8 +1,9 @@
-// The viewer's relationship to many accounts at once, in a constant number of queries.
+// The viewer's relationship to many accounts at once, in a constant number of queries (loadRelationships: one).
 import { z } from "zod";
 import type { Account } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
+import { sqlFor } from "../../db/sql.ts";
 import { array } from "../inputs.ts";
 import { operation } from "../operation.ts";
 
@@ -28,20 +29,40 @@ export interface RelationshipState {
 /** Relations whose expiry passed count as gone (mutes with expires_in). */
 export const activeRelation = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
+/**
+ * The viewer's relationships to `targets`, in ONE statement (four before): every relationship action
+ * (follow, block, mute…) answers with it, and GET /api/v1/accounts/relationships is it.
+ */
 export async function loadRelationships(ctx: Ctx, viewerId: string, targets: Pick<Account, "id" | "domain">[]): Promise<Map<string, RelationshipState>> {
   const ids = [...new Set(targets.map((t) => t.id))];
   const domains = [...new Set(targets.map((t) => t.domain).filter((d): d is string => !!d))];
   const now = ctx.clock();
-  const [follows, relations, notes, domainBlocks] = await Promise.all([
-    ctx.db.follow.findMany({
-      where: { OR: [{ followerId: viewerId, followingId: { in: ids } }, { followerId: { in: ids }, followingId: viewerId }], state: { in: ["pending", "accept"] } },
-    }),
-    ctx.db.userRelationship.findMany({
-      where: { AND: [activeRelation(now), { OR: [{ sourceId: viewerId, targetId: { in: ids } }, { sourceId: { in: ids }, targetId: viewerId, type: "block" }] }] },
-    }),
-    ctx.db.accountNote.findMany({ where: { authorId: viewerId, targetId: { in: ids } } }),
-    domains.length ? ctx.db.domainBlock.findMany({ where: { accountId: viewerId, domain: { in: domains } } }) : Promise.resolve([]),
-  ]);
+  type Rows = {
+    follows: { followerId: string; followingId: string; state: string; showReblogs: boolean; notify: boolean }[] | null;
+    relations: { sourceId: string; targetId: string; type: string }[] | null;
+    notes: { targetId: string; comment: string }[] | null;
+    domainBlocks: { domain: string }[] | null;
+  };
+  const [row] = await sqlFor(ctx.db).query<Rows>(
+    `SELECT
+      (SELECT json_agg(json_build_object('followerId', f.follower_id, 'followingId', f.following_id, 'state', f.state, 'showReblogs', f.show_reblogs, 'notify', f.notify))
+        FROM follows f
+        WHERE ((f.follower_id = $1 AND f.following_id = ANY($2::text[])) OR (f.follower_id = ANY($2::text[]) AND f.following_id = $1))
+          AND f.state IN ('pending', 'accept')) AS follows,
+      (SELECT json_agg(json_build_object('sourceId', r.source_id, 'targetId', r.target_id, 'type', r.type))
+        FROM user_relationships r
+        WHERE (r.expires_at IS NULL OR r.expires_at > ($4::timestamptz AT TIME ZONE 'UTC'))
+          AND ((r.source_id = $1 AND r.target_id = ANY($2::text[])) OR (r.source_id = ANY($2::text[]) AND r.target_id = $1 AND r.type = 'block'))) AS relations,
+      (SELECT json_agg(json_build_object('targetId', n.target_id, 'comment', n.comment))
+        FROM account_notes n WHERE n.author_id = $1 AND n.target_id = ANY($2::text[])) AS notes,
+      (SELECT json_agg(json_build_object('domain', d.domain))
+        FROM domain_blocks d WHERE d.account_id = $1 AND d.domain = ANY($3::text[])) AS "domainBlocks"`,
+    [viewerId, ids, domains, now.toISOString()],
+  );
+  const follows = row?.follows ?? [];
+  const relations = row?.relations ?? [];
+  const notes = row?.notes ?? [];
+  const domainBlocks = row?.domainBlocks ?? [];
   const blockedDomains = new Set(domainBlocks.map((d) => d.domain));
   const result = new Map<string, RelationshipState>();
   for (const target of targets) {

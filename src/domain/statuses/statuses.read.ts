@@ -5,16 +5,14 @@ import type { Ctx } from "../context.ts";
 import { NotFound } from "../../kernel/errors.ts";
 import { array } from "../inputs.ts";
 import { operation } from "../operation.ts";
-import { canSee, viewerContext } from "./visibility.ts";
+import { activeAuthorsAndViewer, canSee } from "./visibility.ts";
 
 /** Keeps the statuses (and reblogs whose original is visible too) the viewer may see. */
 export async function filterVisible(ctx: Ctx, statuses: Status[]): Promise<Status[]> {
   if (statuses.length === 0) return [];
   const innerIds = statuses.map((s) => s.reblogOfId).filter((id): id is string => !!id);
   const inner = innerIds.length ? await ctx.db.status.findMany({ where: { id: { in: innerIds } } }) : [];
-  const authors = await ctx.db.account.findMany({ where: { id: { in: [...new Set([...statuses, ...inner].map((s) => s.accountId))] }, deactivated: false }, select: { id: true } });
-  const active = new Set(authors.map((a) => a.id));
-  const v = await viewerContext(ctx, [...active]);
+  const { active, viewer: v } = await activeAuthorsAndViewer(ctx, [...statuses, ...inner].map((s) => s.accountId));
   const byId = new Map(inner.map((s) => [s.id, s]));
   const ok = (s: Status) => active.has(s.accountId) && canSee(v, s);
   return statuses.filter((s) => ok(s) && (!s.reblogOfId || (byId.has(s.reblogOfId) && ok(byId.get(s.reblogOfId)!))));
