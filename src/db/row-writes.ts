@@ -10,7 +10,10 @@
 //   that does not;
 // - rows changed by the database itself: deleting an account or an app deletes its tokens (the
 //   account's/app's own announcement covers them); deleting an account nulls `moved_to_id` of the
-//   accounts that moved to it (the cache drops entries by `movedToId` too);
+//   accounts that moved to it and `owner_id` of its apps (the cache drops entries by those too);
+// - rows inserted through the driver (model-rows.ts insertModelRow): a new row is in no cache;
+// - nested writes (`status.create({ data: { account: { update } } })`) would pass by: there are none,
+//   and the model's own hook names its rows when the write is written on the model itself;
 // - writes by other programs (psql, scripts): nothing announces them; the cache's short lifetime
 //   bounds how long they go unseen.
 // The announcement follows the commit: a write inside a transaction is announced when the

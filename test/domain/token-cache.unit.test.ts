@@ -3,16 +3,17 @@
 import { expect, test } from "vitest";
 import { TokenCache, type CachedToken } from "../../src/domain/auth/token-cache.ts";
 
-const token = (id: number, accountId: string | null, appId = 1, movedToId: string | null = null) =>
-  ({ id, appId, accountId, scopes: ["read"], expiresAt: new Date(0), account: accountId ? { id: accountId, movedToId } : null, app: { id: appId } }) as unknown as CachedToken;
+const token = (id: number, accountId: string | null, appId = 1, movedToId: string | null = null, ownerId: string | null = null) =>
+  ({ id, appId, accountId, scopes: ["read"], expiresAt: new Date(0), account: accountId ? { id: accountId, movedToId } : null, app: { id: appId, ownerId } }) as unknown as CachedToken;
 
-test("an entry is dropped by a write to its token, its app, its account or the account it moved to", () => {
+test("an entry is dropped by a write to its token, its app, its account or the account it moved to or its app's owner", () => {
   const cache = new TokenCache();
   const cases: [string, CachedToken][] = [
     ["t:1", token(1, "A")],
     ["p:7", token(2, "B", 7)],
     ["a:C", token(3, "C")],
     ["a:X", token(4, "D", 1, "X")],
+    ["a:O", token(5, null, 2, null, "O")],
   ];
   for (const [key, t] of cases) {
     cache.store(cache.begin(), `d${t.id}`, t);

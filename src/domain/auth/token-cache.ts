@@ -32,8 +32,16 @@ interface Entry {
 const DEFAULT_ENTRIES = 10_000;
 const TTL_MS = 60_000;
 
-/** The invalidation keys an entry answers to (row-writes.ts): its token, its app, its account, and the account it moved to (deleting that one nulls `moved_to_id`). */
-const keysOf = (t: CachedToken) => [`t:${t.id}`, `p:${t.appId}`, ...(t.accountId ? [`a:${t.accountId}`] : []), ...(t.account?.movedToId ? [`a:${t.account.movedToId}`] : [])];
+/**
+ * The invalidation keys an entry answers to (row-writes.ts): its token, its app, its account, and the
+ * accounts whose deletion changes its rows without a write of their own (the database nulls the
+ * account's `moved_to_id` and the app's `owner_id`).
+ */
+const keysOf = (t: CachedToken) => [
+  `t:${t.id}`,
+  `p:${t.appId}`,
+  ...[t.accountId, t.account?.movedToId, t.app.ownerId].filter((id): id is string => !!id).map((id) => `a:${id}`),
+];
 
 /** A copy per request (stored and handed out): nothing a request does to its viewer reaches the next one. */
 const copy = (t: CachedToken): CachedToken => ({ ...t, scopes: [...t.scopes], account: t.account && { ...t.account }, app: { ...t.app } });
