@@ -41,6 +41,7 @@ import { projectRoot } from "./project-root.ts";
 import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
 import { closeStreamHub } from "./domain/streams/hub.ts";
+import { followViewerWrites } from "./domain/auth/token-cache.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
 export interface RunningServer {
@@ -181,6 +182,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   registerJobs(jobs, services, allJobs);
   const stopFollowingConfig = followConfigChanges(services.bus, config);
   const stopFollowingEmoji = followEmojiChanges(services.bus, settings);
+  const stopFollowingViewerWrites = followViewerWrites(services);
   const ctlSecret = newSecret(32);
   const { app, graphql, limiter } = buildApp(services, ctlSecret);
 
@@ -236,6 +238,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       await listening;
       await jobs.stop();
       await limiter.close();
+      stopFollowingViewerWrites();
       await services.bus.close(); // after the jobs: a job finishing during stop may still publish
       await database.close();
     },

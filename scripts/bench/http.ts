@@ -496,6 +496,8 @@ async function main() {
       { name: "local", req: { path: "/api/v1/timelines/public?local=true" } },
       { name: "tag", req: { path: "/api/v1/timelines/tag/tag3" } },
       { name: "notifications", req: { path: "/api/v1/notifications" } },
+      // the viewer's own account: authentication plus little else (what the token cache saves shows most here)
+      { name: "verify credentials", req: { path: "/api/v1/accounts/verify_credentials" } },
       { name: "context", req: { path: `/api/v1/statuses/${reply!.id}/context` } },
       { name: "account statuses", req: { path: `/api/v1/accounts/${popular.id}/statuses` } },
       { name: "search", req: { path: "/api/v2/search?q=dolor&limit=20" } },

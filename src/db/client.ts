@@ -5,6 +5,7 @@ import fs from "node:fs";
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { applyMigrations } from "./migrate.ts";
+import { announcingWrites } from "./row-writes.ts";
 import { poolSql, registerSql } from "./sql.ts";
 import { statementNameGenerator } from "./statement-names.ts";
 
@@ -84,7 +85,7 @@ function newClient(adapter: SqlDriverAdapterFactory) {
   // our transactions hold only SQL, so only a starved event loop makes them slow. A transaction now waits
   // as long as any query for its connection and has 10 s to finish; past that it is rolled back and the
   // request answers 503 (src/http/faults.ts). Measured in the soak (docs/performance.md, "Soak").
-  const prisma = new PrismaClient({ adapter: observed(adapter, listeners), transactionOptions: { maxWait: 5_000, timeout: 10_000 } });
+  const prisma = announcingWrites(new PrismaClient({ adapter: observed(adapter, listeners), transactionOptions: { maxWait: 5_000, timeout: 10_000 } }));
   const onQuery = (listener: (sql: string) => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);

@@ -46,6 +46,8 @@ export type BusEvents = {
   status_deleted: [payload: DeletedStatus];
   /** a direct status bumped one participant's conversation: that account's `direct` stream */
   conversation: [payload: { accountId: string; conversationId: string }];
+  /** accounts (`a:<id>`), OAuth tokens (`t:<id>`) or apps (`p:<id>`) were written, or too many to name: the token caches drop them (src/domain/auth/token-cache.ts) */
+  viewers_changed: [payload: { keys: string[] } | { all: true }];
   /** an account's keyword filters changed: its `user` stream's `filters_changed` */
   filters_changed: [payload: { accountId: string }];
 };

@@ -138,6 +138,7 @@ describe.each(DB_KINDS)("conversations on %s", (kind) => {
   test("listing 1 or 8 conversations costs the same number of queries", async () => {
     const solo = await user(server, "solo");
     await post(solo, { status: `@ana first`, visibility: "direct" });
+    await conversations(solo); // the first post wrote the account (last_status_at), so this request reads the token again; the counted ones come from the token cache
     const one = await server.countQueries(() => conversations(solo));
     expect(one.result).toHaveLength(1);
     for (const n of [1, 2, 3, 4, 5, 6, 7]) await post(solo, { status: `@${[ana, ben, cal, dan][n % 4].nickname} number ${n}`, visibility: "direct" });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import { operation } from "../operation.ts";
+import { announceRowWrites } from "../../db/row-writes.ts";
 
 type Store = Record<string, Record<string, unknown>>;
 
@@ -44,6 +45,7 @@ export const updateAppSettings = operation({
       )
       WHERE id = ${id}
       RETURNING settings_store -> ${input.app} AS settings`;
+    announceRowWrites(ctx.db, "accounts", [id]); // raw SQL: the token cache must hear of it (row-writes.ts)
     return (rows[0]?.settings ?? {}) as Prisma.JsonObject;
   },
 });

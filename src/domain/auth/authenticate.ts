@@ -1,7 +1,6 @@
 // Turns the credentials a request carries into a Viewer. Surfaces extract the raw credentials;
 // the rules (token expiry, deactivated accounts, admin token) live here once.
 import { decodeModel, modelJson } from "../../db/model-rows.ts";
-import type { Account, OAuthApp, OAuthToken } from "../../generated/prisma/client.ts";
 import type { Ctx, Viewer } from "../context.ts";
 import { ALL_SCOPES, anonymous } from "../context.ts";
 import { Unauthorized } from "../../kernel/errors.ts";
@@ -9,6 +8,7 @@ import { noteActivity } from "./last-activity.ts";
 import { digest, safeEqual } from "./secrets.ts";
 import { validateSession } from "./sessions.ts";
 import { signInWithPassword } from "./sign-in.ts";
+import { tokenCache, type CachedToken } from "./token-cache.ts";
 import { requireSecondFactor } from "./second-factor.ts";
 
 export interface Credentials {
@@ -25,7 +25,7 @@ export async function authenticate(ctx: Ctx, creds: Credentials): Promise<Viewer
     return { account: null, app: null, scopes: ALL_SCOPES, via: "admin_token" };
   }
   if (creds.bearer !== undefined) {
-    const token = await findToken(ctx, digest(creds.bearer));
+    const token = await cachedToken(ctx, digest(creds.bearer));
     if (!token || token.expiresAt <= ctx.clock() || token.account?.deactivated) throw Unauthorized("Invalid credentials.");
     if (token.account) await noteActivity(ctx, token.account);
     return { account: token.account, app: token.app, scopes: token.scopes, via: "token", tokenId: token.id };
@@ -47,8 +47,19 @@ export async function authenticate(ctx: Ctx, creds: Credentials): Promise<Viewer
 
 type Json = Record<string, unknown>;
 
+/** The token with its account and app: from this process's token cache, else read (and kept). */
+async function cachedToken(ctx: Ctx, tokenHash: string): Promise<CachedToken | null> {
+  const cache = tokenCache(ctx);
+  const hit = cache.get(tokenHash);
+  if (hit) return hit;
+  const since = cache.begin();
+  const token = await findToken(ctx, tokenHash);
+  if (token) cache.store(since, tokenHash, token);
+  return token;
+}
+
 /** The token with its account and app in one statement: every authenticated request starts here. */
-async function findToken(ctx: Ctx, tokenHash: string): Promise<(OAuthToken & { account: Account | null; app: OAuthApp }) | null> {
+async function findToken(ctx: Ctx, tokenHash: string): Promise<CachedToken | null> {
   const [row] = await ctx.db.$queryRaw<{ token: Json; account: Json | null; app: Json }[]>`
     SELECT ${modelJson(ctx.db, "OAuthToken", "t")} AS token, ${modelJson(ctx.db, "OAuthApp", "p")} AS app,
       CASE WHEN a.id IS NULL THEN NULL ELSE ${modelJson(ctx.db, "Account", "a")} END AS account

@@ -6,6 +6,7 @@ import type { Ctx } from "../context.ts";
 import { Unauthorized } from "../../kernel/errors.ts";
 import { digest } from "./secrets.ts";
 import { matchTotp } from "./totp.ts";
+import { announceRowWrites } from "../../db/row-writes.ts";
 
 export type ChallengeType = "totp" | "recovery";
 
@@ -28,6 +29,7 @@ async function consumeBackupCode(ctx: Ctx, accountId: string, code: string): Pro
   const removed = await ctx.db.$executeRaw`
     UPDATE accounts SET mfa_backup_codes = array_remove(mfa_backup_codes, ${hash})
     WHERE id = ${accountId} AND ${hash} = ANY(mfa_backup_codes)`;
+  if (removed) announceRowWrites(ctx.db, "accounts", [accountId]); // raw SQL: the token cache must hear of it (row-writes.ts)
   return removed === 1;
 }
 
@@ -45,6 +47,7 @@ async function consumeTotp(ctx: Ctx, account: Account, code: string): Promise<bo
   const updated = await ctx.db.$executeRaw`
     UPDATE accounts SET mfa_totp_last_counter = ${counter}
     WHERE id = ${account.id} AND (mfa_totp_last_counter IS NULL OR mfa_totp_last_counter < ${counter})`;
+  if (updated) announceRowWrites(ctx.db, "accounts", [account.id]); // raw SQL: the token cache must hear of it (row-writes.ts)
   return updated === 1;
 }
 

@@ -1,0 +1,41 @@
+// The token cache (src/domain/auth/token-cache.ts) hears of every model write to accounts, tokens and
+// apps through the Prisma extension (src/db/row-writes.ts); raw SQL passes it by. So every raw
+// statement that writes those tables must announce itself (`announceRowWrites`) in the same function:
+// one that does not would let a suspended account or a revoked token be served from the cache.
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === "generated" ? [] : sources(p);
+    return e.name.endsWith(".ts") ? [p] : [];
+  });
+}
+
+const RAW_WRITE = /\b(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+"?(accounts|oauth_tokens|oauth_apps)\b/gi;
+
+test("every raw SQL write to accounts, oauth_tokens and oauth_apps in src/ announces itself (announceRowWrites)", () => {
+  const problems: string[] = [];
+  let writes = 0;
+  for (const file of sources(path.join(root, "src"))) {
+    const text = fs.readFileSync(file, "utf8");
+    for (const m of text.matchAll(RAW_WRITE)) {
+      // a new row cannot be cached yet: inserts without ON CONFLICT need no announcement
+      const statementEnd = text.indexOf("`", m.index);
+      if (/^INSERT/i.test(m[1]!) && !/ON\s+CONFLICT/i.test(text.slice(m.index, statementEnd))) continue;
+      writes++;
+      // the announcement follows within the function: before the next top-level declaration
+      const rest = text.slice(m.index);
+      const end = rest.search(/\n(export |async function |function |const [A-Za-z]+ = )/);
+      if (!/announceRowWrites\(/.test(end < 0 ? rest : rest.slice(0, end))) {
+        problems.push(`${path.relative(root, file)}:${text.slice(0, m.index).split("\n").length}: ${m[0]}`);
+      }
+    }
+  }
+  expect(writes).toBeGreaterThanOrEqual(3); // second-factor.ts (2), app-settings.ops.ts
+  expect(problems).toEqual([]);
+});
