@@ -6,6 +6,7 @@ import { createRestAPIClient, type mastodon } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { mailsTo } from "../support/mailbox.ts";
+import * as actors from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 type Client = ReturnType<typeof createRestAPIClient>;
@@ -25,8 +26,7 @@ describe("moderation notices through masto", () => {
   beforeAll(async () => {
     // configurable from the database: one test narrows the moderators' privileges
     server = await startTestServer("pglite", { CONFIGURABLE_FROM_DATABASE: "true" });
-    await server.createUser("root", { admin: true });
-    adminToken = (await passwordToken(server, "root", "read write admin")).access_token;
+    adminToken = (await actors.admin(server, "root", "read write admin")).token;
     admin = createRestAPIClient({ url: server.url, accessToken: adminToken });
   });
   afterAll(() => server?.close());
@@ -46,8 +46,7 @@ describe("moderation notices through masto", () => {
       });
       await server.services.config.reload();
       try {
-        await server.createUser("mona", { moderator: true });
-        const mona = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, "mona", "read write admin")).access_token });
+        const mona = createRestAPIClient({ url: server.url, accessToken: (await actors.moderator(server, "mona", "read write admin")).token });
         const target = await server.createUser("sid");
         await expect(mona.v1.admin.accounts.$select(target.id).action.create({ type: "silence", text: "quiet" })).rejects.toMatchObject({ statusCode: 403 });
         expect(await db().accountWarning.count({ where: { accountId: target.id } })).toBe(0);

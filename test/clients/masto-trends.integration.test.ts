@@ -5,6 +5,7 @@ import { createRestAPIClient, type mastodon } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { DB_KINDS } from "../support/databases.ts";
+import { admin, moderator, user } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 type Client = ReturnType<typeof createRestAPIClient>;
@@ -28,11 +29,8 @@ describe.each(DB_KINDS)("trends through masto (%s)", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind);
-    await server.createUser("root", { admin: true });
-    await server.createUser("mod", { moderator: true });
-    for (const name of ["ann", "bob", "cid"]) await server.createUser(name);
-    for (const name of ["root", "mod"]) clients[name] = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, name, "read write admin")).access_token });
-    for (const name of ["ann", "bob", "cid"]) clients[name] = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, name)).access_token });
+    const staff = [await admin(server, "root", "read write admin"), await moderator(server, "mod", "read write admin")];
+    for (const who of [...staff, await user(server, "ann"), await user(server, "bob"), await user(server, "cid")]) clients[who.nickname] = createRestAPIClient({ url: server.url, accessToken: who.token });
     anonymous = createRestAPIClient({ url: server.url });
 
     posts.ann = await clients.ann!.v1.statuses.create({ status: "#cats and #dogs" });

@@ -4,7 +4,8 @@
 // (every one of them declares one). The fuzz test checks the same for every operation it reaches.
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { admin, user } from "../support/actors.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 import { jsonTypeOf, responseValidator } from "../support/openapi-responses.ts";
 
 const PNG = fs.readFileSync("src/media/assets/avi.png");
@@ -30,11 +31,7 @@ describe("responses match the OpenAPI document", () => {
 
   beforeAll(async () => {
     server = await startTestServer("postgres", { JOBS_ENABLED: "false", CONFIGURABLE_FROM_DATABASE: "true" });
-    await server.createUser("alice");
-    await server.createUser("bob");
-    await server.createUser("root", { admin: true });
-    for (const who of ["alice", "bob"]) tokens[who] = (await passwordToken(server, who)).access_token;
-    tokens.root = (await passwordToken(server, "root", "read write follow push admin")).access_token;
+    for (const who of [await user(server, "alice"), await user(server, "bob"), await admin(server, "root")]) tokens[who.nickname] = who.token;
     ids.alice = (await call("alice", "/api/v1/accounts/verify_credentials")).id;
     ids.bob = (await call("bob", "/api/v1/accounts/verify_credentials")).id;
     await call("bob", `/api/v1/accounts/${ids.alice}/follow`, { method: "POST" });

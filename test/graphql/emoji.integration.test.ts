@@ -3,19 +3,20 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { adminUser, packsDir, plainUser, writePackOnDisk, type Who } from "../rest/emoji-helpers.ts";
+import { admin, user, type User } from "../support/actors.ts";
+import { packsDir, writePackOnDisk } from "../rest/emoji-helpers.ts";
 
 describe.each(DB_KINDS)("GraphQL emoji on %s", (kind) => {
   let server: TestServer;
-  let root: Who;
-  let ann: Who;
-  const gql = (query: string, who?: Who, variables?: Record<string, unknown>) =>
+  let root: User;
+  let ann: User;
+  const gql = (query: string, who?: User, variables?: Record<string, unknown>) =>
     server.fetch("/graphql", { json: { query, variables }, headers: who ? who.auth : {} }).then((r) => r.json() as Promise<any>);
 
   beforeAll(async () => {
     server = await startTestServer(kind);
-    root = await adminUser(server);
-    ann = await plainUser(server, "ann");
+    root = await admin(server, "root");
+    ann = await user(server, "ann");
     writePackOnDisk(server, "blobs", { blobcat: "blobcat.png" }, { license: "CC0" });
   });
   afterAll(() => server?.close());

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createBus, type Bus } from "../../src/realtime/bus.ts";
 import { channelPrefix } from "../../src/realtime/redis-bus.ts";
 import { DB_KINDS } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { cast } from "../support/actors.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 import { REDIS_URL, collect, gqlSubscribe, listeners, newRedis, waitFor } from "./helpers.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
@@ -127,10 +128,9 @@ describe.each(DB_KINDS)("a server with REDIS_URL on %s", (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind, { REDIS_URL });
     redis = newRedis();
-    for (const [nick, role] of [["ada", { admin: true }], ["rita", {}], ["tom", {}]] as const) {
-      id[nick] = (await server.createUser(nick, role)).id;
-      token[nick] = (await passwordToken(server, nick, "read write follow push admin")).access_token;
-    }
+    const people = await cast(server, { ada: { admin: true }, rita: {}, tom: {} });
+    Object.assign(id, people.id);
+    Object.assign(token, people.token);
   });
   afterAll(async () => {
     await server?.close();

@@ -4,12 +4,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { registeredSettings } from "../../src/config/registry.ts";
 import { DB_KINDS } from "../support/databases.ts";
+import { cast } from "../support/actors.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-const ADMIN_SCOPES = "read write follow push admin";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"] as const;
 const DISABLED = { error: "You must enable configurable_from_database in your config file." };
 const kw = (...pairs: [string, unknown][]): any[] => pairs.map(([k, v]) => ({ tuple: [`:${k}`, v] }));
@@ -25,11 +25,7 @@ const ENDPOINTS: [string, string, unknown?][] = [
 ];
 
 async function users(server: TestServer) {
-  const token: Record<string, string> = {};
-  await server.createUser("ada", { admin: true });
-  await server.createUser("mo", { moderator: true });
-  await server.createUser("joe");
-  for (const nick of ["ada", "mo", "joe"]) token[nick] = (await passwordToken(server, nick, ADMIN_SCOPES)).access_token;
+  const { token } = await cast(server, { ada: { admin: true }, mo: { moderator: true }, joe: {} });
   token.adaNoAdminScope = (await passwordToken(server, "ada", "read write")).access_token;
   return token;
 }

@@ -7,12 +7,12 @@ import path from "node:path";
 import { zipSync, strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { cast } from "../support/actors.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-const ADMIN_SCOPES = "read write follow push admin";
 
 /** A local fixture standing in for a remote build server. */
 async function buildServer(zip: Uint8Array) {
@@ -37,10 +37,7 @@ describe.each(DB_KINDS)("admin documents and frontends on %s", (kind) => {
       beforeAll(async () => {
         server = await startTestServer(kind, allowPrivate ? { ALLOW_PRIVATE_FETCH: "true" } : {});
         fixture = await buildServer(build);
-        await server.createUser("ada", { admin: true });
-        await server.createUser("mo", { moderator: true });
-        await server.createUser("joe");
-        for (const nick of ["ada", "mo", "joe"]) token[nick] = (await passwordToken(server, nick, ADMIN_SCOPES)).access_token;
+        Object.assign(token, (await cast(server, { ada: { admin: true }, mo: { moderator: true }, joe: {} })).token);
       });
       afterAll(async () => {
         await fixture?.close();

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { admin, user } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -52,12 +53,10 @@ describe("the later family's metrics and frontend switcher (API_FAMILY=akkoma)",
 
   beforeAll(async () => {
     server = await startTestServer("pglite", { API_NAMESPACE: "pleroma", API_FAMILY: "akkoma", CONFIGURABLE_FROM_DATABASE: "true" });
-    await server.createUser("ada", { admin: true });
-    await server.createUser("joe");
-    token.ada = (await passwordToken(server, "ada", "read write admin")).access_token;
+    token.ada = (await admin(server, "ada", "read write admin")).token;
+    token.joe = (await user(server, "joe", "read write")).token;
     token.adaRead = (await passwordToken(server, "ada", "read admin:read")).access_token;
     token.adaMetrics = (await passwordToken(server, "ada", "admin:metrics")).access_token;
-    token.joe = (await passwordToken(server, "joe", "read write")).access_token;
     token.joeMetrics = (await passwordToken(server, "joe", "admin:metrics")).access_token;
   });
   afterAll(() => server?.close());

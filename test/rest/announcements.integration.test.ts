@@ -2,12 +2,12 @@
 // reference API's active list, dismissal and reactions.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
+import { cast } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const BASE = "http://localhost:4000";
-const ADMIN_SCOPES = "read write follow push admin";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
 const DAY = 24 * 60 * 60 * 1000;
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -44,11 +44,9 @@ describe.each(DB_KINDS)("announcements on %s", (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind);
     db = server.services.db;
-    await server.createUser("ada", { admin: true });
-    await server.createUser("mo", { moderator: true });
-    bob = await server.createUser("bob");
-    await server.createUser("cy");
-    for (const nick of ["ada", "mo", "bob", "cy"]) token[nick] = (await passwordToken(server, nick, ADMIN_SCOPES)).access_token;
+    const people = await cast(server, { ada: { admin: true }, mo: { moderator: true }, bob: {}, cy: {} });
+    Object.assign(token, people.token);
+    bob = people.users.bob!;
     token.bobRead = (await passwordToken(server, "bob", "read")).access_token;
   });
   afterAll(() => server?.close());

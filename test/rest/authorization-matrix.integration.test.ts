@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { allRoutes } from "../../src/routes.ts";
 import { authOf, resolveRoute, type RouteAuth, type RouteDef } from "../../src/http/routes/route.ts";
 import type { Privilege } from "../../src/config/runtime.ts";
+import { admin, moderator, user } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 60_000 });
@@ -63,12 +64,9 @@ describe("authorization matrix from the route table", () => {
 
   beforeAll(async () => {
     server = await startTestServer("pglite");
-    await server.createUser("user1");
-    await server.createUser("mod1", { moderator: true });
-    await server.createUser("admin1", { admin: true });
-    tokens.user = (await passwordToken(server, "user1", "read write follow push")).access_token;
-    tokens.moderator = (await passwordToken(server, "mod1", "read write follow push admin")).access_token;
-    tokens.admin = (await passwordToken(server, "admin1", "read write follow push admin")).access_token;
+    tokens.user = (await user(server, "user1")).token;
+    tokens.moderator = (await moderator(server, "mod1")).token;
+    tokens.admin = (await admin(server, "admin1")).token;
   });
   afterAll(() => server?.close());
 
@@ -132,8 +130,7 @@ describe("visibility across GraphQL and streaming", () => {
   beforeAll(async () => {
     server = await startTestServer("pglite");
     for (const name of ["author", "follower", "mentioned", "stranger"]) {
-      await server.createUser(name);
-      auth[name] = { authorization: `Bearer ${(await passwordToken(server, name)).access_token}` };
+      auth[name] = (await user(server, name)).auth;
     }
     const author = await (await server.fetch("/api/v1/accounts/verify_credentials", { headers: auth.author })).json();
     expect((await server.fetch(`/api/v1/accounts/${author.id}/follow`, { method: "POST", headers: auth.follower })).status).toBe(200);
@@ -205,8 +202,7 @@ describe("another user's objects", () => {
   beforeAll(async () => {
     server = await startTestServer("pglite");
     for (const name of ["owner", "other", "friend"]) {
-      await server.createUser(name);
-      auth[name] = { authorization: `Bearer ${(await passwordToken(server, name)).access_token}` };
+      auth[name] = (await user(server, name)).auth;
     }
   });
   afterAll(() => server?.close());

@@ -6,7 +6,8 @@ import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { admin, user } from "../support/actors.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -35,9 +36,9 @@ describe.each(DB_KINDS)("backups on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind);
-    for (const [nick, opts] of [["bob", {}], ["cat", {}], ["ada", { admin: true }]] as const) {
-      id[nick] = (await server.createUser(nick, opts)).id;
-      token[nick] = (await passwordToken(server, nick, nick === "ada" ? "read write follow push admin" : undefined)).access_token;
+    for (const who of [await user(server, "bob"), await user(server, "cat"), await admin(server, "ada")]) {
+      id[who.nickname] = who.id;
+      token[who.nickname] = who.token;
     }
   });
   afterAll(() => server?.close());

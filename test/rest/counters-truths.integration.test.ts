@@ -8,6 +8,7 @@ import { zipSync, strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { linkIn, readMails } from "../support/mailbox.ts";
+import { admin, user } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -31,10 +32,8 @@ describe.each(DB_KINDS)("counters and small truths on %s", (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind, { CONFIGURABLE_FROM_DATABASE: "true" });
     db = server.services.db;
-    await server.createUser("ada", { admin: true });
-    await server.createUser("joe");
-    token.ada = (await passwordToken(server, "ada", "read write follow push admin")).access_token;
-    token.joe = (await passwordToken(server, "joe")).access_token;
+    token.ada = (await admin(server, "ada")).token;
+    token.joe = (await user(server, "joe")).token;
   });
   afterAll(() => server?.close());
 

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { adminUser, call, GIF, plainUser, writePackOnDisk, type Who } from "./emoji-helpers.ts";
+import { admin, user, type User } from "../support/actors.ts";
+import { call, GIF, writePackOnDisk } from "./emoji-helpers.ts";
 
 describe.each(DB_KINDS)("custom emoji on %s", (kind) => {
   let server: TestServer;
-  let root: Who;
-  let ana: Who;
-  let ben: Who;
+  let root: User;
+  let ana: User;
+  let ben: User;
   const url = (pack: string, file: string) => `${server.services.settings.baseUrl}/emoji/packs/${pack}/${file}`;
   const entity = (shortcode: string, pack: string, file: string) => ({ shortcode, url: url(pack, file), static_url: url(pack, file), visible_in_picker: false });
 
@@ -15,9 +16,9 @@ describe.each(DB_KINDS)("custom emoji on %s", (kind) => {
     server = await startTestServer(kind);
     writePackOnDisk(server, "blobs", { blobcat: "blobcat.png", blobfox: "fox/blobfox.png" }, { "share-files": true });
     writePackOnDisk(server, "party", { partyparrot: "parrot.gif", blobcat: "other-blobcat.gif" }, {}, GIF);
-    root = await adminUser(server);
-    ana = await plainUser(server, "ana");
-    ben = await plainUser(server, "ben");
+    root = await admin(server, "root");
+    ana = await user(server, "ana");
+    ben = await user(server, "ben");
     // the packs were copied after start-up: an admin's reload makes them known
     expect((await call(server, ana, "POST", "/api/v1/ext/admin/reload_emoji")).status).toBe(403);
     expect(await call(server, root, "POST", "/api/v1/ext/admin/reload_emoji")).toMatchObject({ status: 200, body: "ok" });

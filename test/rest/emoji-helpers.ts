@@ -1,29 +1,13 @@
-// Shared helpers of the custom emoji tests: images, packs written straight to disk, admin users.
+// Shared helpers of the custom emoji tests: images, packs written straight to disk, requests (the people
+// come from test/support/actors.ts).
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { passwordToken, type TestServer } from "../support/server.ts";
+import type { User } from "../support/actors.ts";
+import type { TestServer } from "../support/server.ts";
 
 export const PNG = fs.readFileSync("src/media/assets/avi.png");
 export const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
-
-export interface Who {
-  id: string;
-  token: string;
-  auth: { authorization: string };
-}
-
-export async function adminUser(server: TestServer, nickname = "root"): Promise<Who> {
-  const account = await server.createUser(nickname, { admin: true });
-  const { access_token } = await passwordToken(server, nickname, "read write follow push admin");
-  return { id: account.id, token: access_token, auth: { authorization: `Bearer ${access_token}` } };
-}
-
-export async function plainUser(server: TestServer, nickname: string): Promise<Who> {
-  const account = await server.createUser(nickname);
-  const { access_token } = await passwordToken(server, nickname, "read write follow push");
-  return { id: account.id, token: access_token, auth: { authorization: `Bearer ${access_token}` } };
-}
 
 export const packsDir = (server: TestServer) => path.join(server.dataDir, "emoji", "packs");
 
@@ -39,7 +23,7 @@ export function writePackOnDisk(server: TestServer, name: string, files: Record<
 }
 
 /** A request; resolves to status, JSON body (or text) and headers. */
-export async function call(server: TestServer, who: Who | null, method: string, url: string, json?: unknown) {
+export async function call(server: TestServer, who: User | null, method: string, url: string, json?: unknown) {
   const res = await server.fetch(url, { method, headers: who ? who.auth : {}, ...(json !== undefined ? { json } : {}) });
   const text = await res.text();
   let body: any = text;

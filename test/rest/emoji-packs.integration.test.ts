@@ -7,7 +7,8 @@ import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { adminUser, call, freePort, GIF, packsDir, plainUser, PNG, writePackOnDisk, type Who } from "./emoji-helpers.ts";
+import { admin, user, type User } from "../support/actors.ts";
+import { call, freePort, GIF, packsDir, PNG, writePackOnDisk } from "./emoji-helpers.ts";
 
 const API = "/api/v1/ext/emoji";
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex").toUpperCase();
@@ -61,11 +62,11 @@ describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
   let other: TestServer;
   let fixture: ReturnType<typeof fixtureServer>;
   let fixtureUrl: string;
-  let root: Who;
-  let otherRoot: Who;
-  let ann: Who;
+  let root: User;
+  let otherRoot: User;
+  let ann: User;
 
-  const upload = (who: Who | null, pack: string, file: Buffer, name: string, fields: Record<string, string> = {}) => {
+  const upload = (who: User | null, pack: string, file: Buffer, name: string, fields: Record<string, string> = {}) => {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(file)]), name);
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
@@ -79,9 +80,9 @@ describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
     other = await startTestServer(kind, { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` });
     fixture = fixtureServer();
     fixtureUrl = await fixture.start();
-    root = await adminUser(server);
-    ann = await plainUser(server, "ann");
-    otherRoot = await adminUser(other);
+    root = await admin(server, "root");
+    ann = await user(server, "ann");
+    otherRoot = await admin(other, "root");
   });
   afterAll(async () => {
     await fixture?.close();

@@ -2,9 +2,8 @@
 // routes the family's clients call), under the pleroma profile.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
+import { bearer, cast } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(DB_KINDS)("bookmark folders, scrobbles, birthdays, rules (%s)", (kind) => {
   let server: TestServer;
@@ -18,9 +17,7 @@ describe.each(DB_KINDS)("bookmark folders, scrobbles, birthdays, rules (%s)", (k
 
   beforeAll(async () => {
     server = await startTestServer(kind, { API_NAMESPACE: "pleroma", API_FAMILY: "pleroma" });
-    await server.createUser("boss", { admin: true });
-    for (const nick of ["ann", "bob", "cat"]) await server.createUser(nick);
-    for (const nick of ["boss", "ann", "bob", "cat"]) tokens[nick] = (await passwordToken(server, nick, "read write follow push admin")).access_token;
+    Object.assign(tokens, (await cast(server, { boss: { admin: true }, ann: {}, bob: {}, cat: {} })).token);
     tokens.annRead = (await passwordToken(server, "ann", "read")).access_token;
   });
   afterAll(() => server?.close());

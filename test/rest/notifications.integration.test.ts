@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { DB_KINDS } from "../support/databases.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { moderator, USER_SCOPES } from "../support/actors.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, until, user, type User } from "./relationships-helpers.ts";
 
 describe.each(DB_KINDS)("notifications on %s", (kind) => {
@@ -32,9 +33,7 @@ describe.each(DB_KINDS)("notifications on %s", (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind);
     [ana, ben, cat] = [await user(server, "ana"), await user(server, "ben"), await user(server, "cat")];
-    const staff = await server.createUser("mod", { moderator: true });
-    const { access_token } = await passwordToken(server, "mod");
-    mod = { id: staff.id, nickname: "mod", apId: staff.apId, token: access_token, auth: { authorization: `Bearer ${access_token}` } };
+    mod = await moderator(server, "mod", USER_SCOPES);
   });
   afterAll(() => server?.close());
 

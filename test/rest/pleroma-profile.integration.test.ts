@@ -4,17 +4,11 @@
 // The default profile keeps the spec's shapes and two separate objects.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN_PRIVILEGES } from "../../src/config/runtime.ts";
-import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
-
-const SCOPES = "read write follow push admin";
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+import { bearer, cast } from "../support/actors.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
 
 async function setUp(server: TestServer) {
-  await server.createUser("boss", { admin: true });
-  await server.createUser("mod", { moderator: true });
-  await server.createUser("joe");
-  const tokens: Record<string, string> = {};
-  for (const nick of ["boss", "mod", "joe"]) tokens[nick] = (await passwordToken(server, nick, SCOPES)).access_token;
+  const { token: tokens } = await cast(server, { boss: { admin: true }, mod: { moderator: true }, joe: {} });
   await server.services.db.relay.create({ data: { id: "01relay0000000000000000000", actor: "https://relay.example.test/actor", state: "accepted" } });
   return tokens;
 }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { DB_KINDS } from "../support/databases.ts";
+import { cast, user, USER_SCOPES } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
@@ -23,10 +24,9 @@ describe.each(DB_KINDS)("reports on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind);
-    for (const [nick, role] of [["rita", {}], ["tom", {}], ["pat", {}], ["ada", { admin: true }], ["mo", { moderator: true }], ["gone", { admin: true }]] as const) {
-      id[nick] = (await server.createUser(nick, role)).id;
-      token[nick] = (await passwordToken(server, nick)).access_token;
-    }
+    const people = await cast(server, { rita: {}, tom: {}, pat: {}, ada: { admin: true }, mo: { moderator: true }, gone: { admin: true } }, USER_SCOPES);
+    Object.assign(id, people.id);
+    Object.assign(token, people.token);
     await server.services.db.account.update({ where: { id: id.gone }, data: { deactivated: true } });
   });
   afterAll(() => server?.close());
@@ -143,8 +143,8 @@ describe.each(DB_KINDS)("reports on %s", (kind) => {
 
   test("GET /api/v0/<ns>/reports(/:id): the reporter's own reports only, paged, plain accounts, no moderators' notes", async () => {
     const ns = server.services.settings.namespace;
-    const vic = (id.vic = (await server.createUser("vic")).id);
-    const vicToken = (token.vic = (await passwordToken(server, "vic")).access_token);
+    const { id: vic, token: vicToken } = await user(server, "vic");
+    [id.vic, token.vic] = [vic, vicToken];
     await server.services.db.account.update({ where: { id: id.tom }, data: { email: "tom@secret.example" } });
     const status = await post("tom", { status: "reported by vic" });
     const filed = await report("vic", { account_id: id.tom, status_ids: [status], comment: "first <b>one</b>" });

@@ -3,7 +3,8 @@
 // needs — each case makes its own objects, so destructive calls do not disturb the others.
 import net from "node:net";
 import sharp from "sharp";
-import { passwordToken, registerApp, startTestServer, type TestServer } from "../../support/server.ts";
+import { ADMIN_SCOPES, user, USER_SCOPES, type Role } from "../../support/actors.ts";
+import { registerApp, startTestServer, type TestServer } from "../../support/server.ts";
 
 export interface Reply {
   status: number;
@@ -35,7 +36,7 @@ export class Fixture {
     const port = await freePort();
     const server = await startTestServer("pglite", { CONFIGURABLE_FROM_DATABASE: "true", PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...env });
     const f = new Fixture(server);
-    f.admin = await f.user("admin", { admin: true }, "read write follow push admin");
+    f.admin = await f.user("admin", { admin: true }, ADMIN_SCOPES);
     f.alice = await f.user("alice");
     f.bob = await f.user("bob");
     return f;
@@ -46,13 +47,13 @@ export class Fixture {
     return `${prefix}${++this.seq}`;
   }
 
-  async user(nickname: string, roles: { admin?: boolean; moderator?: boolean } = {}, scope = "read write follow push") {
-    const account = await this.server.createUser(nickname, roles);
-    return { id: account.id, nickname, token: (await passwordToken(this.server, nickname, scope)).access_token };
+  async user(nickname: string, roles: Role = {}, scope = USER_SCOPES) {
+    const { id, token } = await user(this.server, nickname, scope, roles);
+    return { id, nickname, token };
   }
 
   /** a fresh user the case may deactivate, delete, tag… */
-  fresh(roles: { admin?: boolean; moderator?: boolean } = {}) {
+  fresh(roles: Role = {}) {
     return this.user(this.unique("user"), roles);
   }
 
