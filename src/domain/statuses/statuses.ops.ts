@@ -236,24 +236,23 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
   const me = requireAccount(ctx);
   const media = await attachableMedia(ctx, me.id, d.mediaIds, { statusId: d.status.id });
   const tags = await upsertTags(ctx, d.tags);
-  // a status alone (no mention, tag, poll or media: most posts) is one INSERT … RETURNING; nested creates,
-  // even empty ones, make Prisma read the row back, and the transaction adds BEGIN and COMMIT round trips
-  const alone = !d.mentions.length && !tags.length && !d.poll && !media.length;
-  const stored = alone
-    ? await ctx.db.status.create({ data: { ...d.status, emojis: d.status.emojis as Prisma.InputJsonValue } })
-    : await ctx.db.$transaction(async (tx) => {
-        const created = await tx.status.create({
-          data: {
-            ...d.status,
-            emojis: d.status.emojis as Prisma.InputJsonValue,
-            mentions: { create: d.mentions.map((a) => ({ accountId: a.id })) },
-            tags: { create: tags.map((t) => ({ tagId: t.id })) },
-            ...(d.poll ? { poll: { create: d.poll } } : {}),
-          },
-        });
-        if (media.length) await tx.mediaAttachment.updateMany({ where: { id: { in: media.map((m) => m.id) } }, data: { statusId: created.id } });
-        return created;
-      });
+  // always one transaction, even for a status alone (a single INSERT would do): when the transaction runs
+  // out of time the request answers 503 and nothing is stored (test/faults/overload) — a timed-out Prisma
+  // transaction whose create carries nested rows (tags, mentions) or a read-back fails differently (a 500),
+  // so a cheaper path for plain posts has to come with its own answer to an overloaded database
+  const stored = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.status.create({
+      data: {
+        ...d.status,
+        emojis: d.status.emojis as Prisma.InputJsonValue,
+        mentions: { create: d.mentions.map((a) => ({ accountId: a.id })) },
+        tags: { create: tags.map((t) => ({ tagId: t.id })) },
+        ...(d.poll ? { poll: { create: d.poll } } : {}),
+      },
+    });
+    if (media.length) await tx.mediaAttachment.updateMany({ where: { id: { in: media.map((m) => m.id) } }, data: { statusId: created.id } });
+    return created;
+  });
   const status = await statusStored(ctx, stored, d.mentions.map((a) => a.id), me);
   if (status.expiresAt) await ctx.jobs.enqueue(EXPIRE_STATUS_JOB, { statusId: status.id }, { runAt: status.expiresAt });
   if (d.poll?.expiresAt) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: d.poll.id }, { runAt: d.poll.expiresAt as Date });
