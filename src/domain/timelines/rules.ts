@@ -39,8 +39,9 @@ export interface TimelineRule {
 
 /**
  * Every timeline's rule. Own conditions: home = homeSql / inHome; list = listWhere / inList (its
- * replies policy); public, tag and bubble = openVisibilityWhere / openVisibilities (public, plus
- * local-only for signed-in viewers), with originWhere / passesOrigin and tagWhere / hasTag;
+ * replies policy); public, tag and bubble = openVisibilitySql (bubble: openVisibilityWhere) /
+ * openVisibilities (public, plus local-only for signed-in viewers), with originSql / passesOrigin,
+ * instanceAuthorSql and tagSql / hasTag;
  * direct = directWhere / inDirect; account = its author (timelines.ops.ts).
  * For every one: visibility (visibleWhere / canSee), blocks either way, then the author filters
  * (authorFilters / passesAuthorFilters: mutes, domain blocks, muted threads) and the irreversible
@@ -133,6 +134,11 @@ export function openVisibilityWhere(signedIn: boolean): Prisma.StatusWhereInput 
   return { visibility: { in: openVisibilities(signedIn) } };
 }
 
+/** openVisibilityWhere in SQL, on the status `s`. */
+export function openVisibilitySql(signedIn: boolean): Prisma.Sql {
+  return Prisma.sql`s.visibility = ANY (${sqlArray(openVisibilities(signedIn), '"Visibility"')})`;
+}
+
 // ---- origin (`local`, `remote`, `instance`, `only_media`: parameters of pages, kinds of public streams) ----
 
 /** What pages and streams filter a status's origin by. */
@@ -144,7 +150,7 @@ export interface Origin {
   onlyMedia?: boolean;
 }
 
-/** Origin as Prisma conditions on the status (`instance` goes into the author's one relation filter: instanceAuthorWhere). */
+/** Origin as Prisma conditions on the status (`instance`: instanceAuthorSql). */
 export function originWhere(o: Origin): Prisma.StatusWhereInput[] {
   const and: Prisma.StatusWhereInput[] = [];
   if (o.onlyMedia) and.push({ OR: [{ media: { some: {} } }, { reblogOf: { media: { some: {} } } }] });
@@ -153,9 +159,9 @@ export function originWhere(o: Origin): Prisma.StatusWhereInput[] {
   return and;
 }
 
-/** `instance` (the author's host, lower case) as a condition on the author. */
-export function instanceAuthorWhere(instance: string | undefined): Prisma.AccountWhereInput[] {
-  return instance === undefined ? [] : [{ domain: instance }];
+/** `instance` (the author's host, lower case) as a condition on the author `a`. */
+export function instanceAuthorSql(instance: string | undefined): Prisma.Sql[] {
+  return instance === undefined ? [] : [Prisma.sql`a.domain = ${instance}`];
 }
 
 /** originWhere in SQL, on the status `s` (`o` the original of a reblog). */
@@ -178,12 +184,16 @@ export function passesOrigin(f: StatusFacts<StatusCore>, o: Origin): boolean {
 
 // ---- hashtags ------------------------------------------------------------------------------
 
-/** A status carrying any of `anyIds`, all of `allIds` and none of `noneIds` (tag ids: see timelines.ops.ts tagIds). */
-export function tagWhere(anyIds: string[], allIds: string[], noneIds: string[]): Prisma.StatusWhereInput[] {
-  const where: Prisma.StatusWhereInput[] = [{ tags: { some: { tagId: { in: anyIds } } } }];
-  for (const id of allIds) where.push({ tags: { some: { tagId: id } } });
-  if (noneIds.length) where.push({ tags: { none: { tagId: { in: noneIds } } } });
-  return where;
+/**
+ * A status `s` carrying any of `anyIds`, all of `allIds` and none of `noneIds` (tag ids: see timelines.ops.ts
+ * tagIds). Written `IN (SELECT … FROM status_tags …)` as Prisma writes `some`, which the
+ * planner may drive from the tag's index (a rare tag must not walk `statuses` newest first).
+ */
+export function tagSql(anyIds: string[], allIds: string[], noneIds: string[]): Prisma.Sql[] {
+  const tagged = (ids: string[]) => Prisma.sql`s.id IN (SELECT st.status_id FROM status_tags st WHERE st.tag_id = ANY (${ids}::text[]))`;
+  const and = [tagged(anyIds), ...allIds.map((id) => tagged([id]))];
+  if (noneIds.length) and.push(Prisma.sql`NOT ${tagged(noneIds)}`);
+  return and;
 }
 
 /** The same for one status and one tag (lower-case name), as hashtag streams take it. */

@@ -1,17 +1,17 @@
 // Timelines: home, public, hashtag, bubble and an account's statuses (lists.ops.ts runs the list
 // timeline through `runTimeline` too). What each lists is rules.ts (the rule list, and each rule in
-// its Prisma, SQL and in-memory forms, shared with the streams); this module reads the viewer's sets
-// and runs the page. Each page is ONE query: visibleWhere(ctx) AND the timeline's own conditions AND
-// the viewer's filters (mutes, muted threads, domain blocks, visibilities, replies), ordered by id —
-// plus, for a signed-in viewer, one statement reading their domain blocks, muted threads and `hide`
-// keyword filters together, whatever the page's length. The home page needs no such statement: its
-// rules are SQL, and its `hide` filters come with its rows.
-// Query shape matters more than indexes here (docs/performance.md): Prisma joins `accounts` once per
-// relation filter, and the planner's time grows fast with the joins, so every condition on an author
-// goes into ONE `account` filter per level (the status, and the original of a reblog); hashtags are
-// resolved to ids first so that the planner sees each tag's own statistics. The home timeline's
-// "by someone the viewer follows" still costs Prisma joins that multiply its planning time, so its page
-// rows come from one hand-written statement (sqlPage: rules.ts's pageSql, the same rules in SQL).
+// its Prisma, SQL and in-memory forms, shared with the streams); this module runs the page. Each page
+// is ONE query: visibility AND the timeline's own conditions AND the viewer's filters (mutes, muted
+// threads, domain blocks, visibilities, replies), ordered by id.
+// - The busy timelines (home, public/local, hashtag, an account's statuses) are one hand-written
+//   statement (sqlPage: rules.ts's pageSql), which reads the viewer's blocks, domain blocks and muted
+//   threads in subqueries and returns the viewer's `hide` filters with the rows: one round trip, and a
+//   named statement whose plan PostgreSQL can keep (docs/performance.md, "Eighth round").
+// - The others (bubble, list, direct) are one Prisma query, after one statement reading the viewer's
+//   domain blocks, muted threads and `hide` filters together. Prisma joins `accounts` once per relation
+//   filter, and the planner's time grows fast with the joins, so every condition on an author goes
+//   into ONE `account` filter per level (the status, and the original of a reblog).
+// Hashtags are resolved to ids first so that the planner sees each tag's own statistics.
 import { z } from "zod";
 import { decodeModel, modelJson } from "../../db/model-rows.ts";
 import { rows } from "../../db/sql.ts";
@@ -28,11 +28,12 @@ import {
   directWhere,
   hidesMutedThreads,
   homeSql,
-  instanceAuthorWhere,
+  instanceAuthorSql,
+  openVisibilitySql,
   openVisibilityWhere,
   pageSql,
   pageWhere,
-  tagWhere,
+  tagSql,
   TIMELINE_RULES,
   type Build,
 } from "./rules.ts";
@@ -160,9 +161,20 @@ async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise
       LEFT JOIN statuses o ON o.id = s.reblog_of_id
       LEFT JOIN accounts oa ON oa.id = o.account_id
       WHERE ${Prisma.join(and, " AND ")}
-      ORDER BY s.id ${direction} LIMIT ${k.take}) AS _p) AS rows,
+      ORDER BY s.id ${direction} LIMIT ${limitLiteral(k.take)}) AS _p) AS rows,
       ${viewerId ? hideFilters(ctx, viewerId, build) : Prisma.sql`NULL`} AS filters`);
   return { rows: (found?.rows ?? []).map((r) => decodeModel(ctx.db, "Status", r)), irreversible: decodeFilters(ctx.db, found?.filters ?? null) };
+}
+
+/**
+ * The page size written into the text, not bound: PostgreSQL estimates a generic plan's `LIMIT $n` as a tenth
+ * of the rows, so it keeps re-planning the named statement with the value (≈ 1 ms more PostgreSQL CPU per home
+ * page than the generic plan it then settles on; docs/performance.md, "Eighth round"). `take` is clamped by
+ * keyset() to 1…40, so this adds at most 40 texts.
+ */
+function limitLiteral(take: number) {
+  if (!Number.isSafeInteger(take) || take < 1) throw new Error(`bad page size ${take}`);
+  return Prisma.raw(String(take));
 }
 
 export const homeTimeline = operation({
@@ -191,8 +203,8 @@ export const publicTimeline = operation({
   access: { scopes: ["read:statuses"], optional: true },
   input: feedInput.extend({ instance: z.string().optional() }),
   async run(ctx, input) {
-    const author = instanceAuthorWhere(input.instance ? input.instance.trim().toLowerCase() : undefined);
-    return runTimeline(ctx, input, { ...TIMELINE_RULES.public, where: [openVisibilityWhere(!!ctx.viewer.account)], author, visibilityImplied: true });
+    const instance = input.instance ? input.instance.trim().toLowerCase() : undefined;
+    return runTimeline(ctx, input, { ...TIMELINE_RULES.public, sql: [openVisibilitySql(!!ctx.viewer.account), ...instanceAuthorSql(instance)], visibilityImplied: true });
   },
 });
 
@@ -212,8 +224,8 @@ export const tagTimeline = operation({
     const anyIds = any.flatMap((t) => ids.get(t) ?? []);
     // a status can carry no unknown tag
     if (anyIds.length === 0 || all.some((t) => !ids.has(t))) return { items: [] };
-    const where = [openVisibilityWhere(!!ctx.viewer.account), ...tagWhere(anyIds, all.map((t) => ids.get(t)!), none.flatMap((t) => ids.get(t) ?? []))];
-    return runTimeline(ctx, input, { ...TIMELINE_RULES.tag, where, visibilityImplied: true });
+    const sql = [openVisibilitySql(!!ctx.viewer.account), ...tagSql(anyIds, all.map((t) => ids.get(t)!), none.flatMap((t) => ids.get(t) ?? []))];
+    return runTimeline(ctx, input, { ...TIMELINE_RULES.tag, sql, visibilityImplied: true });
   },
 });
 
@@ -240,17 +252,17 @@ export const accountStatuses = operation({
   }),
   async run(ctx, input) {
     const account = await getAccount(ctx, input.id);
-    const where: Prisma.StatusWhereInput[] = [{ accountId: account.id }];
+    let tagId: string | undefined;
     if (input.tagged) {
       const tagged = tagName(input.tagged);
-      const id = (await tagIds(ctx, [tagged])).get(tagged);
-      if (!id) return { items: [] } as Page<Status>;
-      where.push({ tags: { some: { tagId: id } } });
+      tagId = (await tagIds(ctx, [tagged])).get(tagged);
+      if (!tagId) return { items: [] } as Page<Status>;
     }
-    if (input.exclude_replies) where.push({ inReplyToId: null });
     if (input.pinned) {
       // pinned statuses come by pin date, newest first, in one page
-      where.push({ pinnedAt: { not: null } }, visibleWhere(ctx));
+      const where: Prisma.StatusWhereInput[] = [{ accountId: account.id }, { pinnedAt: { not: null } }, visibleWhere(ctx)];
+      if (tagId) where.push({ tags: { some: { tagId } } });
+      if (input.exclude_replies) where.push({ inReplyToId: null });
       const items = await ctx.db.status.findMany({
         where: { AND: where },
         orderBy: [{ pinnedAt: "desc" }, { id: "desc" }],
@@ -258,6 +270,8 @@ export const accountStatuses = operation({
       });
       return { items } as Page<Status>;
     }
-    return runTimeline(ctx, input, { ...TIMELINE_RULES.account, where, reblogs: !input.exclude_reblogs });
+    const sql = [Prisma.sql`s.account_id = ${account.id}`, ...(tagId ? tagSql([tagId], [], []) : [])];
+    if (input.exclude_replies) sql.push(Prisma.sql`s.in_reply_to_id IS NULL`);
+    return runTimeline(ctx, input, { ...TIMELINE_RULES.account, sql, reblogs: !input.exclude_reblogs });
   },
 });
