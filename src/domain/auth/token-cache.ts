@@ -8,8 +8,9 @@
 // - every write to an account, a token or an app is announced (src/db/row-writes.ts, a query extension
 //   on the Prisma client: no write site can forget it) after its commit; this process drops the
 //   entries at once, and the bus (`viewers_changed`; with REDIS_URL across processes) tells the others;
-// - a read that began before an invalidation does not store what it read (the generation check in
-//   `store`), so a row read just before a write's commit is not kept;
+// - a read that began before an invalidation does not store what it read (the generation check of
+//   src/kernel/generational-lru.ts, which keeps the entries), so a row read just before a write's
+//   commit is not kept;
 // - every entry lives at most TTL_MS, which bounds what nothing announces (writes by other programs:
 //   psql, or the CLI without Redis).
 // last-activity.ts writes an account's `lastActiveAt` at most every ten minutes: that write drops the
@@ -18,16 +19,11 @@
 import type { Settings } from "../../config/env.ts";
 import type { Account, OAuthApp, OAuthToken } from "../../generated/prisma/client.ts";
 import { onRowWrites, type RowWrites } from "../../db/row-writes.ts";
+import { GenerationalLru } from "../../kernel/generational-lru.ts";
 import type { Bus } from "../../realtime/bus.ts";
 import type { Ctx, Services } from "../context.ts";
 
 export type CachedToken = OAuthToken & { account: Account | null; app: OAuthApp };
-
-interface Entry {
-  token: CachedToken;
-  keys: string[];
-  expires: number;
-}
 
 const DEFAULT_ENTRIES = 10_000;
 const TTL_MS = 60_000;
@@ -46,92 +42,46 @@ const keysOf = (t: CachedToken) => [
 /** A copy per request (stored and handed out): nothing a request does to its viewer reaches the next one. */
 const copy = (t: CachedToken): CachedToken => ({ ...t, scopes: [...t.scopes], account: t.account && { ...t.account }, app: { ...t.app } });
 
+/** Keyed by the token's digest, tagged with its rows' keys (`keysOf`); a copy goes in and a copy comes out. */
 export class TokenCache {
-  private entries = new Map<string, Entry>();
-  /** invalidation key → digests of the entries it drops */
-  private byKey = new Map<string, Set<string>>();
-  private generation = 0;
-  /** the generation each key was last invalidated at (bounded: see `invalidate`) */
-  private invalidatedAt = new Map<string, number>();
-  /** reads begun before this generation store nothing */
-  private floor = 0;
+  private lru: GenerationalLru<CachedToken>;
 
-  constructor(
-    public maxEntries = DEFAULT_ENTRIES,
-    private now: () => number = Date.now,
-  ) {}
+  constructor(maxEntries = DEFAULT_ENTRIES, now: () => number = Date.now) {
+    this.lru = new GenerationalLru(maxEntries, TTL_MS, now);
+  }
 
   get size() {
-    return this.entries.size;
+    return this.lru.size;
   }
 
   /** The token rows for a digest, refreshed as most recently used; undefined when absent or expired. */
   get(digest: string): CachedToken | undefined {
-    const e = this.entries.get(digest);
-    if (!e) return undefined;
-    this.entries.delete(digest);
-    if (e.expires <= this.now()) return void this.unindex(digest, e);
-    this.entries.set(digest, e);
-    return copy(e.token);
+    const token = this.lru.get(digest);
+    return token && copy(token);
   }
 
   /** The generation to hand to `store` once the read begun now has its rows. */
   begin(): number {
-    return this.generation;
+    return this.lru.begin();
   }
 
   /** Stores what a read begun at `since` found, unless one of its rows was written meanwhile. */
   store(since: number, digest: string, token: CachedToken): void {
-    if (this.maxEntries <= 0 || since < this.floor) return;
-    const keys = keysOf(token);
-    if (keys.some((k) => (this.invalidatedAt.get(k) ?? -1) > since)) return;
-    const old = this.entries.get(digest);
-    if (old) this.unindex(digest, old);
-    this.entries.set(digest, { token: copy(token), keys, expires: this.now() + TTL_MS });
-    for (const k of keys) {
-      let set = this.byKey.get(k);
-      if (!set) this.byKey.set(k, (set = new Set()));
-      set.add(digest);
-    }
-    // least recently used first: Map keeps insertion order and `get` re-inserts
-    while (this.entries.size > this.maxEntries) {
-      const [first, e] = this.entries.entries().next().value!;
-      this.entries.delete(first);
-      this.unindex(first, e);
-    }
+    this.lru.store(since, digest, copy(token), keysOf(token));
   }
 
   invalidate(writes: RowWrites): void {
-    if ("all" in writes) return this.clear();
-    const generation = ++this.generation;
-    for (const k of writes.keys) {
-      this.invalidatedAt.set(k, generation);
-      for (const digest of this.byKey.get(k) ?? []) {
-        const e = this.entries.get(digest);
-        this.entries.delete(digest);
-        if (e) this.unindex(digest, e);
-      }
-    }
-    // bounded: forgetting the keys makes every read in flight store nothing instead
-    if (this.invalidatedAt.size > 10_000) {
-      this.invalidatedAt.clear();
-      this.floor = generation;
-    }
+    if ("all" in writes) this.lru.clear();
+    else this.lru.invalidate(writes.keys);
   }
 
   clear(): void {
-    this.entries.clear();
-    this.byKey.clear();
-    this.invalidatedAt.clear();
-    this.floor = ++this.generation;
+    this.lru.clear();
   }
 
-  private unindex(digest: string, e: Entry) {
-    for (const k of e.keys) {
-      const set = this.byKey.get(k);
-      set?.delete(digest);
-      if (set?.size === 0) this.byKey.delete(k);
-    }
+  /** Drops everything and stores nothing from now on. */
+  off(): void {
+    this.lru.off();
   }
 }
 
@@ -164,13 +114,11 @@ export function followViewerWrites(services: Pick<Services, "bus" | "db"> & { se
   })().catch((error) => {
     // without its events the cache could serve a revoked token: stop caching in this process
     console.error("token cache: invalidation stream failed, caching off:", error);
-    cache.clear();
-    cache.maxEntries = 0;
+    cache.off();
   });
   return () => {
     stopWrites();
-    cache.clear();
-    cache.maxEntries = 0;
+    cache.off();
     void events.return?.(undefined);
   };
 }

@@ -18,10 +18,12 @@
 //   statuses, a thread reattached) → `statuses_changed` with `all`.
 // Events come over the bus, so with Redis every process drops its entries; the publishing process
 // drops them synchronously too (`statusesChanged`), so a client reads its own write at once.
-// A read that started before an invalidation does not store what it read (the generation check in
-// `store`), and every entry lives at most TTL_MS: a write path that forgot its event heals by itself.
+// A read that started before an invalidation does not store what it read (the generation check of
+// src/kernel/generational-lru.ts, which keeps the entries), and every entry lives at most TTL_MS: a
+// write path that forgot its event heals by itself.
 import type { Settings } from "../../config/env.ts";
 import type { MediaAttachment, Poll, Status } from "../../generated/prisma/client.ts";
+import { GenerationalLru } from "../../kernel/generational-lru.ts";
 import type { Bus } from "../../realtime/bus.ts";
 import type { Ctx } from "../context.ts";
 
@@ -36,75 +38,13 @@ export interface SharedStatusData {
   reactions: { emoji: string; url: string | null; accountId: string }[] | null;
 }
 
-interface Entry {
-  data: SharedStatusData;
-  expires: number;
-}
-
 const DEFAULT_ENTRIES = 5_000;
 const TTL_MS = 5 * 60_000;
 
-export class StatusCache {
-  private entries = new Map<string, Entry>();
-  /** bumped by every invalidation; `invalidatedAt` remembers the generation an id was last dropped at */
-  private generation = 0;
-  private invalidatedAt = new Map<string, number>();
-  /** reads begun before this generation store nothing (set when `invalidatedAt` is cleared or all is dropped) */
-  private floor = 0;
-
-  constructor(
-    public maxEntries = DEFAULT_ENTRIES,
-    private now: () => number = Date.now,
-  ) {}
-
-  get size() {
-    return this.entries.size;
-  }
-
-  /** The shared data of a status, refreshed as most recently used; undefined when absent or expired. */
-  get(id: string): SharedStatusData | undefined {
-    const e = this.entries.get(id);
-    if (!e) return undefined;
-    this.entries.delete(id);
-    if (e.expires <= this.now()) return undefined;
-    this.entries.set(id, e);
-    return e.data;
-  }
-
-  /** The generation to hand to `store` once the read begun now has its rows. */
-  begin(): number {
-    return this.generation;
-  }
-
-  /** Stores what a read begun at `since` found, unless the status was invalidated meanwhile. */
-  store(since: number, id: string, data: SharedStatusData): void {
-    if (this.maxEntries <= 0 || since < this.floor) return;
-    const dropped = this.invalidatedAt.get(id);
-    if (dropped !== undefined && dropped > since) return;
-    this.entries.delete(id);
-    this.entries.set(id, { data, expires: this.now() + TTL_MS });
-    // least recently used first: Map keeps insertion order and `get` re-inserts
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-  }
-
-  invalidate(ids: Iterable<string | null | undefined>): void {
-    const generation = ++this.generation;
-    for (const id of ids) {
-      if (!id) continue;
-      this.entries.delete(id);
-      this.invalidatedAt.set(id, generation);
-    }
-    // bounded: forgetting the ids makes every read in flight store nothing instead
-    if (this.invalidatedAt.size > 10_000) {
-      this.invalidatedAt.clear();
-      this.floor = generation;
-    }
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.invalidatedAt.clear();
-    this.floor = ++this.generation;
+/** Keyed by status id, which is also the entry's one invalidation key; entries are shared, not copied. */
+export class StatusCache extends GenerationalLru<SharedStatusData> {
+  constructor(maxEntries = DEFAULT_ENTRIES, now: () => number = Date.now) {
+    super(maxEntries, TTL_MS, now);
   }
 }
 
@@ -131,8 +71,7 @@ function follow(bus: Bus, cache: StatusCache) {
   const fail = (error: unknown) => {
     // without its events the cache could serve stale statuses: stop caching in this process
     console.error("status cache: invalidation stream failed, caching off:", error);
-    cache.clear();
-    cache.maxEntries = 0;
+    cache.off();
   };
   loop(bus.subscribe("statuses_changed"), (e) => ("all" in e ? cache.clear() : cache.invalidate(e.ids))).catch(fail);
   loop(bus.subscribe("status_updated"), (e) => cache.invalidate([e.statusId])).catch(fail);

@@ -1,0 +1,123 @@
+// The bookkeeping shared by the per-process caches (statuses/status-cache.ts, auth/token-cache.ts): a
+// bounded map of entries that expire, dropped by invalidation keys, which never keeps what a read found
+// if a write it may have missed was announced while the read ran.
+//
+// - Least recently used first: a Map keeps insertion order, `get` re-inserts, `store` evicts from the
+//   front past `maxEntries` (0 stores nothing: a cache that is off).
+// - Every entry lives at most `ttlMs`, which bounds what no invalidation announces.
+// - Generations: every invalidation bumps `generation` and remembers, per key, the generation it was
+//   dropped at. A read calls `begin()` before it queries and hands that number to `store`; if one of the
+//   entry's keys was invalidated since, the rows it read may predate the write, so nothing is stored.
+// - An entry answers to its own key and to the `tags` it was stored with (a token's digest answers to
+//   writes of its token, app and accounts); `invalidate` drops the entries stored under a key and those
+//   tagged with it.
+// The caches keep what is theirs: their keys and tags, their events, and whether values are copied.
+
+interface Entry<V> {
+  value: V;
+  tags: readonly string[];
+  expires: number;
+}
+
+/** how many invalidated keys are remembered before they are forgotten (and the floor raised instead) */
+const MAX_REMEMBERED = 10_000;
+const NO_TAGS: readonly string[] = [];
+
+export class GenerationalLru<V> {
+  private entries = new Map<string, Entry<V>>();
+  /** tag → keys of the entries stored with it (entries' own keys need no index) */
+  private byTag = new Map<string, Set<string>>();
+  /** bumped by every invalidation; `invalidatedAt` remembers the generation a key was last dropped at */
+  private generation = 0;
+  private invalidatedAt = new Map<string, number>();
+  /** reads begun before this generation store nothing (set when `invalidatedAt` is forgotten or all is dropped) */
+  private floor = 0;
+
+  constructor(
+    public maxEntries: number,
+    private ttlMs: number,
+    private now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The value under `key`, refreshed as most recently used; undefined when absent or expired. */
+  get(key: string): V | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    if (e.expires <= this.now()) return void this.unindex(key, e);
+    this.entries.set(key, e);
+    return e.value;
+  }
+
+  /** The generation to hand to `store` once the read begun now has its rows. */
+  begin(): number {
+    return this.generation;
+  }
+
+  /** Stores what a read begun at `since` found, unless `key` or one of `tags` was invalidated meanwhile. */
+  store(since: number, key: string, value: V, tags: readonly string[] = NO_TAGS): void {
+    if (this.maxEntries <= 0 || since < this.floor) return;
+    if (this.droppedSince(since, key) || tags.some((t) => this.droppedSince(since, t))) return;
+    this.drop(key);
+    this.entries.set(key, { value, tags, expires: this.now() + this.ttlMs });
+    for (const t of tags) {
+      let keys = this.byTag.get(t);
+      if (!keys) this.byTag.set(t, (keys = new Set()));
+      keys.add(key);
+    }
+    while (this.entries.size > this.maxEntries) this.drop(this.entries.keys().next().value!);
+  }
+
+  /** Drops the entries stored under these keys or tagged with them; reads in flight will not store them. */
+  invalidate(keys: Iterable<string | null | undefined>): void {
+    const generation = ++this.generation;
+    for (const k of keys) {
+      if (!k) continue;
+      this.invalidatedAt.set(k, generation);
+      this.drop(k);
+      for (const key of this.byTag.get(k) ?? []) this.drop(key);
+    }
+    // bounded: forgetting the keys makes every read in flight store nothing instead
+    if (this.invalidatedAt.size > MAX_REMEMBERED) {
+      this.invalidatedAt.clear();
+      this.floor = generation;
+    }
+  }
+
+  /** Drops everything; reads begun before store nothing. */
+  clear(): void {
+    this.entries.clear();
+    this.byTag.clear();
+    this.invalidatedAt.clear();
+    this.floor = ++this.generation;
+  }
+
+  /** Drops everything and stores nothing from now on (a cache whose invalidations stopped arriving). */
+  off(): void {
+    this.clear();
+    this.maxEntries = 0;
+  }
+
+  private droppedSince(since: number, key: string): boolean {
+    return (this.invalidatedAt.get(key) ?? -1) > since;
+  }
+
+  private drop(key: string) {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.unindex(key, e);
+  }
+
+  private unindex(key: string, e: Entry<V>) {
+    for (const t of e.tags) {
+      const keys = this.byTag.get(t);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byTag.delete(t);
+    }
+  }
+}
