@@ -42,6 +42,7 @@ import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
 import { closeStreamHub } from "./domain/streams/hub.ts";
 import { followViewerWrites } from "./domain/auth/token-cache.ts";
+import { followAccountWrites } from "./domain/accounts/account-cache.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
 export interface RunningServer {
@@ -183,6 +184,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const stopFollowingConfig = followConfigChanges(services.bus, config);
   const stopFollowingEmoji = followEmojiChanges(services.bus, settings);
   const stopFollowingViewerWrites = followViewerWrites(services);
+  const stopFollowingAccountWrites = followAccountWrites(services);
   const ctlSecret = newSecret(32);
   const { app, graphql, limiter } = buildApp(services, ctlSecret);
 
@@ -239,6 +241,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       await jobs.stop();
       await limiter.close();
       stopFollowingViewerWrites();
+      stopFollowingAccountWrites();
       await services.bus.close(); // after the jobs: a job finishing during stop may still publish
       await database.close();
     },

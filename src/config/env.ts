@@ -45,6 +45,7 @@ const EnvSchema = z.object({
   STATUS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(10_000_000).optional(),
   /** bearer tokens whose viewer (token, app, account row) this process keeps in memory (src/domain/auth/token-cache.ts); 0 turns the cache off */
   TOKEN_CACHE_ENTRIES: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  ACCOUNT_CACHE_ENTRIES: z.coerce.number().int().min(0).max(10_000_000).optional(),
   /** "development" serves the GraphQL explorer at /graphql without the `graphql.explorer` setting */
   NODE_ENV: z.string().optional(),
 });
@@ -89,6 +90,7 @@ export interface Settings {
   statusCacheEntries?: number;
   /** the token cache's size in entries (absent in settings built by hand: its default) */
   tokenCacheEntries?: number;
+  accountCacheEntries?: number;
   shutdownGraceMs: number;
   rateLimitsEnabled: boolean;
 }
@@ -127,6 +129,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     jobsConcurrency: e.JOBS_CONCURRENCY,
     statusCacheEntries: e.STATUS_CACHE_ENTRIES,
     tokenCacheEntries: e.TOKEN_CACHE_ENTRIES,
+    accountCacheEntries: e.ACCOUNT_CACHE_ENTRIES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
     development: e.NODE_ENV === "development",

@@ -4,11 +4,14 @@
 // poll, mentions, tags, reactions, application) as JSON, plus the parents and every account involved.
 // What every viewer sees the same of a status comes from the status cache (status-cache.ts) when it has
 // it: the statement then selects only the viewer's part for that status (same text, one more array).
+// The account rows likewise come from the account cache (accounts/account-cache.ts) when it has them;
+// the statement reads the others (their counts always).
 import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import { rows } from "../../db/sql.ts";
 import type { Ctx } from "../context.ts";
 import { decodeFilters, filtersJson, type FilterRules } from "../filters/filters.read.ts";
+import { accountCache } from "../accounts/account-cache.ts";
 import { accountCountsSql, type AccountCounts } from "../accounts/account-counts.ts";
 import { viewerFlagSql } from "./viewer-flags.ts";
 import { canSee, type ViewerContext } from "./visibility.ts";
@@ -123,7 +126,7 @@ function emptyData(): StatusData {
  * `list` are the statuses at hand (a preview's is not stored), `inner` the ids of the reblogged
  * originals to load with them, `cached` the ids whose shared part the cache has (not selected again).
  */
-function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[]): Prisma.Sql {
+function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], cachedAccounts: string[]): Prisma.Sql {
   const db = ctx.db;
   const me = ctx.viewer.account?.id;
   // what concerns the viewer is null for an anonymous one
@@ -179,8 +182,10 @@ function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[]):
         'blocked', ${viewer(Prisma.sql`EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${me} AND r.target_id = p.account_id AND r.type = 'block')
           OR EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = p.account_id AND r.target_id = ${me} AND r.type = 'block')`)}
       )) FROM p) AS parents,
-      ${modelJsonById(db, "Account", Prisma.sql`SELECT account_id FROM s UNION SELECT account_id FROM p
-        UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}`)} AS accounts,
+      -- the accounts shown, but those the account cache holds
+      ${modelJsonById(db, "Account", Prisma.sql`SELECT _shown.id FROM (SELECT account_id FROM s UNION SELECT account_id FROM p
+        UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}) AS _shown(id)
+        WHERE _shown.id <> ALL(${cachedAccounts}::text[])`)} AS accounts,
       ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${andThese(list.map((s) => s.accountId), "text")}`)} AS counts,
       ${modelJsonById(db, "OAuthApp", Prisma.sql`SELECT application_id FROM s ${andThese(list.map((s) => s.applicationId), "int")}`)} AS applications,
       ${viewer(Prisma.sql`(SELECT json_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${me} AND (t.expires_at IS NULL OR t.expires_at > ${now})
@@ -216,17 +221,30 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
   for (const id of [...data.statuses.keys(), ...inner, ...list.map((s) => s.quoteId)]) lookUp(id);
   // the statuses quoted by cached originals
   for (const id of inner) lookUp(shared.get(id)?.row.quoteId ?? null);
+  // the account rows the cache has of the accounts known to be shown (a parent's author is found by the statement)
+  const accountRows = accountCache(ctx);
+  const accounts = new Map<string, Account>();
+  const shownIds = [...data.statuses.values()].map((s) => s.accountId);
+  for (const x of shared.values()) shownIds.push(x.row.accountId, ...(x.mentionIds ?? []));
+  for (const id of shownIds) {
+    const hit = accounts.has(id) ? undefined : accountRows.get(id);
+    if (hit) accounts.set(id, hit);
+  }
   const since = cache.begin();
+  const accountsSince = accountRows.begin();
   const [result] = await rows<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: [string, number, number][] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }>(
     ctx.db,
-    statement(ctx, [...data.statuses.values()], inner, [...shared.keys()]),
+    statement(ctx, [...data.statuses.values()], inner, [...shared.keys()], [...accounts.keys()]),
   );
   for (const id of [...data.statuses.keys(), ...inner]) data.counts.set(id, { favourites: 0, reblogs: 0, replies: 0 });
   for (const context of result.muted ?? []) data.mutedContexts.add(context);
   if (viewerId) data.filters = decodeFilters(ctx.db, result.filters);
   for (const app of (result.applications ?? []).map((j) => decodeModel(ctx.db, "OAuthApp", j))) data.applications.set(app.id, app);
 
-  const accounts = new Map((result.accounts ?? []).map((j) => decodeModel(ctx.db, "Account", j)).map((a) => [a.id, a]));
+  for (const a of (result.accounts ?? []).map((j) => decodeModel(ctx.db, "Account", j))) {
+    accounts.set(a.id, a);
+    accountRows.store(accountsSince, a);
+  }
   // the shared parts read now go to the cache (unless a write invalidated them while the statement ran)
   for (const r of result.statuses ?? []) {
     if (!r.shared) continue;

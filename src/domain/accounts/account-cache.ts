@@ -1,0 +1,97 @@
+// A per-process cache of account rows by id, for the accounts a page of statuses shows: authors,
+// mentioned accounts and the authors of replied-to statuses (statuses/status-data.ts). A timeline
+// page names some 25 accounts; reading their ~70 columns as JSON, then decoding them, was about a
+// quarter of the page's statement and of its decoding (docs/performance.md, "Eighth round"). With the
+// cache, the statement reads only the rows it lacks; counts are not rows and are read with the page
+// as before.
+//
+// Why it is safe (a suspension, a profile edit or a role change must show on the very next page):
+// every write to an account row is announced after its commit (src/db/row-writes.ts, a query
+// extension on the Prisma client that no write site can forget, and `announceRowWrites` for raw SQL),
+// which drops the entry here at once; the token cache's wiring (auth/token-cache.ts
+// `followViewerWrites`) publishes the same announcements on the bus (`viewers_changed`), which drops
+// them in every other process. A read that began before an invalidation stores nothing (the
+// generation check of src/kernel/generational-lru.ts), and every entry lives at most TTL_MS, which
+// bounds what nothing announces (writes by other programs). Deleting an account nulls `moved_to_id`
+// of the accounts that moved to it without a write of theirs: an entry answers to its `movedToId`'s
+// key too. Rows are shared, not copied: the readers only read them.
+import type { Settings } from "../../config/env.ts";
+import { onRowWrites, type RowWrites } from "../../db/row-writes.ts";
+import type { Account } from "../../generated/prisma/client.ts";
+import { GenerationalLru } from "../../kernel/generational-lru.ts";
+import type { Bus } from "../../realtime/bus.ts";
+import type { Ctx, Services } from "../context.ts";
+
+const DEFAULT_ENTRIES = 5_000;
+const TTL_MS = 60_000;
+
+/** row-writes.ts's key for an account */
+const keyOf = (id: string) => `a:${id}`;
+
+export class AccountCache {
+  private lru: GenerationalLru<Account>;
+
+  constructor(maxEntries = DEFAULT_ENTRIES, now: () => number = Date.now) {
+    this.lru = new GenerationalLru<Account>(maxEntries, TTL_MS, now);
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  get(id: string): Account | undefined {
+    return this.lru.get(keyOf(id));
+  }
+
+  /** The generation to hand to `store` once the read begun now has its rows. */
+  begin(): number {
+    return this.lru.begin();
+  }
+
+  store(since: number, account: Account): void {
+    this.lru.store(since, keyOf(account.id), account, account.movedToId ? [keyOf(account.movedToId)] : []);
+  }
+
+  invalidate(writes: RowWrites): void {
+    if ("all" in writes) this.lru.clear();
+    else this.lru.invalidate(writes.keys.filter((k) => k.startsWith("a:")));
+  }
+
+  off(): void {
+    this.lru.off();
+  }
+}
+
+/** One cache per bus, i.e. per server (tests run several servers in one process, each with its own database). */
+const caches = new WeakMap<Bus, AccountCache>();
+const OFF = new AccountCache(0);
+
+/** The account cache of this server; off (stores nothing) where followAccountWrites was not called. */
+export function accountCache(ctx: Pick<Ctx, "bus">): AccountCache {
+  return (ctx.bus && caches.get(ctx.bus)) || OFF;
+}
+
+/**
+ * Sets up the account cache of a server: this process's writes to accounts drop entries at once, the
+ * other processes' arrive over the bus. Returns the function that stops following.
+ */
+export function followAccountWrites(services: Pick<Services, "bus" | "db"> & { settings: Pick<Settings, "accountCacheEntries"> }): () => void {
+  const { bus, db } = services;
+  const cache = new AccountCache(services.settings.accountCacheEntries ?? DEFAULT_ENTRIES); // ACCOUNT_CACHE_ENTRIES
+  caches.set(bus, cache);
+  const stopWrites = onRowWrites(db, (writes) => cache.invalidate(writes));
+  const events = bus.subscribe("viewers_changed");
+  (async () => {
+    for await (const writes of events) cache.invalidate(writes);
+  })().catch((error) => {
+    // without its events the cache could show a suspended account as it was: stop caching in this process
+    console.error("account cache: invalidation stream failed, caching off:", error);
+    cache.off();
+  });
+  return () => {
+    stopWrites();
+    cache.off();
+    caches.delete(bus);
+    void events.return?.(undefined);
+  };
+}

@@ -1,0 +1,139 @@
+// Issue 17: the account cache (src/domain/accounts/account-cache.ts). A page of statuses takes the
+// account rows it shows from the cache once they were read; every write to an account must show on the
+// very next page, in this process and, over Redis, in the others; a warm page is the same JSON as a cold
+// one; a warm page's statement reads no account row the cache holds.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { loadSettings } from "../../src/config/env.ts";
+import { accountCache } from "../../src/domain/accounts/account-cache.ts";
+import { createLocalAccount } from "../../src/domain/accounts/accounts.ops.ts";
+import { systemCtx } from "../../src/domain/context.ts";
+import { startServer, type RunningServer } from "../../src/server.ts";
+import { admin, bearer, user, type User } from "../support/actors.ts";
+import { freshDatabase } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { REDIS_URL } from "../realtime/helpers.ts";
+import { call } from "./relationships-helpers.ts";
+
+const ADMIN = "/api/v1/ext/admin";
+
+describe("account cache on postgres", () => {
+  let server: TestServer;
+  let ana: User; // the author
+  let ben: User; // a reader who follows ana
+  let root: User; // an administrator
+
+  const ok = async (r: Promise<{ status: number; body: any }>) => {
+    const res = await r;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+  const home = async () => (await ok(call(server, ben, "GET", "/api/v1/timelines/home?limit=40"))) as any[];
+  const anaOnHome = async () => (await home()).find((s) => s.account.id === ana.id)!.account;
+
+  beforeAll(async () => {
+    server = await startTestServer("postgres");
+    [ana, ben, root] = [await user(server, "ana"), await user(server, "ben"), await admin(server, "root")];
+    await ok(call(server, ben, "POST", `/api/v1/accounts/${ana.id}/follow`));
+    await ok(server.fetch("/api/v1/statuses", { json: { status: "hello @ben" }, headers: ana.auth }).then(async (r) => ({ status: r.status, body: await r.json() })));
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  test("a page read once keeps its accounts; the next reads none of their rows and renders the same", async () => {
+    accountCache(server.services).invalidate({ all: true });
+    const cold = await home();
+    expect(accountCache(server.services).get(ana.id)?.nickname).toBe("ana");
+    expect(accountCache(server.services).get(ben.id), "the mentioned account too").toBeDefined();
+    expect(await home()).toEqual(cold);
+    // the warm page takes ana's row from the cache, not from the database: a row put there shows
+    const cache = accountCache(server.services);
+    cache.store(cache.begin(), { ...cache.get(ana.id)!, displayName: "From the cache" });
+    expect((await anaOnHome()).display_name).toBe("From the cache");
+    cache.invalidate({ keys: [`a:${ana.id}`] });
+    expect((await anaOnHome()).display_name).toBe("ana");
+  });
+
+  test("a profile edit shows on the next page", async () => {
+    await anaOnHome();
+    await ok(server.fetch("/api/v1/accounts/update_credentials", { method: "PATCH", json: { display_name: "Ana Edited", locked: true }, headers: ana.auth }).then(async (r) => ({ status: r.status, body: await r.json() })));
+    expect(await anaOnHome()).toMatchObject({ display_name: "Ana Edited", locked: true });
+  });
+
+  test("an administrator's change (tags on many accounts at once, a role) shows on the next page", async () => {
+    await ok(server.fetch("/api/v1/accounts/update_credentials", { method: "PATCH", json: { show_role: true }, headers: ana.auth }).then(async (r) => ({ status: r.status, body: await r.json() })));
+    expect((await anaOnHome()).ext.is_moderator).toBe(false);
+    const tagged = await server.fetch(`${ADMIN}/users/tag`, { method: "PUT", json: { nicknames: ["ana"], tags: ["mrf_tag:media-force-nsfw"] }, headers: root.auth });
+    expect(tagged.status).toBe(204);
+    expect((await anaOnHome()).ext.tags).toEqual(["mrf_tag:media-force-nsfw"]);
+    const promoted = await server.fetch(`${ADMIN}/users/ana/permission_group/moderator`, { method: "POST", headers: root.auth });
+    expect(promoted.status).toBe(200);
+    expect((await anaOnHome()).ext.is_moderator).toBe(true);
+  });
+
+  test("ACCOUNT_CACHE_ENTRIES=0 keeps nothing", async () => {
+    const off = await startTestServer("postgres", { ACCOUNT_CACHE_ENTRIES: "0" });
+    try {
+      const [a, b] = [await user(off, "ana"), await user(off, "ben")];
+      await call(off, b, "POST", `/api/v1/accounts/${a.id}/follow`);
+      await off.fetch("/api/v1/statuses", { json: { status: "hi" }, headers: a.auth });
+      expect((await call(off, b, "GET", "/api/v1/timelines/home")).body).toHaveLength(1);
+      expect(accountCache(off.services).size).toBe(0);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+/** A local account on `server` and a password-grant token (startServer's servers have no test helpers). */
+async function signIn(server: RunningServer, nickname: string) {
+  const account = await createLocalAccount(systemCtx(server.services), { nickname, email: `${nickname}@example.test`, password: "secret-password", admin: false, moderator: false });
+  const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const app = (await (await fetch(`${server.url}/api/v1/apps`, form({ client_name: "t", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read write follow" }))).json()) as any;
+  const res = await fetch(`${server.url}/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: nickname, password: "secret-password", scope: "read write follow" }) });
+  return { id: account.id, token: ((await res.json()) as any).access_token as string };
+}
+
+describe("account cache across two servers sharing Redis", () => {
+  let a: RunningServer;
+  let b: RunningServer;
+  let drop: () => Promise<void>;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    const db = await freshDatabase("postgres");
+    drop = db.drop;
+    const start = () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ext-accounts-"));
+      dirs.push(dataDir);
+      return startServer(loadSettings({ PORT: "0", DATA_DIR: dataDir, DATABASE_URL: db.url, BASE_URL: "http://localhost:4000", LOG_LEVEL: "error", RATE_LIMITS_ENABLED: "false", REDIS_URL }));
+    };
+    a = await start(); // first: it applies the migrations
+    b = await start();
+  }, 120_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await drop?.();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  test("a profile edit through A reaches B's next page", async () => {
+    const [ana, ben] = [await signIn(a, "ana"), await signIn(a, "ben")];
+    const send = (server: RunningServer, who: { token: string }, method: string, p: string, body?: unknown) =>
+      fetch(server.url + p, { method, headers: { ...bearer(who.token), "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    expect((await send(a, ben, "POST", `/api/v1/accounts/${ana.id}/follow`)).status).toBe(200);
+    expect((await send(a, ana, "POST", "/api/v1/statuses", { status: "hello" })).status).toBe(200);
+    const anaOn = async (server: RunningServer) => ((await (await send(server, ben, "GET", "/api/v1/timelines/home")).json()) as any[])[0].account;
+    expect((await anaOn(b)).display_name).toBe("ana");
+    expect(accountCache(b.services).get(ana.id)).toBeDefined();
+    expect((await send(a, ana, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Ana Edited" })).status).toBe(200);
+    // the event crosses Redis within a second or two; the cache would hold the row for a minute
+    const end = Date.now() + 3_000;
+    while ((await anaOn(b)).display_name !== "Ana Edited") {
+      if (Date.now() > end) throw new Error("B still shows the old row after 3 s");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+});
