@@ -6,6 +6,7 @@ import type http from "node:http";
 import type { Duplex } from "node:stream";
 import type express from "express";
 import { createYoga } from "graphql-yoga";
+import { useGraphQlJit } from "@envelop/graphql-jit";
 import { GraphQLError, execute, parse, subscribe, validate } from "graphql";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
@@ -49,7 +50,7 @@ export function graphqlServer(services: Services, viewerCtx: (creds: Credentials
     graphiql: () => settings.development || services.config.get("graphql", "explorer"),
     logging: false, // maskError logs what is unexpected; expected refusals are not noise
     maskedErrors: { maskError },
-    plugins: [useSafeInput(), ...documentLimits()],
+    plugins: [useSafeInput(), ...documentLimits(), useGraphQlJit()],
     context: async ({ req }) => viewerCtx(credentialsOf(req), req.ip),
   });
 
