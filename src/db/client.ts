@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "../generated/prisma/client.ts";
+import { refusingWhenClosed } from "./closed-transactions.ts";
 import { applyMigrations } from "./migrate.ts";
 import { announcingWrites } from "./row-writes.ts";
 import { poolSql, registerSql } from "./sql.ts";
@@ -83,8 +84,9 @@ function newClient(adapter: SqlDriverAdapterFactory) {
   // Prisma's defaults (2 s to get a connection, 5 s to finish) made transactional writes the first to fail
   // under load: every other query waits up to 5 s for a pooled connection (connectionTimeoutMillis), and
   // our transactions hold only SQL, so only a starved event loop makes them slow. A transaction now waits
-  // as long as any query for its connection and has 10 s to finish; past that it is rolled back and the
-  // request answers 503 (src/http/faults.ts). Measured in the soak (docs/performance.md, "Soak").
+  // as long as any query for its connection and has 10 s to finish; past that it is rolled back, the
+  // statements its callback still sends are refused (closed-transactions.ts), and the request answers 503
+  // (src/http/faults.ts). Measured in the soak (docs/performance.md, "Soak").
   const prisma = announcingWrites(new PrismaClient({ adapter: observed(adapter, listeners), transactionOptions: { maxWait: 5_000, timeout: 10_000 } }));
   const onQuery = (listener: (sql: string) => void) => {
     listeners.add(listener);
@@ -113,7 +115,8 @@ function observed(factory: SqlDriverAdapterFactory, listeners: Set<(sql: string)
   factory.connect = async () => {
     const adapter = watch(await connect());
     const begin = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => watch(await begin(isolationLevel));
+    // and a transaction refuses the statements that reach it after Prisma closed it (closed-transactions.ts)
+    adapter.startTransaction = async (isolationLevel) => refusingWhenClosed(watch(await begin(isolationLevel)));
     return adapter;
   };
   return factory;

@@ -4,6 +4,7 @@
 // rather than with a stack per request. Anything else is left to the caller (a 500). See
 // docs/security.md ("Faults").
 import type { Response } from "express";
+import { ROLLED_BACK_UNDER_CALLBACK } from "../db/closed-transactions.ts";
 
 /** Error codes of an unreachable database: sockets, PostgreSQL's shutdown/connection classes, Prisma's. */
 const DATABASE_DOWN_CODES = new Set([
@@ -22,6 +23,13 @@ const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
  */
 const TRANSACTION_TIMEOUT_CODE = "P2028";
 const TRANSACTION_TIMEOUT_MESSAGE = /Unable to start a transaction in the given time|on an expired transaction/;
+/**
+ * The same expiry met by a statement of a call already under way when Prisma rolled back (a create with
+ * nested rows, a read-back): src/db/closed-transactions.ts refuses it with this message, as P1018 ("transaction
+ * already closed") from a model call, P2010 from a raw one. Not any P1018, and never what such a statement
+ * would have met had it run (an FK violation): only what can be traced to the rollback.
+ */
+const ROLLED_BACK_CODES = new Set<string | undefined>(["P1018", "P2010"]);
 
 export type Fault = { status: 503 | 507; body: { error: string }; retryAfter?: number; kind: "database unavailable" | "overloaded" | "disk full" };
 
@@ -45,7 +53,9 @@ export function faultOf(error: unknown): Fault | undefined {
     if ((code && DATABASE_DOWN_CODES.has(code)) || DATABASE_DOWN_KINDS.has(e.kind) || (typeof e.message === "string" && DATABASE_DOWN_MESSAGE.test(e.message))) {
       return { status: 503, body: { error: "Service unavailable: the database cannot be reached, try again shortly" }, retryAfter: 5, kind: "database unavailable" };
     }
-    if (code === TRANSACTION_TIMEOUT_CODE && typeof e.message === "string" && TRANSACTION_TIMEOUT_MESSAGE.test(e.message)) {
+    const message = typeof e.message === "string" ? e.message : "";
+    const expired = (code === TRANSACTION_TIMEOUT_CODE && TRANSACTION_TIMEOUT_MESSAGE.test(message)) || (ROLLED_BACK_CODES.has(code) && message.includes(ROLLED_BACK_UNDER_CALLBACK));
+    if (expired) {
       return { status: 503, body: { error: "Service unavailable: the server is too busy to store this now, nothing was stored; try again shortly" }, retryAfter: 5, kind: "overloaded" };
     }
   }

@@ -1,7 +1,9 @@
 // Which errors are faults of what the server stands on (503/507) rather than bugs (500): Prisma's
-// transaction timeouts are "busy, try again"; its other transaction errors stay bugs.
+// transaction timeouts (and the statements refused after one) are "busy, try again"; its other
+// transaction errors stay bugs.
 import { describe, expect, test } from "vitest";
 import { Prisma } from "../../src/generated/prisma/client.ts";
+import { ROLLED_BACK_UNDER_CALLBACK } from "../../src/db/closed-transactions.ts";
 import { faultOf } from "../../src/http/faults.ts";
 
 const prismaError = (code: string, message: string) => new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: "7.10.0" });
@@ -14,6 +16,17 @@ describe("faultOf", () => {
     ]) {
       expect(faultOf(prismaError("P2028", message))).toMatchObject({ status: 503, retryAfter: 5, kind: "overloaded", body: { error: expect.stringMatching(/too busy.*nothing was stored/) } });
     }
+  });
+
+  test("a statement refused after Prisma rolled back under a running call (src/db/closed-transactions.ts): 503 overloaded", () => {
+    // as Prisma words it for a model call (P1018, the adapter's message) and for a raw one (P2010)
+    expect(faultOf(prismaError("P1018", `\nInvalid \`prisma.status.create()\` invocation:\n\n\nTransaction already closed: ${ROLLED_BACK_UNDER_CALLBACK}`))).toMatchObject({ status: 503, kind: "overloaded" });
+    expect(faultOf(prismaError("P2010", `Raw query failed. Code: \`N/A\`. Message: \`Transaction already closed: ${ROLLED_BACK_UNDER_CALLBACK}\``))).toMatchObject({ status: 503, kind: "overloaded" });
+  });
+
+  test("what follows a rollback but cannot be traced to it stays a 500: a statement after a commit, an FK violation", () => {
+    expect(faultOf(prismaError("P1018", "Transaction already closed: a statement was sent after its transaction was committed; it was not sent"))).toBeUndefined();
+    expect(faultOf(prismaError("P2003", "Foreign key constraint violated on the constraint: `status_tags_status_id_fkey`"))).toBeUndefined();
   });
 
   test("other transaction errors and unique violations are bugs, not faults", () => {

@@ -237,9 +237,9 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
   const media = await attachableMedia(ctx, me.id, d.mediaIds, { statusId: d.status.id });
   const tags = await upsertTags(ctx, d.tags);
   // always one transaction, even for a status alone (a single INSERT would do): when the transaction runs
-  // out of time the request answers 503 and nothing is stored (test/faults/overload) — a timed-out Prisma
-  // transaction whose create carries nested rows (tags, mentions) or a read-back fails differently (a 500),
-  // so a cheaper path for plain posts has to come with its own answer to an overloaded database
+  // out of time the request answers 503 and nothing is stored, whatever the post carries (test/faults/overload;
+  // src/db/closed-transactions.ts) — a bare INSERT has no time limit, so a cheaper path for plain posts has to
+  // come with its own answer to an overloaded database
   const stored = await ctx.db.$transaction(async (tx) => {
     const created = await tx.status.create({
       data: {
