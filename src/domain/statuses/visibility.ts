@@ -131,14 +131,15 @@ export function sqlArray(values: readonly string[], type: string): Prisma.Sql {
   return values.length ? Prisma.sql`ARRAY[${Prisma.join(values)}]::${Prisma.raw(type)}[]` : Prisma.sql`ARRAY[]::${Prisma.raw(type)}[]`;
 }
 
-/**
- * Ends an `EXISTS (…)` subquery of a timeline's page statement: PostgreSQL turns each top-level
- * `[NOT] EXISTS` into a semi- or anti-join and searches the join orders of all of them at once, which
- * made planning the home page cost 10–30 ms for a 1 ms execution (docs/performance.md, "HTTP benchmark").
- * With `OFFSET 0` the subquery stays a per-row check (an index probe), planned on its own: the page walks
- * the status index newest first and checks each row, the plan the planner picked anyway.
- */
-export const NO_PULL_UP = Prisma.raw("OFFSET 0");
+// The viewer's own sets (whom they block, mute and follow; whom blocks them; their muted threads and
+// exclusive lists) are written as uncorrelated `[NOT] IN (SELECT … WHERE <the viewer>)`: PostgreSQL reads
+// each set once per statement and probes a hash for every row the page walks (a hashed SubPlan), where a
+// correlated `EXISTS` cost an index probe per row and per set — most of a home page's execution, which
+// walks some ten rows for each one it keeps (docs/performance.md, "Eighth round"). Nor does the planner
+// turn `NOT IN` into an anti-join: with each top-level `[NOT] EXISTS` turned into one, it searched the join
+// orders of all of them at once, and planning the home page cost 10–30 ms for a 1 ms execution (the
+// "HTTP benchmark" section). Every column compared is NOT NULL: a NULL in a `NOT IN` list would hide
+// every row.
 
 /**
  * visibleAuthorWhere on the author `a` (joined by the caller) of the status `s`. `hiddenBy` are
@@ -148,9 +149,9 @@ export function visibleAuthorSql(ctx: Ctx, s: Prisma.Sql, a: Prisma.Sql, hiddenB
   const viewerId = ctx.viewer.account?.id;
   if (!viewerId) return Prisma.sql`NOT ${a}.deactivated`;
   return Prisma.sql`NOT ${a}.deactivated
-    AND NOT EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${s}.account_id AND r.target_id = ${viewerId} AND r.type = 'block' ${NO_PULL_UP})
-    AND NOT EXISTS (SELECT 1 FROM user_relationships r WHERE r.source_id = ${viewerId} AND r.target_id = ${s}.account_id
-                    AND (${Prisma.join([Prisma.sql`r.type = 'block'`, ...hiddenBy], " OR ")}) ${NO_PULL_UP})`;
+    AND ${s}.account_id NOT IN (SELECT r.source_id FROM user_relationships r WHERE r.target_id = ${viewerId} AND r.type = 'block')
+    AND ${s}.account_id NOT IN (SELECT r.target_id FROM user_relationships r WHERE r.source_id = ${viewerId}
+                    AND (${Prisma.join([Prisma.sql`r.type = 'block'`, ...hiddenBy], " OR ")}))`;
 }
 
 /** visibleStatusWhere on the status `s`. */
@@ -158,5 +159,5 @@ export function visibleStatusSql(ctx: Ctx, s: Prisma.Sql): Prisma.Sql {
   const viewerId = ctx.viewer.account?.id;
   if (!viewerId) return Prisma.sql`${s}.visibility = ANY (${sqlArray(["public", "unlisted"], '"Visibility"')})`;
   return Prisma.sql`(${s}.account_id = ${viewerId} OR ${s}.visibility = ANY (${sqlArray(OPEN, '"Visibility"')}) OR ${s}.recipient_ids @> ARRAY[${viewerId}]::text[]
-    OR (${s}.visibility = 'private' AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewerId} AND f.following_id = ${s}.account_id AND f.state = 'accept')))`;
+    OR (${s}.visibility = 'private' AND ${s}.account_id IN (SELECT f.following_id FROM follows f WHERE f.follower_id = ${viewerId} AND f.state = 'accept')))`;
 }

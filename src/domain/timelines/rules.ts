@@ -14,7 +14,6 @@ import { activeRelation } from "../relationships/relationships.read.ts";
 import {
   canSee,
   FOLLOWER_VISIBILITIES,
-  NO_PULL_UP,
   sqlArray,
   visibleAuthorSql,
   visibleAuthorWhere,
@@ -213,15 +212,16 @@ export function homeSql(viewerId: string): Prisma.Sql[] {
   return [
     Prisma.sql`(s.account_id = ${viewerId} OR s.recipient_ids @> ARRAY[${viewerId}]::text[]
           OR (s.visibility = ANY (${sqlArray(FOLLOWER_VISIBILITIES, '"Visibility"')})
-              AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewerId} AND f.following_id = s.account_id
-                          AND f.state = 'accept' AND (s.reblog_of_id IS NULL OR f.show_reblogs)))
+              AND s.account_id IN (SELECT f.following_id FROM follows f WHERE f.follower_id = ${viewerId} AND f.state = 'accept')
+              AND (s.reblog_of_id IS NULL OR s.account_id NOT IN (SELECT f.following_id FROM follows f
+                                                                  WHERE f.follower_id = ${viewerId} AND f.state = 'accept' AND NOT f.show_reblogs)))
           OR (s.visibility = 'public' AND s.reblog_of_id IS NULL
               AND EXISTS (SELECT 1 FROM followed_tags ft JOIN status_tags st ON st.tag_id = ft.tag_id
                           WHERE ft.account_id = ${viewerId} AND st.status_id = s.id)))`,
     // members of the viewer's exclusive lists are read in those lists only (reference API);
     // the viewer is never a member of their own lists, so their own statuses stay
-    Prisma.sql`NOT EXISTS (SELECT 1 FROM list_members lm JOIN lists l ON l.id = lm.list_id
-                               WHERE lm.account_id = s.account_id AND l.account_id = ${viewerId} AND l.exclusive ${NO_PULL_UP})`,
+    Prisma.sql`s.account_id NOT IN (SELECT lm.account_id FROM list_members lm JOIN lists l ON l.id = lm.list_id
+                                    WHERE l.account_id = ${viewerId} AND l.exclusive)`,
   ];
 }
 
@@ -315,7 +315,7 @@ export function authorFiltersSql(ctx: Ctx, s: Prisma.Sql, a: Prisma.Sql, opts: {
   if (!opts.withMuted) f.hiddenBy.push(Prisma.sql`(r.type = 'mute' AND (r.expires_at IS NULL OR r.expires_at > ${now}))`);
   f.and.push(Prisma.sql`(${a}.domain IS NULL OR NOT EXISTS (SELECT 1 FROM domain_blocks d WHERE d.account_id = ${viewerId} AND d.domain = ${a}.domain))`);
   if (opts.mutedThreads)
-    f.and.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM thread_mutes tm WHERE tm.account_id = ${viewerId} AND tm.context = ${s}.context AND (tm.expires_at IS NULL OR tm.expires_at > ${now}) ${NO_PULL_UP})`);
+    f.and.push(Prisma.sql`${s}.context NOT IN (SELECT tm.context FROM thread_mutes tm WHERE tm.account_id = ${viewerId} AND (tm.expires_at IS NULL OR tm.expires_at > ${now}))`);
   return f;
 }
 
