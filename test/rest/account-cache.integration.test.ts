@@ -72,6 +72,18 @@ describe("account cache on postgres", () => {
     expect((await anaOnHome()).ext.is_moderator).toBe(true);
   });
 
+  test("notifications: their accounts come from the cache too, and an edit shows on the next page", async () => {
+    const cat = await user(server, "cat");
+    await ok(call(server, cat, "POST", `/api/v1/accounts/${ben.id}/follow`));
+    const catOnNotifications = async () => ((await ok(call(server, ben, "GET", "/api/v1/notifications"))) as any[]).find((n) => n.type === "follow" && n.account.id === cat.id)!.account;
+    expect((await catOnNotifications()).display_name).toBe("cat");
+    const cache = accountCache(server.services);
+    cache.store(cache.begin(), { ...cache.get(cat.id)!, displayName: "From the cache" });
+    expect((await catOnNotifications()).display_name).toBe("From the cache");
+    await ok(server.fetch("/api/v1/accounts/update_credentials", { method: "PATCH", json: { display_name: "Cat Edited" }, headers: cat.auth }).then(async (r) => ({ status: r.status, body: await r.json() })));
+    expect((await catOnNotifications()).display_name).toBe("Cat Edited");
+  });
+
   test("ACCOUNT_CACHE_ENTRIES=0 keeps nothing", async () => {
     const off = await startTestServer("postgres", { ACCOUNT_CACHE_ENTRIES: "0" });
     try {

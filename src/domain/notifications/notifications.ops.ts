@@ -2,7 +2,9 @@
 // family's own types are `<ns>:emoji_reaction`, `<ns>:chat_mention`, `<ns>:report`.
 import { z } from "zod";
 import { decodeModel, modelJsonById } from "../../db/model-rows.ts";
-import { Prisma, type Notification, type Visibility } from "../../generated/prisma/client.ts";
+import { rows } from "../../db/sql.ts";
+import { Prisma, type Account, type Notification, type Visibility } from "../../generated/prisma/client.ts";
+import { accountCache } from "../accounts/account-cache.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../../kernel/errors.ts";
@@ -73,24 +75,34 @@ type Json = Record<string, unknown>;
 /**
  * `notificationInclude` for a page in one statement (the include costs one per relation, sent even
  * when no notification of the page has a status or a report). Sent for an empty page too, as the
- * include was: a call costs the same whatever it finds (GraphQL's next-page probe counts on it).
+ * include was: a call costs the same whatever it finds (GraphQL's next-page probe counts on it). Its
+ * text is the same for every page (one array per list: PostgreSQL keeps its plan), and the accounts
+ * the account cache holds are not read again (accounts/account-cache.ts).
  */
-async function withRelations(ctx: Ctx, rows: Notification[]): Promise<NotificationRow[]> {
-  const idsOf = (values: (string | null)[]) => {
-    const present = [...new Set(values.filter((v): v is string => !!v))];
-    return present.length ? Prisma.sql`SELECT unnest(ARRAY[${Prisma.join(present)}]::text[])` : Prisma.sql`SELECT NULL::text WHERE false`;
-  };
-  const reportIds = idsOf(rows.map((r) => r.reportId));
-  const [found] = await ctx.db.$queryRaw<{ accounts: Json[] | null; statuses: Json[] | null; reports: Json[] | null }[]>`
+async function withRelations(ctx: Ctx, page: Notification[]): Promise<NotificationRow[]> {
+  const present = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))];
+  const cache = accountCache(ctx);
+  const accounts = new Map<string, Account>();
+  for (const id of present(page.map((r) => r.fromAccountId))) {
+    const hit = cache.get(id);
+    if (hit) accounts.set(id, hit);
+  }
+  const reportIds = present(page.map((r) => r.reportId));
+  const unread = present(page.map((r) => r.fromAccountId)).filter((id) => !accounts.has(id));
+  const since = cache.begin();
+  const [found] = await rows<{ accounts: Json[] | null; statuses: Json[] | null; reports: Json[] | null }>(ctx.db, Prisma.sql`
     SELECT
-      ${modelJsonById(ctx.db, "Account", Prisma.sql`${idsOf(rows.map((r) => r.fromAccountId))} UNION SELECT target_id FROM reports WHERE id IN (${reportIds})`)} AS accounts,
-      ${modelJsonById(ctx.db, "Status", idsOf(rows.map((r) => r.statusId)))} AS statuses,
-      ${modelJsonById(ctx.db, "Report", reportIds)} AS reports`;
+      ${modelJsonById(ctx.db, "Account", Prisma.sql`SELECT unnest(${unread}::text[]) UNION SELECT target_id FROM reports WHERE id = ANY(${reportIds}::text[])`)} AS accounts,
+      ${modelJsonById(ctx.db, "Status", Prisma.sql`SELECT unnest(${present(page.map((r) => r.statusId))}::text[])`)} AS statuses,
+      ${modelJsonById(ctx.db, "Report", Prisma.sql`SELECT unnest(${reportIds}::text[])`)} AS reports`);
+  for (const a of (found.accounts ?? []).map((j) => decodeModel(ctx.db, "Account", j))) {
+    accounts.set(a.id, a);
+    cache.store(since, a);
+  }
   const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
-  const accounts = byId((found.accounts ?? []).map((j) => decodeModel(ctx.db, "Account", j)));
   const statuses = byId((found.statuses ?? []).map((j) => decodeModel(ctx.db, "Status", j)));
   const reports = byId((found.reports ?? []).map((j) => decodeModel(ctx.db, "Report", j)));
-  return rows.map((n) => {
+  return page.map((n) => {
     const report = n.reportId ? reports.get(n.reportId) : undefined;
     return {
       ...n,
