@@ -1,8 +1,8 @@
 // Reading and dismissing notifications. Stored types carry no namespace prefix; on the wire the
 // family's own types are `<ns>:emoji_reaction`, `<ns>:chat_mention`, `<ns>:report`.
 import { z } from "zod";
-import { decodeModel, modelJsonById } from "../../db/model-rows.ts";
-import { rows } from "../../db/sql.ts";
+import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
+import { rows as sqlRows } from "../../db/sql.ts";
 import { Prisma, type Account, type Notification, type Visibility } from "../../generated/prisma/client.ts";
 import { accountCache } from "../accounts/account-cache.ts";
 import { requireAccount } from "../auth/policy.ts";
@@ -10,9 +10,9 @@ import type { Ctx } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../../kernel/errors.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
-import { keyset, pageInput, type Page } from "../pagination.ts";
+import { keyset, limitSql, pageInput, type Page } from "../pagination.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
-import { visibleWhere } from "../statuses/visibility.ts";
+import { sqlArray, visibleAuthorSql, visibleStatusSql, visibleWhere } from "../statuses/visibility.ts";
 import type { NotificationType } from "./notify.ts";
 
 export const REFERENCE_TYPES = ["mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "move", "moderation_warning", "severed_relationships"] as const;
@@ -90,7 +90,7 @@ async function withRelations(ctx: Ctx, page: Notification[]): Promise<Notificati
   const reportIds = present(page.map((r) => r.reportId));
   const unread = present(page.map((r) => r.fromAccountId)).filter((id) => !accounts.has(id));
   const since = cache.begin();
-  const [found] = await rows<{ accounts: Json[] | null; statuses: Json[] | null; reports: Json[] | null }>(ctx.db, Prisma.sql`
+  const [found] = await sqlRows<{ accounts: Json[] | null; statuses: Json[] | null; reports: Json[] | null }>(ctx.db, Prisma.sql`
     SELECT
       ${modelJsonById(ctx.db, "Account", Prisma.sql`SELECT unnest(${unread}::text[]) UNION SELECT target_id FROM reports WHERE id = ANY(${reportIds}::text[])`)} AS accounts,
       ${modelJsonById(ctx.db, "Status", Prisma.sql`SELECT unnest(${present(page.map((r) => r.statusId))}::text[])`)} AS statuses,
@@ -122,18 +122,32 @@ export const listNotifications = operation({
     const me = requireAccount(ctx);
     const page = keyset(input, { defaultLimit: 20, maxLimit: 40 });
     const hidden = (input.exclude_visibilities ?? []).filter((v): v is Visibility => (VISIBILITIES as readonly string[]).includes(v));
-    const and: Prisma.NotificationWhereInput[] = [readableWhere(ctx, me.id, input.with_muted)];
-    if (hidden.length) and.push({ OR: [{ statusId: null }, { status: { visibility: { notIn: hidden } } }] });
-    const rows = await ctx.db.notification.findMany({
-      where: {
-        AND: and,
-        type: { in: typesShown(ctx, input) },
-        ...(input.account_id ? { fromAccountId: input.account_id } : {}),
-        ...(page.cursor ? { id: page.cursor } : {}),
-      },
-      orderBy: { id: page.order },
-      take: page.take,
-    });
+    // readableWhere in SQL (one hand-written statement: Prisma's runtime cost a fifth of the page's CPU)
+    const now = Prisma.sql`(${ctx.clock().toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+    const silenced = input.with_muted ? ["block"] : ["block", "mute"];
+    const and = [
+      Prisma.sql`n.account_id = ${me.id}`,
+      Prisma.sql`NOT n.filtered`,
+      Prisma.sql`NOT fa.deactivated`,
+      Prisma.sql`n.from_account_id NOT IN (SELECT r.target_id FROM user_relationships r WHERE r.source_id = ${me.id}
+        AND r.type = ANY (${sqlArray(silenced, '"RelationshipType"')}) AND (r.expires_at IS NULL OR r.expires_at > ${now}))`,
+      Prisma.sql`(n.status_id IS NULL OR (s.id IS NOT NULL AND ${visibleAuthorSql(ctx, Prisma.sql`s`, Prisma.sql`a`)} AND ${visibleStatusSql(ctx, Prisma.sql`s`)}))`,
+      Prisma.sql`n.type = ANY (${typesShown(ctx, input)}::text[])`,
+    ];
+    if (hidden.length) and.push(Prisma.sql`(n.status_id IS NULL OR s.visibility <> ALL (${sqlArray(hidden, '"Visibility"')}))`);
+    if (input.account_id) and.push(Prisma.sql`n.from_account_id = ${input.account_id}`);
+    if (page.cursor?.lt) and.push(Prisma.sql`n.id < ${page.cursor.lt}`);
+    if (page.cursor?.gt) and.push(Prisma.sql`n.id > ${page.cursor.gt}`);
+    const direction = Prisma.raw(page.order === "asc" ? "ASC" : "DESC");
+    const [found] = await sqlRows<{ rows: Json[] | null }>(ctx.db, Prisma.sql`
+      SELECT (SELECT json_agg(_p.row ORDER BY _p.id ${direction}) FROM (
+        SELECT n.id, ${modelJson(ctx.db, "Notification", "n")} AS row FROM notifications n
+        JOIN accounts fa ON fa.id = n.from_account_id
+        LEFT JOIN statuses s ON s.id = n.status_id
+        LEFT JOIN accounts a ON a.id = s.account_id
+        WHERE ${Prisma.join(and, " AND ")}
+        ORDER BY n.id ${direction} LIMIT ${limitSql(page.take)}) AS _p) AS rows`);
+    const rows = (found?.rows ?? []).map((j) => decodeModel(ctx.db, "Notification", j));
     return page.finish(await withRelations(ctx, rows), (r) => r.id);
   },
 });

@@ -22,7 +22,7 @@ import { decodeFilters, filtersJson, rejectFiltered, type FilterRules } from "..
 import type { Ctx } from "../context.ts";
 import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
-import { keyset, pageInput, type Page } from "../pagination.ts";
+import { keyset, limitSql, pageInput, type Page } from "../pagination.ts";
 import { visibleWhere } from "../statuses/visibility.ts";
 import {
   directWhere,
@@ -161,20 +161,9 @@ async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise
       LEFT JOIN statuses o ON o.id = s.reblog_of_id
       LEFT JOIN accounts oa ON oa.id = o.account_id
       WHERE ${Prisma.join(and, " AND ")}
-      ORDER BY s.id ${direction} LIMIT ${limitLiteral(k.take)}) AS _p) AS rows,
+      ORDER BY s.id ${direction} LIMIT ${limitSql(k.take)}) AS _p) AS rows,
       ${viewerId ? hideFilters(ctx, viewerId, build) : Prisma.sql`NULL`} AS filters`);
   return { rows: (found?.rows ?? []).map((r) => decodeModel(ctx.db, "Status", r)), irreversible: decodeFilters(ctx.db, found?.filters ?? null) };
-}
-
-/**
- * The page size written into the text, not bound: PostgreSQL estimates a generic plan's `LIMIT $n` as a tenth
- * of the rows, so it keeps re-planning the named statement with the value (≈ 1 ms more PostgreSQL CPU per home
- * page than the generic plan it then settles on; docs/performance.md, "Eighth round"). `take` is clamped by
- * keyset() to 1…40, so this adds at most 40 texts.
- */
-function limitLiteral(take: number) {
-  if (!Number.isSafeInteger(take) || take < 1) throw new Error(`bad page size ${take}`);
-  return Prisma.raw(String(take));
 }
 
 export const homeTimeline = operation({
