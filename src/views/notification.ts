@@ -21,7 +21,8 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   const fromIds = [...new Set(rows.map((r) => r.fromAccountId))];
   const [moved, data, chatMessages, muted, warnings, events] = await Promise.all([
     loadFound(ctx.loaders.account, movedIds),
-    statuses.length ? loadStatusData(ctx, statuses) : Promise.resolve(null),
+    // the notifications' accounts' counts come with the statuses' data (one statement less)
+    statuses.length ? loadStatusData(ctx, statuses, fromIds) : Promise.resolve(null),
     chatMentionMessages(ctx, rows.flatMap((r) => (r.type === "chat_mention" && r.chatMessageRefId ? [r.chatMessageRefId] : []))),
     // the family's `is_muted`: whether the reader mutes the notification's account (shown with with_muted)
     viewerId ? mutedAmong(ctx, viewerId, fromIds) : Promise.resolve(new Set<string>()),

@@ -126,7 +126,7 @@ function emptyData(): StatusData {
  * `list` are the statuses at hand (a preview's is not stored), `inner` the ids of the reblogged
  * originals to load with them, `cached` the ids whose shared part the cache has (not selected again).
  */
-function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], cachedAccounts: string[]): Prisma.Sql {
+function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], cachedAccounts: string[], alsoCounted: readonly string[]): Prisma.Sql {
   const db = ctx.db;
   const me = ctx.viewer.account?.id;
   // what concerns the viewer is null for an anonymous one
@@ -186,7 +186,7 @@ function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], 
       ${modelJsonById(db, "Account", Prisma.sql`SELECT _shown.id FROM (SELECT account_id FROM s UNION SELECT account_id FROM p
         UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}) AS _shown(id)
         WHERE _shown.id <> ALL(${cachedAccounts}::text[])`)} AS accounts,
-      ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${andThese(list.map((s) => s.accountId), "text")}`)} AS counts,
+      ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${andThese([...list.map((s) => s.accountId), ...alsoCounted], "text")}`)} AS counts,
       ${modelJsonById(db, "OAuthApp", Prisma.sql`SELECT application_id FROM s ${andThese(list.map((s) => s.applicationId), "int")}`)} AS applications,
       ${viewer(Prisma.sql`(SELECT json_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${me} AND (t.expires_at IS NULL OR t.expires_at > ${now})
         AND t.context IN (SELECT context FROM s ${andThese(list.map((s) => s.context), "text")}))`)} AS muted,
@@ -205,7 +205,11 @@ function reactionGroups(rows: NonNullable<SharedStatusData["reactions"]>, viewer
   return groups;
 }
 
-export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusData> {
+/**
+ * `alsoCounted`: accounts the caller renders beside the statuses (a notification's account), whose
+ * follower and following counts come with the same statement (`accountCounts`).
+ */
+export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: readonly string[] = []): Promise<StatusData> {
   const data = emptyData();
   if (list.length === 0) return data;
   const viewerId = ctx.viewer.account?.id;
@@ -234,7 +238,7 @@ export async function loadStatusData(ctx: Ctx, list: Status[]): Promise<StatusDa
   const accountsSince = accountRows.begin();
   const [result] = await rows<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: [string, number, number][] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }>(
     ctx.db,
-    statement(ctx, [...data.statuses.values()], inner, [...shared.keys()], [...accounts.keys()]),
+    statement(ctx, [...data.statuses.values()], inner, [...shared.keys()], [...accounts.keys()], alsoCounted),
   );
   for (const id of [...data.statuses.keys(), ...inner]) data.counts.set(id, { favourites: 0, reblogs: 0, replies: 0 });
   for (const context of result.muted ?? []) data.mutedContexts.add(context);
