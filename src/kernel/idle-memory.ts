@@ -80,16 +80,21 @@ export interface IdleMemory {
   stop(): void;
 }
 
-/** Starts the idle check (its timer does not keep the process alive). */
-export function releaseMemoryWhenIdle(options: { checkMs?: number; growthBytes?: number } = {}): IdleMemory {
+/** Starts the idle check (its timer does not keep the process alive); with `now`, compacts once first. */
+export function releaseMemoryWhenIdle(options: { checkMs?: number; growthBytes?: number; now?: boolean } = {}): IdleMemory {
   const collect = collector();
   const checkMs = options.checkMs ?? CHECK_MS;
   const growthBytes = options.growthBytes ?? GROWTH_BYTES;
   const heapSize = () => v8.getHeapStatistics().total_heap_size;
+  const state = { compactions: 0, stop: () => clearInterval(timer) };
+  // `now`: one compaction at once, e.g. of what the start-up left (compiling, migrations check, config)
+  if (options.now && collect) {
+    collect();
+    state.compactions++;
+  }
   let baseline = heapSize();
   let quiet = 0;
   let last = performance.eventLoopUtilization();
-  const state = { compactions: 0, stop: () => clearInterval(timer) };
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const elu = performance.eventLoopUtilization(now, last).utilization;

@@ -51,4 +51,20 @@ describe("releaseMemoryWhenIdle", () => {
       idle.stop();
     }
   });
+
+  it("with `now`, compacts once at once (what the start-up left), then only after growth", async () => {
+    let garbage: object[] | null = Array.from({ length: 300_000 }, (_, i) => ({ i, s: `start-up garbage ${i}` }));
+    void garbage;
+    garbage = null;
+    const before = heap();
+    const idle = releaseMemoryWhenIdle({ now: true, checkMs: 100 });
+    try {
+      expect(idle.compactions).toBe(1);
+      expect(heap()).toBeLessThan(before);
+      await sleep(400);
+      expect(idle.compactions).toBe(1); // quiet, but nothing grew since
+    } finally {
+      idle.stop();
+    }
+  });
 });
