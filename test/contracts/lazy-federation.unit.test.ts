@@ -1,6 +1,6 @@
 // Fedify is loaded on first use (src/federation/lazy.ts): no static import path may lead from the
 // server's entry to it, or every process would carry its ~50 MB from the start (issue 17: idle memory).
-// The same holds, smaller, for the audio/video probes, file-type and web-push (a few MB of heap each),
+// The same holds, smaller, for the audio/video probes, file-type, web-push and ioredis (1–3 MB of heap each),
 // imported where an upload, a proxied file or a push first needs them.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -13,7 +13,7 @@ import { outboxJobs } from "../../src/federation/outbox/outbox.jobs.ts";
 import { resolveJobs } from "../../src/federation/resolve.jobs.ts";
 
 const HEAVY = /^(@fedify\/|@js-temporal\/|jsonld$)/;
-const ON_FIRST_USE = /^(music-metadata|mp4box|file-type|web-push)$/;
+const ON_FIRST_USE = /^(music-metadata|mp4box|file-type|web-push|ioredis)$/;
 
 /** The static import chains from `entry` to a heavy package, as "a > b > c :: package". */
 async function staticChainsToHeavy(entry: string, heavy = HEAVY): Promise<string[]> {
@@ -69,7 +69,7 @@ describe("Fedify is loaded lazily", () => {
     expect(offenders).toEqual([]);
   }, 60_000);
 
-  it("no static import path leads from src/server.ts to the media probes, file-type or web-push", async () => {
+  it("no static import path leads from src/server.ts to the media probes, file-type, web-push or ioredis", async () => {
     expect(await staticChainsToHeavy("src/server.ts", ON_FIRST_USE)).toEqual([]);
   }, 60_000);
 
