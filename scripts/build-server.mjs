@@ -32,6 +32,31 @@ const digest = hash.digest("hex");
 const built = () => Object.keys(entries).every((name) => fs.existsSync(path.join(out, `${name}.js`)));
 if (!process.argv.includes("--force") && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === digest && built()) process.exit(0);
 
+// Prisma's generated client carries its query compiler as a module exporting the WebAssembly as a base64
+// string (2.3 MB), which then stays in the V8 heap twice for the life of the process (the module's source
+// and the string) beside the compiled module. The bundle reads the same bytes from a .wasm file written
+// next to it instead (docs/performance.md, "Idle memory, second round"). Should a Prisma upgrade change
+// the generated code, the build says so and keeps Prisma's own loading.
+const WASM_FILE = "query-compiler.wasm";
+const WASM_IMPORT = /const \{ wasm \} = await import\("(@prisma\/client\/runtime\/query_compiler_[\w.]+\.wasm-base64\.mjs)"\)\s*return await decodeBase64AsWasm\(wasm\)/;
+let wasmModule; // the base64 module the generated client named
+const wasmFromFile = {
+  name: "prisma-wasm-from-file",
+  setup(build) {
+    build.onLoad({ filter: /generated[\\/]prisma[\\/]internal[\\/]class\.ts$/ }, (args) => {
+      const text = fs.readFileSync(args.path, "utf8");
+      const found = WASM_IMPORT.exec(text);
+      if (!found) {
+        console.warn("build-server: Prisma's query compiler loading was not recognised; it stays a base64 module in the heap");
+        return undefined;
+      }
+      wasmModule = found[1];
+      const load = `return new WebAssembly.Module(await (await import("node:fs/promises")).readFile(new URL(${JSON.stringify(`./${WASM_FILE}`)}, import.meta.url)))`;
+      return { loader: "ts", contents: text.replace(found[0], load) };
+    });
+  },
+};
+
 const started = Date.now();
 const esbuild = await import("esbuild");
 const result = await esbuild.build({
@@ -51,9 +76,17 @@ const result = await esbuild.build({
   logLevel: "warning",
   write: false,
   metafile: false,
+  plugins: [wasmFromFile],
 });
+const outputs = result.outputFiles.map((file) => ({ path: file.path, contents: file.contents }));
+if (wasmModule) {
+  // the query compiler's bytes, beside the output that loads them (esbuild picks the chunk)
+  const { wasm } = await import(import.meta.resolve(wasmModule));
+  const bytes = Buffer.from(wasm, "base64");
+  for (const file of result.outputFiles.filter((f) => f.text.includes(`"./${WASM_FILE}"`))) outputs.push({ path: path.join(path.dirname(file.path), WASM_FILE), contents: bytes });
+}
 const fresh = new Set();
-for (const file of result.outputFiles) {
+for (const file of outputs) {
   fs.mkdirSync(path.dirname(file.path), { recursive: true });
   const tmp = `${file.path}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, file.contents);

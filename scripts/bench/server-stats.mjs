@@ -63,11 +63,14 @@ try {
 } catch {
   // not installed here
 }
-try {
-  // PGlite's adapter sends each statement through query (parameters) or exec (scripts)
-  const { PGlite } = await import("@electric-sql/pglite");
-  wrap(PGlite.prototype, "query");
-  wrap(PGlite.prototype, "exec");
-} catch {
-  // not installed here
+// only on PGlite: importing it into a server on PostgreSQL would add its ~7 MB to the RSS the benchmark reports
+if (process.env.DATABASE_URL?.startsWith("pglite:")) {
+  try {
+    // PGlite's adapter sends each statement through query (parameters) or exec (scripts)
+    const { PGlite } = await import("@electric-sql/pglite");
+    wrap(PGlite.prototype, "query");
+    wrap(PGlite.prototype, "exec");
+  } catch {
+    // not installed here
+  }
 }

@@ -6,7 +6,8 @@
 // process of the instance counts against the same limit; without Redis, or while Redis is away, they
 // live in the process (logged once per outage; see docs/security.md).
 import type { Response } from "express";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { redisClient } from "../net/ioredis.ts";
 import type { RuntimeConfig, RateLimitRule, RuntimeSettings } from "../config/runtime.ts";
 
 export type RateLimitName = Exclude<keyof RuntimeSettings["rate_limit"], "enabled">;
@@ -53,7 +54,7 @@ export class RateLimiter {
     this.log = opts.redis?.log ?? ((message) => console.error(`[rate-limit] ${message}`));
     if (opts.redis) {
       // fail fast while Redis is away (no offline queue, one retry): a request must not wait on a limit
-      this.redis = new Redis(opts.redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
+      this.redis = new (redisClient())(opts.redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
       this.redis.on("error", () => {}); // reported once per outage by hit()
       this.redis.defineCommand("rateHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
       this.prefix = opts.redis.prefix;

@@ -11,7 +11,11 @@
 // - An entry answers to its own key and to the `tags` it was stored with (a token's digest answers to
 //   writes of its token, app and accounts); `invalidate` drops the entries stored under a key and those
 //   tagged with it.
+// - Once a burst of load is over, the entries are dropped just before the idle compaction
+//   (src/kernel/idle-memory.ts `onMemoryRelease`), so a quiet process does not keep a burst's entries for
+//   their TTL (the status cache alone: ~2.9 KB an entry, up to 5,000); they are read again when needed.
 // The caches keep what is theirs: their keys and tags, their events, and whether values are copied.
+import { onMemoryRelease } from "./idle-memory.ts";
 
 interface Entry<V> {
   value: V;
@@ -37,7 +41,9 @@ export class GenerationalLru<V> {
     public maxEntries: number,
     private ttlMs: number,
     private now: () => number = Date.now,
-  ) {}
+  ) {
+    if (maxEntries > 0) trimWhenIdle(this);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -88,6 +94,12 @@ export class GenerationalLru<V> {
     }
   }
 
+  /** Drops every entry; unlike `clear`, reads in flight may still store theirs (nothing was invalidated). */
+  trim(): void {
+    this.entries.clear();
+    this.byTag.clear();
+  }
+
   /** Drops everything; reads begun before store nothing. */
   clear(): void {
     this.entries.clear();
@@ -120,4 +132,14 @@ export class GenerationalLru<V> {
       if (keys?.size === 0) this.byTag.delete(t);
     }
   }
+}
+
+/** A WeakRef: a cache that is gone (a test's server) is not kept alive by the registration, which then ends. */
+function trimWhenIdle(cache: GenerationalLru<unknown>) {
+  const ref = new WeakRef(cache);
+  const off = onMemoryRelease(() => {
+    const live = ref.deref();
+    if (live) live.trim();
+    else off();
+  });
 }

@@ -10,6 +10,11 @@
 // page, so that the pages are returned at once. A trickle of requests never pays for it: the heap must
 // have grown by GROWTH_BYTES first, and under load the loop is never quiet.
 //
+// Before that collection, what registered with `onMemoryRelease` drops what it can rebuild on demand
+// (the per-process caches of src/kernel/generational-lru.ts — statuses, accounts, tokens: a few MB after
+// a burst of reads, their entries read again by the request that next needs them), so that the
+// compaction gives that memory back too.
+//
 // The collector is reached without `--expose-gc` (which would put `gc` on the global object of every
 // dependency): the flag is set for the time of one `vm` evaluation that picks the function up, then
 // unset. Compaction of every page is a V8 flag read at collection time, set around that one call.
@@ -47,22 +52,49 @@ function collector(): Collect | undefined {
   }
 }
 
+/** What drops rebuildable memory (caches) just before an idle compaction. */
+const trims = new Set<() => void>();
+
+/**
+ * Registers `trim`, run before each idle compaction (after a burst of load, once the process is quiet);
+ * returns the function that unregisters it.
+ */
+export function onMemoryRelease(trim: () => void): () => void {
+  trims.add(trim);
+  return () => void trims.delete(trim);
+}
+
+function runTrims() {
+  for (const trim of trims) {
+    try {
+      trim();
+    } catch (error) {
+      console.error("idle memory: a trim failed:", error);
+    }
+  }
+}
+
 export interface IdleMemory {
   /** compactions run so far (for tests and the benchmark) */
   readonly compactions: number;
   stop(): void;
 }
 
-/** Starts the idle check (its timer does not keep the process alive). */
-export function releaseMemoryWhenIdle(options: { checkMs?: number; growthBytes?: number } = {}): IdleMemory {
+/** Starts the idle check (its timer does not keep the process alive); with `now`, compacts once first. */
+export function releaseMemoryWhenIdle(options: { checkMs?: number; growthBytes?: number; now?: boolean } = {}): IdleMemory {
   const collect = collector();
   const checkMs = options.checkMs ?? CHECK_MS;
   const growthBytes = options.growthBytes ?? GROWTH_BYTES;
   const heapSize = () => v8.getHeapStatistics().total_heap_size;
+  const state = { compactions: 0, stop: () => clearInterval(timer) };
+  // `now`: one compaction at once, e.g. of what the start-up left (compiling, migrations check, config)
+  if (options.now && collect) {
+    collect();
+    state.compactions++;
+  }
   let baseline = heapSize();
   let quiet = 0;
   let last = performance.eventLoopUtilization();
-  const state = { compactions: 0, stop: () => clearInterval(timer) };
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const elu = performance.eventLoopUtilization(now, last).utilization;
@@ -73,6 +105,7 @@ export function releaseMemoryWhenIdle(options: { checkMs?: number; growthBytes?:
     // V8 shrank the heap itself (its own memory reducer): that is the new baseline
     if (size < baseline) baseline = size;
     if (size - baseline < growthBytes) return;
+    runTrims();
     collect();
     state.compactions++;
     baseline = heapSize();

@@ -6,9 +6,10 @@
 //   nothing is decoded) for duration, bitrate and, when the container says, the picture size.
 // Decompression bombs are refused before this runs (image-size reads the header: storage.ts), and
 // sharp's own pixel limit stands behind that for what the header did not tell.
+// The two probes are imported at the first audio or video (~3 MB of heap a process that never sees one
+// does not carry; docs/performance.md, "Idle memory, second round").
 import { encode as encodeBlurhash } from "blurhash";
-import { parseBuffer } from "music-metadata";
-import { createFile, MP4BoxBuffer, type Movie } from "mp4box";
+import type { Movie } from "mp4box";
 import { loadSharp } from "./sharp.ts";
 
 /** Previews hold about this many pixels (Mastodon's "small" size, 640×360). */
@@ -122,7 +123,8 @@ interface Probed {
 }
 
 /** MP4 and QuickTime files: their movie header and tracks (mp4box.js reads boxes, decodes nothing). */
-function probeIso(data: Buffer): Probed | null {
+async function probeIso(data: Buffer): Promise<Probed | null> {
+  const { createFile, MP4BoxBuffer } = await import("mp4box");
   const file = createFile();
   let movie: Movie | null = null;
   file.onReady = (info) => (movie = info);
@@ -150,6 +152,7 @@ function probeIso(data: Buffer): Probed | null {
 
 /** Other audio and video containers (MP3, Ogg, FLAC, WAV, WebM/Matroska, …): music-metadata. */
 async function probeOther(data: Buffer, mime: string): Promise<Probed | null> {
+  const { parseBuffer } = await import("music-metadata");
   const found = await parseBuffer(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), { mimeType: mime, size: data.length }, { duration: true, skipCovers: true });
   const f = found.format;
   const video = f.trackInfo?.find((t) => t.video)?.video;
@@ -173,7 +176,7 @@ const ISO_TYPES = new Set(["video/mp4", "video/quicktime", "audio/mp4", "audio/x
 export async function probeAudioVideo(data: Buffer, mime: string): Promise<Record<string, unknown> | null> {
   let p: Probed | null;
   try {
-    p = ISO_TYPES.has(mime) ? probeIso(data) : await probeOther(data, mime);
+    p = ISO_TYPES.has(mime) ? await probeIso(data) : await probeOther(data, mime);
   } catch {
     return null;
   }

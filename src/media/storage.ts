@@ -4,7 +4,6 @@
 import { imageSize } from "image-size";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { fileTypeFromBuffer } from "file-type";
 import { newId } from "../db/ids.ts";
 import { IMAGE_LIMITS, probeAudioVideo, processImage, strippedImage } from "./processing.ts";
 import type { Ctx } from "../kernel/context.ts";
@@ -133,6 +132,7 @@ export function mediaKind(mime: string): MediaKind | null {
 
 /** The content's type and usual extension (from its bytes, never from the client's claim), or null. */
 export async function detectMediaType(buffer: Buffer): Promise<{ mime: string; ext: string; kind: MediaKind } | null> {
+  const { fileTypeFromBuffer } = await import("file-type"); // at the first upload, not at start
   const found = await fileTypeFromBuffer(buffer);
   if (!found) return null;
   const mime = found.mime.split(";")[0].trim();

@@ -6,7 +6,8 @@
 // A process's own publish goes to Redis like any other and comes back once on its subscriber
 // connection, so local subscribers see each event exactly once.
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { redisClient } from "../net/ioredis.ts";
 import { instanceKey } from "../config/instance-key.ts";
 import type { Settings } from "../config/env.ts";
 
@@ -39,12 +40,13 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
   // two connections: one in subscriber mode cannot publish. A SUBSCRIBE waits for Redis however long it
   // is away (a rejected one would leave its listener deaf for good); a PUBLISH gives up after ioredis's
   // default retries, so events are dropped rather than piling up during an outage.
-  const publishClient = new Redis(options.url);
+  const Client = redisClient();
+  const publishClient = new Client(options.url);
   // disableClientInfo: ioredis 5.9 sends CLIENT SETINFO LIB-VER after an asynchronous read of its
   // package.json, and a SUBSCRIBE issued meanwhile (at start-up, under load) puts the connection in
   // subscriber mode first: Redis refuses the SETINFO, ioredis drops the connection and the
   // subscriptions made before "ready" are not restored (seen on Node 24: config_changed went deaf).
-  const subscribeClient = new Redis(options.url, { maxRetriesPerRequest: null, disableClientInfo: true });
+  const subscribeClient = new Client(options.url, { maxRetriesPerRequest: null, disableClientInfo: true });
   for (const client of [publishClient, subscribeClient]) {
     client.on("error", (error: Error) => log(`redis: ${error.message}`));
     logRejections(client, log);

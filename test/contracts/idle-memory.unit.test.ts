@@ -1,8 +1,11 @@
 // src/kernel/idle-memory.ts: once the process is quiet and its heap has grown, one compacting collection runs and
-// the heap shrinks; while the heap has not grown, none runs.
+// the heap shrinks; while the heap has not grown, none runs. What registered with onMemoryRelease (the status
+// cache) is trimmed just before that collection, and only then.
 import v8 from "node:v8";
 import { describe, expect, it } from "vitest";
-import { releaseMemoryWhenIdle } from "../../src/kernel/idle-memory.ts";
+import { onMemoryRelease, releaseMemoryWhenIdle } from "../../src/kernel/idle-memory.ts";
+import { statusCache, type SharedStatusData } from "../../src/domain/statuses/status-cache.ts";
+import { createBus } from "../../src/realtime/bus.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const heap = () => v8.getHeapStatistics().total_heap_size;
@@ -10,9 +13,16 @@ const heap = () => v8.getHeapStatistics().total_heap_size;
 describe("releaseMemoryWhenIdle", () => {
   it("compacts once after the heap grew and the loop went quiet, not before", async () => {
     const idle = releaseMemoryWhenIdle({ checkMs: 100, growthBytes: 16 * 1024 * 1024 });
+    let trims = 0;
+    const off = onMemoryRelease(() => trims++);
+    // a server's status cache, as the first page read creates it, with one entry
+    const cache = statusCache({ bus: createBus(), settings: { statusCacheEntries: 10 } });
+    cache.store(cache.begin(), "a", { row: { id: "a" } } as unknown as SharedStatusData);
     try {
       await sleep(400);
       expect(idle.compactions).toBe(0); // quiet, but nothing grew
+      expect(trims).toBe(0);
+      expect(cache.size).toBe(1);
       // fragmented old space: keep one object in ten of ~40 MB allocated, so the heap grows and stays grown
       let keep: object[] = [];
       for (let round = 0; round < 4; round++) {
@@ -28,11 +38,31 @@ describe("releaseMemoryWhenIdle", () => {
       const grown = heap();
       for (let i = 0; i < 50 && idle.compactions === 0; i++) await sleep(100);
       expect(idle.compactions).toBe(1);
+      expect(trims).toBe(1);
+      expect(cache.size).toBe(0); // the cache gave its entries up before the collection
       expect(heap()).toBeLessThan(grown);
       await sleep(500);
       expect(idle.compactions).toBe(1); // nothing grew since
+      expect(trims).toBe(1);
       expect(keep.length).toBe(80_000);
       keep = [];
+    } finally {
+      off();
+      idle.stop();
+    }
+  });
+
+  it("with `now`, compacts once at once (what the start-up left), then only after growth", async () => {
+    let garbage: object[] | null = Array.from({ length: 300_000 }, (_, i) => ({ i, s: `start-up garbage ${i}` }));
+    void garbage;
+    garbage = null;
+    const before = heap();
+    const idle = releaseMemoryWhenIdle({ now: true, checkMs: 100 });
+    try {
+      expect(idle.compactions).toBe(1);
+      expect(heap()).toBeLessThan(before);
+      await sleep(400);
+      expect(idle.compactions).toBe(1); // quiet, but nothing grew since
     } finally {
       idle.stop();
     }

@@ -1,5 +1,7 @@
 // Fedify is loaded on first use (src/federation/lazy.ts): no static import path may lead from the
 // server's entry to it, or every process would carry its ~50 MB from the start (issue 17: idle memory).
+// The same holds, smaller, for the audio/video probes, file-type, web-push and ioredis (1–3 MB of heap each),
+// imported where an upload, a proxied file or a push first needs them.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,9 +13,10 @@ import { outboxJobs } from "../../src/federation/outbox/outbox.jobs.ts";
 import { resolveJobs } from "../../src/federation/resolve.jobs.ts";
 
 const HEAVY = /^(@fedify\/|@js-temporal\/|jsonld$)/;
+const ON_FIRST_USE = /^(music-metadata|mp4box|file-type|web-push|ioredis)$/;
 
 /** The static import chains from `entry` to a heavy package, as "a > b > c :: package". */
-async function staticChainsToHeavy(entry: string): Promise<string[]> {
+async function staticChainsToHeavy(entry: string, heavy = HEAVY): Promise<string[]> {
   const { metafile } = await esbuild.build({ entryPoints: [entry], bundle: true, write: false, metafile: true, format: "esm", platform: "node", packages: "external", logLevel: "silent" });
   const parent = new Map<string, string | null>([[entry, null]]);
   const queue = [entry];
@@ -28,7 +31,7 @@ async function staticChainsToHeavy(entry: string): Promise<string[]> {
     for (const imp of metafile.inputs[file]?.imports ?? []) {
       if (imp.kind !== "import-statement") continue; // dynamic import() is the lazy door
       if (imp.external) {
-        if (HEAVY.test(imp.path)) chains.push(`${chain(file)} :: ${imp.path}`);
+        if (heavy.test(imp.path)) chains.push(`${chain(file)} :: ${imp.path}`);
       } else if (!parent.has(imp.path)) {
         parent.set(imp.path, file);
         queue.push(imp.path);
@@ -64,6 +67,10 @@ describe("Fedify is loaded lazily", () => {
     };
     visit(path.join(dir, server!));
     expect(offenders).toEqual([]);
+  }, 60_000);
+
+  it("no static import path leads from src/server.ts to the media probes, file-type, web-push or ioredis", async () => {
+    expect(await staticChainsToHeavy("src/server.ts", ON_FIRST_USE)).toEqual([]);
   }, 60_000);
 
   it("the lazy job list names every federation job", () => {

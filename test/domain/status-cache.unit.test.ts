@@ -31,6 +31,18 @@ describe("StatusCache", () => {
     expect(cache.get("a")).toBeDefined();
   });
 
+  test("trim drops every entry; a read in flight still stores its own", () => {
+    const cache = new StatusCache(10);
+    const since = cache.begin();
+    cache.store(since, "a", data("a"));
+    cache.store(since, "b", data("b"));
+    cache.trim();
+    expect(cache.size).toBe(0);
+    expect(cache.get("a")).toBeUndefined();
+    cache.store(since, "c", data("c")); // nothing was invalidated: what it read is still true
+    expect(cache.get("c")).toBeDefined();
+  });
+
   test("clear drops everything, and reads begun before it store nothing", () => {
     const cache = new StatusCache(10);
     const since = cache.begin();

@@ -4,7 +4,6 @@
 // re-checked) and kept. What is served is decided from the bytes (file-type), never from the remote
 // server's word: images, video and audio inline with their detected type; anything else — HTML and SVG
 // included — as `application/octet-stream` with `Content-Disposition: attachment`.
-import { fileTypeFromBuffer } from "file-type";
 import { loadSharp } from "../../media/sharp.ts";
 import { IMAGE_LIMITS } from "../../media/storage.ts";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
@@ -25,6 +24,7 @@ export async function proxiedFile(services: Services, signature: string, encoded
   if (cached) return cached;
   const res = await guardedFetch(services, url, { maxBytes: services.config.get("media_proxy", "proxy_opts").max_body_length });
   if (!res.ok) throw new UpstreamFailure(`The remote server answered ${res.status}`);
+  const { fileTypeFromBuffer } = await import("file-type"); // at the first proxied file, not at start
   const detected = await fileTypeFromBuffer(res.body).catch(() => undefined);
   const media = detected && MEDIA.test(detected.mime);
   const copy: CachedCopy = { url, contentType: media ? detected.mime : "application/octet-stream", disposition: media ? "inline" : "attachment", body: res.body, fetchedAt: services.clock().getTime() };

@@ -2,7 +2,6 @@
 // RFC 8292) by the web-push library and posted through the guarded fetcher, since the endpoint is a
 // URL the client chose. Push-service trouble (network, 429, 5xx) throws, so the job is retried with
 // backoff; 404 and 410 mean the subscription is gone and it is deleted.
-import webpush from "web-push";
 import type { JobDefinition } from "../../jobs/registry.ts";
 import { GuardedFetchError, guardedFetch } from "../../net/guarded-fetch.ts";
 import { systemCtx, type Ctx } from "../context.ts";
@@ -40,6 +39,7 @@ export async function deliverPush(ctx: Ctx, { subscriptionId, notificationId }: 
   if (!(await policyAdmits(ctx, subscription.policy, notification.accountId, notification.fromAccountId))) return;
 
   const keys = await vapidKeys(ctx);
+  const { default: webpush } = await import("web-push"); // at the first push, not at start
   const request = webpush.generateRequestDetails(
     { endpoint: subscription.endpoint, keys: { p256dh: subscription.keyP256dh, auth: subscription.keyAuth } },
     JSON.stringify(renderPushPayload(ctx, notification)),
