@@ -41,8 +41,7 @@ import { projectRoot } from "./project-root.ts";
 import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
 import { closeStreamHub } from "./domain/streams/hub.ts";
-import { followViewerWrites } from "./domain/auth/token-cache.ts";
-import { followAccountWrites } from "./domain/accounts/account-cache.ts";
+import { followRowWrites } from "./domain/row-caches.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
 export interface RunningServer {
@@ -183,8 +182,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   registerJobs(jobs, services, allJobs);
   const stopFollowingConfig = followConfigChanges(services.bus, config);
   const stopFollowingEmoji = followEmojiChanges(services.bus, settings);
-  const stopFollowingViewerWrites = followViewerWrites(services);
-  const stopFollowingAccountWrites = followAccountWrites(services);
+  const stopFollowingRowWrites = followRowWrites(services);
   const ctlSecret = newSecret(32);
   const { app, graphql, limiter } = buildApp(services, ctlSecret);
 
@@ -240,8 +238,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       await listening;
       await jobs.stop();
       await limiter.close();
-      stopFollowingViewerWrites();
-      stopFollowingAccountWrites();
+      stopFollowingRowWrites();
       await services.bus.close(); // after the jobs: a job finishing during stop may still publish
       await database.close();
     },

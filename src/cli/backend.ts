@@ -56,7 +56,7 @@ async function localBackend(settings: Settings): Promise<Backend> {
   const { systemCtx } = await import("../domain/context.ts");
   const { ctlOps } = await import("../trpc/ctl-ops.ts");
   const { runTask } = await import("../domain/tasks/tasks.ops.ts");
-  const { followViewerWrites } = await import("../domain/auth/token-cache.ts");
+  const { followRowWrites } = await import("../domain/row-caches.ts");
   fs.mkdirSync(settings.dataDir, { recursive: true });
   const database = await openDatabase(settings.databaseUrl);
   await database.migrate();
@@ -65,8 +65,8 @@ async function localBackend(settings: Settings): Promise<Backend> {
   // with Redis, what ctl publishes reaches the running servers as their own events do
   const bus = createBus(settings.redisUrl ? { url: settings.redisUrl, prefix: channelPrefix(settings) } : undefined);
   const services = { db: database.prisma, database, settings, config, jobs, mailer: createMailer(settings, config), bus, clock: () => new Date() };
-  // ctl's writes to accounts and tokens (suspensions, roles, revocations) reach the servers' token caches (with Redis)
-  const stopFollowingViewerWrites = followViewerWrites(services);
+  // ctl's writes to accounts and tokens (suspensions, roles, revocations) reach the servers' row caches (with Redis)
+  const stopFollowingRowWrites = followRowWrites(services);
   return {
     via: `database ${database.kind}`,
     remote: false,
@@ -74,7 +74,7 @@ async function localBackend(settings: Settings): Promise<Backend> {
     runTask: async (id, onProgress) => viaJson(await runTask(services, id, onProgress)),
     close: async () => {
       await jobs.stop();
-      stopFollowingViewerWrites();
+      stopFollowingRowWrites();
       await bus.close();
       await database.close();
     },

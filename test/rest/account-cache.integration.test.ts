@@ -2,19 +2,12 @@
 // account rows it shows from the cache once they were read; every write to an account must show on the
 // very next page, in this process and, over Redis, in the others; a warm page is the same JSON as a cold
 // one; a warm page's statement reads no account row the cache holds.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { loadSettings } from "../../src/config/env.ts";
 import { accountCache } from "../../src/domain/accounts/account-cache.ts";
-import { createLocalAccount } from "../../src/domain/accounts/accounts.ops.ts";
-import { systemCtx } from "../../src/domain/context.ts";
-import { startServer, type RunningServer } from "../../src/server.ts";
+import type { RunningServer } from "../../src/server.ts";
 import { admin, bearer, user, type User } from "../support/actors.ts";
-import { freshDatabase } from "../support/databases.ts";
+import { serversSharingRedis, signInOn, type SharedServers } from "../support/redis-servers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { REDIS_URL } from "../realtime/helpers.ts";
 import { call } from "./relationships-helpers.ts";
 
 const ADMIN = "/api/v1/ext/admin";
@@ -98,41 +91,19 @@ describe("account cache on postgres", () => {
   });
 });
 
-/** A local account on `server` and a password-grant token (startServer's servers have no test helpers). */
-async function signIn(server: RunningServer, nickname: string) {
-  const account = await createLocalAccount(systemCtx(server.services), { nickname, email: `${nickname}@example.test`, password: "secret-password", admin: false, moderator: false });
-  const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const app = (await (await fetch(`${server.url}/api/v1/apps`, form({ client_name: "t", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read write follow" }))).json()) as any;
-  const res = await fetch(`${server.url}/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: nickname, password: "secret-password", scope: "read write follow" }) });
-  return { id: account.id, token: ((await res.json()) as any).access_token as string };
-}
-
 describe("account cache across two servers sharing Redis", () => {
   let a: RunningServer;
   let b: RunningServer;
-  let drop: () => Promise<void>;
-  const dirs: string[] = [];
+  let shared: SharedServers;
 
   beforeAll(async () => {
-    const db = await freshDatabase("postgres");
-    drop = db.drop;
-    const start = () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ext-accounts-"));
-      dirs.push(dataDir);
-      return startServer(loadSettings({ PORT: "0", DATA_DIR: dataDir, DATABASE_URL: db.url, BASE_URL: "http://localhost:4000", LOG_LEVEL: "error", RATE_LIMITS_ENABLED: "false", REDIS_URL }));
-    };
-    a = await start(); // first: it applies the migrations
-    b = await start();
+    shared = await serversSharingRedis(2);
+    [a, b] = shared.servers;
   }, 120_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await drop?.();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-  });
+  afterAll(() => shared?.close());
 
   test("a profile edit through A reaches B's next page", async () => {
-    const [ana, ben] = [await signIn(a, "ana"), await signIn(a, "ben")];
+    const [ana, ben] = [await signInOn(a, "ana"), await signInOn(a, "ben")];
     const send = (server: RunningServer, who: { token: string }, method: string, p: string, body?: unknown) =>
       fetch(server.url + p, { method, headers: { ...bearer(who.token), "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
     expect((await send(a, ben, "POST", `/api/v1/accounts/${ana.id}/follow`)).status).toBe(200);

@@ -2,19 +2,12 @@
 // token reads no token; every change to what the token stands for (the token itself, its account row,
 // the account's role) counts on the very next request, in this process and, over Redis, in the others.
 // Each case warms the cache first (and checks that it did), then changes something, then asks once.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { loadSettings } from "../../src/config/env.ts";
-import { createLocalAccount } from "../../src/domain/accounts/accounts.ops.ts";
 import { tokenCache } from "../../src/domain/auth/token-cache.ts";
-import { systemCtx } from "../../src/domain/context.ts";
-import { startServer, type RunningServer } from "../../src/server.ts";
+import type { RunningServer } from "../../src/server.ts";
 import { bearer, user, type User } from "../support/actors.ts";
-import { freshDatabase } from "../support/databases.ts";
+import { serversSharingRedis, signInOn, type SharedServers } from "../support/redis-servers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { REDIS_URL } from "../realtime/helpers.ts";
 
 const ADMIN = "/api/v1/ext/admin";
 
@@ -186,34 +179,15 @@ describe("token cache on postgres", () => {
 describe("token cache across two servers sharing Redis", () => {
   let a: RunningServer;
   let b: RunningServer;
-  let drop: () => Promise<void>;
-  const dirs: string[] = [];
+  let shared: SharedServers;
 
   beforeAll(async () => {
-    const db = await freshDatabase("postgres");
-    drop = db.drop;
-    const start = () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ext-tokens-"));
-      dirs.push(dataDir);
-      return startServer(loadSettings({ PORT: "0", DATA_DIR: dataDir, DATABASE_URL: db.url, BASE_URL: "http://localhost:4000", LOG_LEVEL: "error", RATE_LIMITS_ENABLED: "false", REDIS_URL }));
-    };
-    a = await start(); // first: it applies the migrations
-    b = await start();
+    shared = await serversSharingRedis(2);
+    [a, b] = shared.servers;
   }, 120_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await drop?.();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-  });
+  afterAll(() => shared?.close());
 
-  async function tokenOn(server: RunningServer, nickname: string, admin = false) {
-    await createLocalAccount(systemCtx(server.services), { nickname, email: `${nickname}@example.test`, password: "secret-password", admin, moderator: false });
-    const scopes = "read write admin";
-    const app = (await (await fetch(`${server.url}/api/v1/apps`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "t", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes }) })).json()) as any;
-    const res = await fetch(`${server.url}/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: nickname, password: "secret-password", scope: scopes }) });
-    return ((await res.json()) as any).access_token as string;
-  }
+  const tokenOn = async (server: RunningServer, nickname: string, admin = false) => (await signInOn(server, nickname, { admin, scopes: "read write admin" })).token;
 
   /** The invalidation crosses Redis: B answers differently within a second or two (the cache would hold the entry for a minute). */
   async function soon(probe: () => Promise<boolean>) {

@@ -8,19 +8,18 @@
 // Why it is safe (a suspension, a profile edit or a role change must show on the very next page):
 // every write to an account row is announced after its commit (src/db/row-writes.ts, a query
 // extension on the Prisma client that no write site can forget, and `announceRowWrites` for raw SQL),
-// which drops the entry here at once; the token cache's wiring (auth/token-cache.ts
-// `followViewerWrites`) publishes the same announcements on the bus (`viewers_changed`), which drops
-// them in every other process. A read that began before an invalidation stores nothing (the
+// which drops the entry here at once and, over the bus, in every other process (the wiring, shared with
+// the token cache: ../row-caches.ts). A read that began before an invalidation stores nothing (the
 // generation check of src/kernel/generational-lru.ts), and every entry lives at most TTL_MS, which
 // bounds what nothing announces (writes by other programs). Deleting an account nulls `moved_to_id`
 // of the accounts that moved to it without a write of theirs: an entry answers to its `movedToId`'s
 // key too. Rows are shared, not copied: the readers only read them.
 import type { Settings } from "../../config/env.ts";
-import { onRowWrites, type RowWrites } from "../../db/row-writes.ts";
+import type { RowWrites } from "../../db/row-writes.ts";
 import type { Account } from "../../generated/prisma/client.ts";
 import { GenerationalLru } from "../../kernel/generational-lru.ts";
 import type { Bus } from "../../realtime/bus.ts";
-import type { Ctx, Services } from "../context.ts";
+import type { Ctx } from "../context.ts";
 
 const DEFAULT_ENTRIES = 5_000;
 const TTL_MS = 60_000;
@@ -66,32 +65,14 @@ export class AccountCache {
 const caches = new WeakMap<Bus, AccountCache>();
 const OFF = new AccountCache(0);
 
-/** The account cache of this server; off (stores nothing) where followAccountWrites was not called. */
+/** The account cache of this server; off (stores nothing) where followRowWrites (row-caches.ts) did not set one up. */
 export function accountCache(ctx: Pick<Ctx, "bus">): AccountCache {
   return (ctx.bus && caches.get(ctx.bus)) || OFF;
 }
 
-/**
- * Sets up the account cache of a server: this process's writes to accounts drop entries at once, the
- * other processes' arrive over the bus. Returns the function that stops following.
- */
-export function followAccountWrites(services: Pick<Services, "bus" | "db"> & { settings: Pick<Settings, "accountCacheEntries"> }): () => void {
-  const { bus, db } = services;
-  const cache = new AccountCache(services.settings.accountCacheEntries ?? DEFAULT_ENTRIES); // ACCOUNT_CACHE_ENTRIES
+/** Sets up the account cache of the server on `bus` (row-caches.ts wires its invalidations); undone by `off()`. */
+export function installAccountCache(bus: Bus, settings: Pick<Settings, "accountCacheEntries">): AccountCache {
+  const cache = new AccountCache(settings.accountCacheEntries ?? DEFAULT_ENTRIES); // ACCOUNT_CACHE_ENTRIES
   caches.set(bus, cache);
-  const stopWrites = onRowWrites(db, (writes) => cache.invalidate(writes));
-  const events = bus.subscribe("viewers_changed");
-  (async () => {
-    for await (const writes of events) cache.invalidate(writes);
-  })().catch((error) => {
-    // without its events the cache could show a suspended account as it was: stop caching in this process
-    console.error("account cache: invalidation stream failed, caching off:", error);
-    cache.off();
-  });
-  return () => {
-    stopWrites();
-    cache.off();
-    caches.delete(bus);
-    void events.return?.(undefined);
-  };
+  return cache;
 }

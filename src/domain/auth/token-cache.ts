@@ -7,7 +7,8 @@
 // - what is cached is only the rows: expiry and deactivation are checked on every use, as before;
 // - every write to an account, a token or an app is announced (src/db/row-writes.ts, a query extension
 //   on the Prisma client: no write site can forget it) after its commit; this process drops the
-//   entries at once, and the bus (`viewers_changed`; with REDIS_URL across processes) tells the others;
+//   entries at once, and the bus (`viewers_changed`; with REDIS_URL across processes) tells the others
+//   (the wiring: ../row-caches.ts);
 // - a read that began before an invalidation does not store what it read (the generation check of
 //   src/kernel/generational-lru.ts, which keeps the entries), so a row read just before a write's
 //   commit is not kept;
@@ -18,10 +19,10 @@
 // write follows). Its conditional update that changes no row announces nothing.
 import type { Settings } from "../../config/env.ts";
 import type { Account, OAuthApp, OAuthToken } from "../../generated/prisma/client.ts";
-import { onRowWrites, type RowWrites } from "../../db/row-writes.ts";
+import type { RowWrites } from "../../db/row-writes.ts";
 import { GenerationalLru } from "../../kernel/generational-lru.ts";
 import type { Bus } from "../../realtime/bus.ts";
-import type { Ctx, Services } from "../context.ts";
+import type { Ctx } from "../context.ts";
 
 export type CachedToken = OAuthToken & { account: Account | null; app: OAuthApp };
 
@@ -89,36 +90,14 @@ export class TokenCache {
 const caches = new WeakMap<Bus, TokenCache>();
 const OFF = new TokenCache(0);
 
-/** This server's token cache; off (stores nothing) where `followViewerWrites` did not set one up. */
+/** This server's token cache; off (stores nothing) where followRowWrites (row-caches.ts) did not set one up. */
 export function tokenCache(ctx: Pick<Ctx, "bus">): TokenCache {
   return (ctx.bus && caches.get(ctx.bus)) || OFF;
 }
 
-/**
- * Sets up the token cache of a server (or the CLI, which only announces): the database's writes to
- * accounts, tokens and apps drop entries here and, over the bus, in every process. Returns the
- * function that stops following.
- */
-export function followViewerWrites(services: Pick<Services, "bus" | "db"> & { settings: Pick<Settings, "tokenCacheEntries"> }): () => void {
-  const { bus, db } = services;
-  const cache = new TokenCache(services.settings.tokenCacheEntries ?? DEFAULT_ENTRIES); // TOKEN_CACHE_ENTRIES
+/** Sets up the token cache of the server on `bus` (row-caches.ts wires its invalidations); undone by `off()`. */
+export function installTokenCache(bus: Bus, settings: Pick<Settings, "tokenCacheEntries">): TokenCache {
+  const cache = new TokenCache(settings.tokenCacheEntries ?? DEFAULT_ENTRIES); // TOKEN_CACHE_ENTRIES
   caches.set(bus, cache);
-  // announced after the commit: drop here at once (the client's next request reads its own write), then tell the others
-  const stopWrites = onRowWrites(db, (writes) => {
-    cache.invalidate(writes);
-    bus.publish("viewers_changed", writes);
-  });
-  const events = bus.subscribe("viewers_changed");
-  (async () => {
-    for await (const writes of events) cache.invalidate(writes);
-  })().catch((error) => {
-    // without its events the cache could serve a revoked token: stop caching in this process
-    console.error("token cache: invalidation stream failed, caching off:", error);
-    cache.off();
-  });
-  return () => {
-    stopWrites();
-    cache.off();
-    void events.return?.(undefined);
-  };
+  return cache;
 }
