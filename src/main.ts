@@ -1,14 +1,14 @@
 // `npm start`: serve the instance with settings from the environment.
-import { restoreNativeJson } from "./native-json.ts"; // first: see there
-// Everything else is imported dynamically, after native-json.ts has run: in the bundle that `npm start`
+import { restoreNativeBuiltins } from "./kernel/native-builtins.ts"; // first: see there
+// Everything else is imported dynamically, after native-builtins.ts has run: in the bundle that `npm start`
 // runs (scripts/build-server.mjs) the packages a static import reaches are loaded before any of our
-// own module bodies, so a static import here would let jsonld's polyfill in before native-json.ts saw
-// the engine's JSON.stringify.
+// own module bodies, so a static import here would let jsonld's polyfills in before native-builtins.ts saw
+// the engine's functions.
 const { loadSettings } = await import("./config/env.ts");
 const { startServer } = await import("./server.ts");
 const { releaseMemoryWhenIdle } = await import("./kernel/idle-memory.ts");
 
-restoreNativeJson();
+restoreNativeBuiltins();
 const server = await startServer(loadSettings());
 // the heap a burst of load grew is given back once the process is quiet; what the start-up left
 // (~10–15 MB of garbage and an 8 MB young generation) is given back at once, a few tens of ms of CPU

@@ -4,6 +4,7 @@
 // federation modules on first use, so a process that has not federated yet does not carry it
 // (issue 17: idle memory). test/contracts/lazy-federation.unit.test.ts keeps every other static import
 // path from the server's entry to Fedify closed.
+import { importKeepingBuiltins } from "../kernel/native-builtins.ts";
 import type { FederationPort } from "../domain/federation/port.ts";
 import type { Services } from "../domain/context.ts";
 import type { JobHandler } from "../jobs/queue.ts";
@@ -15,7 +16,7 @@ import { REFRESH_ACCOUNT_JOB } from "./resolve.job-names.ts";
 /** The FederationPort of resolve.ts, built on its first call. */
 export function lazyFederationPort(services: Services): FederationPort {
   let port: Promise<FederationPort> | undefined;
-  const real = () => (port ??= import("./resolve.ts").then((m) => m.createFederationPort(services)));
+  const real = () => (port ??= importKeepingBuiltins(() => import("./resolve.ts")).then((m) => m.createFederationPort(services)));
   return {
     resolveAccount: async (ctx, handleOrUrl) => (await real()).resolveAccount(ctx, handleOrUrl),
     resolveObject: async (ctx, url) => (await real()).resolveObject(ctx, url),
@@ -42,7 +43,7 @@ function lazyJob(name: string, load: () => Promise<JobDefinition[]>): JobDefinit
 
 /** The federation adapter's jobs (outbox, Fedify's queued tasks, remote refreshes), loaded lazily. */
 export const federationAdapterJobs: JobDefinition[] = [
-  lazyJob(FEDERATE_JOB, async () => (await import("./outbox/outbox.jobs.ts")).outboxJobs),
-  lazyJob(FEDERATION_TASK_JOB, async () => (await import("./federation.jobs.ts")).federationJobs),
-  lazyJob(REFRESH_ACCOUNT_JOB, async () => (await import("./resolve.jobs.ts")).resolveJobs),
+  lazyJob(FEDERATE_JOB, async () => (await importKeepingBuiltins(() => import("./outbox/outbox.jobs.ts"))).outboxJobs),
+  lazyJob(FEDERATION_TASK_JOB, async () => (await importKeepingBuiltins(() => import("./federation.jobs.ts"))).federationJobs),
+  lazyJob(REFRESH_ACCOUNT_JOB, async () => (await importKeepingBuiltins(() => import("./resolve.jobs.ts"))).resolveJobs),
 ];

@@ -4,6 +4,7 @@
 // digests are computed over the raw body.
 import type express from "express";
 import type { Services } from "../domain/context.ts";
+import { importKeepingBuiltins } from "../kernel/native-builtins.ts";
 import { withGuard } from "../net/outbound.ts";
 import { refusedInboxPost } from "./inbox/domain-block.ts";
 
@@ -45,7 +46,7 @@ export function federationMiddleware(services: Services): express.RequestHandler
       let passed = false;
       // Fedify (with its vocabulary, JSON-LD and Temporal polyfill, ~50 MB resident) is loaded by the
       // first ActivityPub request or federation job, not at start: see federation/lazy.ts
-      const { federationFor } = await import("./federation.ts");
+      const { federationFor } = await importKeepingBuiltins(() => import("./federation.ts"));
       const response = await withGuard(services, () =>
         federationFor(services).fetch(request, {
           contextData: services,

@@ -14,7 +14,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** Bottom to top: a file may import its own layer and the layers below it. Longest path prefix wins. */
 const LAYERS = [
-  { name: "kernel", paths: ["src/kernel/", "src/generated/", "src/project-root.ts", "src/native-json.ts"] },
+  { name: "kernel", paths: ["src/kernel/", "src/generated/", "src/project-root.ts"] },
   { name: "infrastructure", paths: ["src/config/", "src/db/", "src/net/", "src/mail/", "src/media/", "src/jobs/", "src/realtime/"] },
   { name: "domain", paths: ["src/domain/"] },
   { name: "views", paths: ["src/views/"] },
