@@ -63,6 +63,9 @@ export function buildApp(services: Services, ctlSecret: string) {
   const ns = settings.namespace;
   const app = express();
   app.disable("x-powered-by");
+  // no ETag of every body: hashing a 50 KB timeline page cost more than any client saved with it (the
+  // family's servers send none on the API); static files keep theirs (express.static sets its own)
+  app.set("etag", false);
   // ids[]=1&ids[]=2 as the family's clients send arrays, under the boundary's limits
   app.set("query parser", parseQueryString);
   app.set("trust proxy", "loopback");

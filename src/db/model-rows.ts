@@ -39,9 +39,16 @@ function modelOf(db: Db, name: ModelName) {
 
 /** `alias`'s row as a JSON object keyed by field name, e.g. `json_agg(${modelJson(db, "Account", "a")})`. */
 export function modelJson(db: Db, model: ModelName, alias: string): Prisma.Sql {
-  const list = modelOf(db, model).fields.map((f) => `${alias}."${f.dbName ?? f.name}" AS "${f.name}"`);
-  return Prisma.raw(`(SELECT to_json(_row) FROM (SELECT ${list.join(", ")}) AS _row)`);
+  // the same few texts on every page statement: written once (the data model does not change while running)
+  const key = `${model} ${alias}`;
+  let sql = modelSql.get(key);
+  if (!sql) {
+    const list = modelOf(db, model).fields.map((f) => `${alias}."${f.dbName ?? f.name}" AS "${f.name}"`);
+    modelSql.set(key, (sql = Prisma.raw(`(SELECT to_json(_row) FROM (SELECT ${list.join(", ")}) AS _row)`)));
+  }
+  return sql;
 }
+const modelSql = new Map<string, Prisma.Sql>();
 
 /**
  * A JSON array (null when empty) of the rows of `model` whose `id` the one-column query `ids`

@@ -13,6 +13,7 @@ import { sendFault } from "../faults.ts";
 import { HTTP_LIMITS, multipartBoundary, restBodyParsers, restMediaType } from "../boundary.ts";
 import { applyRateDecision, RateLimiter } from "../rate-limit.ts";
 import { credentialsOf } from "../credentials.ts";
+import { ExactPaths } from "./exact-paths.ts";
 import { pageBody } from "./pagination.ts";
 import type { Settings } from "../../config/env.ts";
 import { assertRouteDeclared, authOf, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
@@ -97,6 +98,9 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
 
 export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services, limiter = new RateLimiter()) {
   routes.forEach(assertRouteDeclared);
+  // parameterless paths are found by one lookup, not by Express's walk through every route (exact-paths.ts)
+  const exact = new ExactPaths();
+  router.use(exact.middleware());
   for (const declared of routes) {
     const resolved = resolveRoute(declared, services.settings.namespace, services.settings.family);
     // every string and array of the route's schemas has a maximum length (src/domain/input-limits.ts)
@@ -135,8 +139,10 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
       }
     };
     const method = def.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+    const handlers: express.RequestHandler[] = [restMediaType, ...bodyParsers, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle];
     for (const path of def.paths) {
-      router[method](path, restMediaType, ...bodyParsers, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle);
+      router[method](path, ...handlers);
+      exact.add(method, path, handlers);
     }
   }
 }
