@@ -47,6 +47,26 @@ describe.each(DB_KINDS)("accounts on %s", (kind) => {
     expect((await server.fetch("/api/v1/accounts/verify_credentials")).status).toBe(403);
   });
 
+  test("verify_credentials counts the owner's pending follow requests and unread, unfiltered notifications", async () => {
+    const carol = await passwordToken(server, "carol");
+    const me = async () => (await server.fetch("/api/v1/accounts/verify_credentials", { headers: auth(carol.access_token) })).json();
+    expect((await me()).source.follow_requests_count).toBe(0);
+    const db = server.services.db;
+    await db.follow.create({ data: { id: newId(), followerId: ids.alice, followingId: ids.carol, state: "pending" } });
+    await db.follow.create({ data: { id: newId(), followerId: ids.bob, followingId: ids.carol, state: "pending" } });
+    await db.follow.create({ data: { id: newId(), followerId: ids.dave, followingId: ids.carol, state: "accept" } });
+    const notification = (seen: boolean, filtered: boolean) =>
+      db.notification.create({ data: { id: newId(), accountId: ids.carol, fromAccountId: ids.dave, type: "follow", seen, filtered } });
+    await notification(false, false);
+    await notification(false, false);
+    await notification(true, false);
+    await notification(false, true);
+    const counted = await me();
+    expect(counted.source.follow_requests_count).toBe(2);
+    expect(counted.ext.unread_notifications_count).toBe(2);
+    expect(counted.followers_count).toBe(1);
+  });
+
   test("update_credentials round trip: text, fields, flags, settings store per frontend", async () => {
     const patch = (json: unknown) => server.fetch("/api/v1/accounts/update_credentials", { method: "PATCH", json, headers: auth(alice.access_token) });
     let res = await patch({

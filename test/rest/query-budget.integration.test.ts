@@ -127,6 +127,15 @@ describe.each(DB_KINDS)("statements per page on %s", (kind) => {
     expect(ten.queries).toBe(five.queries);
   });
 
+  // what every client asks at start: the owner's follow requests and unread notifications are one statement
+  // (two before), the account's follower/following counts another
+  test("verify_credentials: at most 2 statements", async () => {
+    await get("/api/v1/accounts/verify_credentials");
+    const me = await server.countQueries(() => get("/api/v1/accounts/verify_credentials"));
+    expect(me.result.body.id).toBe(ana.id);
+    expect(me.queries).toBeLessThanOrEqual(2);
+  });
+
   // Issue 17's writes, on the request path (the token's statement included; fan-out to streams and home
   // feeds and federation delivery are bus events and jobs, counted apart): a plain post, a favourite
   // (notify reads all it needs in one statement, the visibility check in another) and a follow (blocks and

@@ -27,13 +27,12 @@ export async function loadAccountCounts(ctx: Pick<Ctx, "db">, ids: readonly stri
   return result;
 }
 
-/** What only the account itself is shown of its own: pending follow requests and unread notifications. Two counts, in parallel. */
+/** What only the account itself is shown of its own: pending follow requests and unread notifications, in one statement. */
 export async function loadOwnerCounts(ctx: Pick<Ctx, "db">, accountId: string): Promise<{ followRequests: number; unreadNotifications: number }> {
-  const [followRequests, unreadNotifications] = await Promise.all([
-    ctx.db.follow.count({ where: { followingId: accountId, state: "pending" } }),
-    ctx.db.notification.count({ where: { accountId, seen: false, filtered: false } }),
-  ]);
-  return { followRequests, unreadNotifications };
+  const [row] = await rows<{ followRequests: number; unreadNotifications: number }>(ctx.db, Prisma.sql`
+    SELECT (SELECT count(*)::int FROM follows WHERE following_id = ${accountId} AND state = 'pending') AS "followRequests",
+      (SELECT count(*)::int FROM notifications WHERE account_id = ${accountId} AND NOT seen AND NOT filtered) AS "unreadNotifications"`);
+  return { followRequests: row?.followRequests ?? 0, unreadNotifications: row?.unreadNotifications ?? 0 };
 }
 
 /** What others may see: hide_followers_count / hide_follows_count show 0 to everyone but the owner. */
