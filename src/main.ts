@@ -10,10 +10,10 @@ const { releaseMemoryWhenIdle } = await import("./kernel/idle-memory.ts");
 
 restoreNativeBuiltins();
 const server = await startServer(loadSettings());
-// the heap a burst of load grew is given back once the process is quiet, and so is what the start-up left
-// (~10–15 MB of garbage), at the first quiet period: compacting it at once cost 0.1–0.4 s before the first
-// answer (docs/performance.md, "Cold start, third round")
-releaseMemoryWhenIdle({ soon: true });
+// the heap a burst of load grew is given back once the process is quiet (src/kernel/idle-memory.ts). What the
+// start-up left is not compacted: that cost 0.1–0.4 s before the first answer, and on Node 24 it left the
+// RSS ~30 MB higher, not lower (docs/performance.md, "Cold start, third round")
+releaseMemoryWhenIdle();
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {

@@ -80,19 +80,19 @@ export interface IdleMemory {
   stop(): void;
 }
 
-/**
- * Starts the idle check (its timer does not keep the process alive). With `soon`, compacts once at the first
- * quiet period whatever the growth: what the start-up left (src/main.ts), without making the first requests
- * wait for it.
- */
-export function releaseMemoryWhenIdle(options: { checkMs?: number; growthBytes?: number; soon?: boolean } = {}): IdleMemory {
+/** Starts the idle check (its timer does not keep the process alive); with `now`, compacts once first. */
+export function releaseMemoryWhenIdle(options: { checkMs?: number; growthBytes?: number; now?: boolean } = {}): IdleMemory {
   const collect = collector();
   const checkMs = options.checkMs ?? CHECK_MS;
   const growthBytes = options.growthBytes ?? GROWTH_BYTES;
   const heapSize = () => v8.getHeapStatistics().total_heap_size;
   const state = { compactions: 0, stop: () => clearInterval(timer) };
+  // `now`: one compaction at once, e.g. of what the start-up left (compiling, migrations check, config)
+  if (options.now && collect) {
+    collect();
+    state.compactions++;
+  }
   let baseline = heapSize();
-  let soon = options.soon === true;
   let quiet = 0;
   let last = performance.eventLoopUtilization();
   const timer = setInterval(() => {
@@ -100,13 +100,12 @@ export function releaseMemoryWhenIdle(options: { checkMs?: number; growthBytes?:
     const elu = performance.eventLoopUtilization(now, last).utilization;
     last = now;
     quiet = elu < QUIET_ELU ? quiet + 1 : 0;
-    if (!collect || quiet < (soon ? 1 : QUIET_PERIODS)) return;
+    if (!collect || quiet < QUIET_PERIODS) return;
     const size = heapSize();
     // V8 shrank the heap itself (its own memory reducer): that is the new baseline
     if (size < baseline) baseline = size;
-    if (size - baseline < growthBytes && !soon) return;
-    if (!soon) runTrims(); // the start-up's compaction: the caches hold only what the first requests read
-    soon = false;
+    if (size - baseline < growthBytes) return;
+    runTrims();
     collect();
     state.compactions++;
     baseline = heapSize();
