@@ -7,6 +7,7 @@
 // Like build-admin.mjs it does nothing when its inputs (the sources, the generated Prisma client, the
 // lock file, this script) hash to the stamp of the last build; `--force` rebuilds anyway. Files are
 // written to a temporary name and renamed, so a process starting meanwhile never reads half a file.
+// `node scripts/build-server.mjs [--force]`, or `buildServer()` from scripts/prestart.mjs.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -16,6 +17,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "dist");
 const stamp = path.join(out, ".build-hash");
 const entries = { main: "src/main.ts", ctl: "src/cli/ctl.ts" };
+const generated = path.join(root, "src/generated");
 
 function files(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -25,12 +27,33 @@ function files(dir) {
   });
 }
 
-const inputs = [...files(path.join(root, "src")), ...files(path.join(root, "compat-rest")), ...["package-lock.json", "tsconfig.json", "scripts/build-server.mjs"].map((f) => path.join(root, f))].sort();
-const hash = createHash("sha256");
-for (const f of inputs) hash.update(path.relative(root, f)).update("\0").update(fs.readFileSync(f));
-const digest = hash.digest("hex");
-const built = () => Object.keys(entries).every((name) => fs.existsSync(path.join(out, `${name}.js`)));
-if (!process.argv.includes("--force") && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === digest && built()) process.exit(0);
+/**
+ * The inputs' hash: every source file's path and content, except the generated Prisma client's (8 MB,
+ * most of what a check read at every start), which count by path, size and modification time: `prisma
+ * generate` writes them anew whenever it runs, so a regenerated client still rebuilds.
+ */
+function inputsDigest() {
+  const inputs = [...files(path.join(root, "src")), ...files(path.join(root, "compat-rest")), ...["package-lock.json", "tsconfig.json", "scripts/build-server.mjs"].map((f) => path.join(root, f))].sort();
+  const hash = createHash("sha256");
+  for (const f of inputs) {
+    hash.update(path.relative(root, f)).update("\0");
+    if (f.startsWith(generated + path.sep)) {
+      const { size, mtimeMs } = fs.statSync(f);
+      hash.update(`${size} ${mtimeMs}\0`);
+    } else hash.update(fs.readFileSync(f));
+  }
+  return hash.digest("hex");
+}
+
+/** Builds dist/ when its inputs changed (or with `force`); returns whether it ran. */
+export async function buildServer({ force = false } = {}) {
+  const digest = inputsDigest();
+  const built = Object.keys(entries).every((name) => fs.existsSync(path.join(out, `${name}.js`)));
+  if (!force && built && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === digest) return false;
+  await build();
+  fs.writeFileSync(stamp, digest);
+  return true;
+}
 
 // Prisma's generated client carries its query compiler as a module exporting the WebAssembly as a base64
 // string (2.3 MB), which then stays in the V8 heap twice for the life of the process (the module's source
@@ -57,45 +80,48 @@ const wasmFromFile = {
   },
 };
 
-const started = Date.now();
-const esbuild = await import("esbuild");
-const result = await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: entries,
-  outdir: out,
-  bundle: true,
-  splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
-  format: "esm",
-  platform: "node",
-  target: "node20.19",
-  packages: "external", // node_modules are loaded as they are (native addons, WASM files, their own paths)
-  sourcemap: "linked", // `node --enable-source-maps dist/main.js` maps stack traces back to src/
-  sourcesContent: false,
-  legalComments: "none",
-  logLevel: "warning",
-  write: false,
-  metafile: false,
-  plugins: [wasmFromFile],
-});
-const outputs = result.outputFiles.map((file) => ({ path: file.path, contents: file.contents }));
-if (wasmModule) {
-  // the query compiler's bytes, beside the output that loads them (esbuild picks the chunk)
-  const { wasm } = await import(import.meta.resolve(wasmModule));
-  const bytes = Buffer.from(wasm, "base64");
-  for (const file of result.outputFiles.filter((f) => f.text.includes(`"./${WASM_FILE}"`))) outputs.push({ path: path.join(path.dirname(file.path), WASM_FILE), contents: bytes });
+async function build() {
+  const started = Date.now();
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: entries,
+    outdir: out,
+    bundle: true,
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
+    format: "esm",
+    platform: "node",
+    target: "node20.19",
+    packages: "external", // node_modules are loaded as they are (native addons, WASM files, their own paths)
+    sourcemap: "linked", // `node --enable-source-maps dist/main.js` maps stack traces back to src/
+    sourcesContent: false,
+    legalComments: "none",
+    logLevel: "warning",
+    write: false,
+    metafile: false,
+    plugins: [wasmFromFile],
+  });
+  const outputs = result.outputFiles.map((file) => ({ path: file.path, contents: file.contents }));
+  if (wasmModule) {
+    // the query compiler's bytes, beside the output that loads them (esbuild picks the chunk)
+    const { wasm } = await import(import.meta.resolve(wasmModule));
+    const bytes = Buffer.from(wasm, "base64");
+    for (const file of result.outputFiles.filter((f) => f.text.includes(`"./${WASM_FILE}"`))) outputs.push({ path: path.join(path.dirname(file.path), WASM_FILE), contents: bytes });
+  }
+  const fresh = new Set();
+  for (const file of outputs) {
+    fs.mkdirSync(path.dirname(file.path), { recursive: true });
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, file.contents);
+    fs.renameSync(tmp, file.path);
+    fresh.add(file.path);
+  }
+  // chunks of earlier builds (names carry a content hash) are removed; a process still running from an
+  // older build has loaded its chunks already (static imports) or fails loudly on a lazy one
+  const chunks = path.join(out, "chunks");
+  for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f)) && !f.endsWith(".tmp")) fs.rmSync(path.join(chunks, f), { force: true });
+  console.error(`built the server (dist/) in ${Date.now() - started} ms`);
 }
-const fresh = new Set();
-for (const file of outputs) {
-  fs.mkdirSync(path.dirname(file.path), { recursive: true });
-  const tmp = `${file.path}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, file.contents);
-  fs.renameSync(tmp, file.path);
-  fresh.add(file.path);
-}
-// chunks of earlier builds (names carry a content hash) are removed; a process still running from an
-// older build has loaded its chunks already (static imports) or fails loudly on a lazy one
-const chunks = path.join(out, "chunks");
-for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f)) && !f.endsWith(".tmp")) fs.rmSync(path.join(chunks, f), { force: true });
-fs.writeFileSync(stamp, digest);
-console.error(`built the server (dist/) in ${Date.now() - started} ms`);
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildServer({ force: process.argv.includes("--force") });

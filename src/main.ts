@@ -10,9 +10,10 @@ const { releaseMemoryWhenIdle } = await import("./kernel/idle-memory.ts");
 
 restoreNativeBuiltins();
 const server = await startServer(loadSettings());
-// the heap a burst of load grew is given back once the process is quiet; what the start-up left
-// (~10–15 MB of garbage and an 8 MB young generation) is given back at once, a few tens of ms of CPU
-releaseMemoryWhenIdle({ now: true });
+// the heap a burst of load grew is given back once the process is quiet (src/kernel/idle-memory.ts). What the
+// start-up left is not compacted: that cost 0.1–0.4 s before the first answer, and on Node 24 it left the
+// RSS ~30 MB higher, not lower (docs/performance.md, "Cold start, third round")
+releaseMemoryWhenIdle();
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {

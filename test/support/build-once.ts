@@ -4,6 +4,5 @@ import { execFileSync } from "node:child_process";
 import { ROOT } from "./built.ts";
 
 export default function setup() {
-  execFileSync(process.execPath, ["scripts/generate.mjs"], { cwd: ROOT, stdio: "inherit" });
-  execFileSync(process.execPath, ["scripts/build-server.mjs"], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, ["scripts/prestart.mjs", "--no-admin"], { cwd: ROOT, stdio: "inherit" });
 }
