@@ -51,9 +51,14 @@ export class AccountCache {
     this.lru.store(since, keyOf(account.id), account, account.movedToId ? [keyOf(account.movedToId)] : []);
   }
 
+  /** Drops what account writes change (tokens, apps and follows are none of its rows). */
   invalidate(writes: RowWrites): void {
-    if ("all" in writes) this.lru.clear();
-    else this.lru.invalidate(writes.keys.filter((k) => k.startsWith("a:")));
+    if ("all" in writes) {
+      if (writes.all === "a") this.lru.clear();
+    } else {
+      const keys = writes.keys.filter((k) => k.startsWith("a:"));
+      if (keys.length) this.lru.invalidate(keys);
+    }
   }
 
   off(): void {
