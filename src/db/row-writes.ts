@@ -1,29 +1,43 @@
-// Announces every write to the rows a request's viewer is made of: accounts, OAuth tokens and OAuth
-// apps (the token cache, src/domain/auth/token-cache.ts, drops what they change).
+// Announces every write to the rows the per-process caches keep (src/domain/row-caches.ts): accounts,
+// OAuth tokens and OAuth apps (a request's viewer: auth/token-cache.ts; the accounts a page shows:
+// accounts/account-cache.ts) and follows (the follower and following counts: accounts/count-cache.ts).
 //
 // Why here, as a Prisma query extension, and not at the ~50 places that write those rows: a write site
 // that forgot its announcement would let a revoked token or a suspended account keep working, and
 // nothing would show it. Every model write of the app goes through this client, so none can be
 // missed, whoever adds one later. What the extension cannot see, and how it is covered:
 // - raw SQL writes ($executeRaw/$queryRaw, src/db/sql.ts): each one announces itself through
-//   `announceRowWrites`; test/contracts/row-writes.test.ts fails on a raw write to these tables
+//   `announceRowWrites`; test/contracts/row-writes.unit.test.ts fails on a raw write to these tables
 //   that does not;
 // - rows changed by the database itself: deleting an account or an app deletes its tokens (the
 //   account's/app's own announcement covers them); deleting an account nulls `moved_to_id` of the
-//   accounts that moved to it and `owner_id` of its apps (the cache drops entries by those too);
-// - rows inserted through the driver (model-rows.ts insertModelRow): a new row is in no cache;
+//   accounts that moved to it and `owner_id` of its apps (the caches drop entries by those too), and
+//   deletes its follows, whose other ends nothing names: deleting accounts drops every count;
+// - rows inserted through the driver (model-rows.ts insertModelRow): a new row is in no cache (none
+//   inserts follows, which change counts);
 // - nested writes (`status.create({ data: { account: { update } } })`) would pass by: there are none,
 //   and the model's own hook names its rows when the write is written on the model itself;
-// - writes by other programs (psql, scripts): nothing announces them; the cache's short lifetime
+// - writes by other programs (psql, scripts): nothing announces them; the caches' short lifetime
 //   bounds how long they go unseen.
+// A follow is named by both of its ends (`f:<follower id>`, `f:<following id>`: the counts it changes),
+// from the `where` when it pins both ends of every row, else from `data` (creates) or the rows returned;
+// a follow write it cannot name drops every count, and only the counts (`{ all: "f" }`). Creates
+// matter for follows alone (a new row is in no cache, but a new follow changes two counts), and a
+// follow update that sets neither end nor the state (`apId`, `notify`) changes no count: it is silent.
 // The announcement follows the commit: a write inside a transaction is announced when the
 // transaction settles (AsyncLocalStorage finds it), since announcing earlier would let a read that
 // starts between the write and the commit store the old row.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrismaClient } from "../generated/prisma/client.ts";
 
-/** What changed: keys `a:<account id>`, `t:<token id>`, `p:<app id>`, or everything (a write whose rows cannot be named). */
-export type RowWrites = { keys: string[] } | { all: true };
+/** Whose rows: `a` accounts, `t` tokens, `p` apps, `f` follows (keyed by the accounts at their ends). */
+export type RowKind = "a" | "t" | "p" | "f";
+
+/**
+ * What changed: keys `a:<account id>`, `t:<token id>`, `p:<app id>`, `f:<account id>` (a follow from or
+ * to the account), or every row of one kind (a write whose rows cannot be named).
+ */
+export type RowWrites = { keys: string[] } | { all: RowKind };
 
 type Listener = (writes: RowWrites) => void;
 
@@ -32,11 +46,15 @@ const listeners = new WeakMap<object, Set<Listener>>();
 const pending = new AsyncLocalStorage<{ writes: RowWrites[]; open: boolean }>();
 
 const WRITES = new Set(["update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
-const MODELS: Record<string, { prefix: string; byAccount?: boolean; byApp?: boolean }> = {
+/** a new follow changes counts; a new account, token or app is in no cache */
+const CREATES = new Set(["create", "createMany", "createManyAndReturn"]);
+const MODELS: Record<string, { prefix: RowKind; byAccount?: boolean; byApp?: boolean }> = {
   Account: { prefix: "a" },
   OAuthToken: { prefix: "t", byAccount: true, byApp: true },
   OAuthApp: { prefix: "p" },
 };
+/** what of a follow its counts depend on (account-counts.ts counts accepted follows by their ends) */
+const COUNTED = ["followerId", "followingId", "follower", "following", "state"];
 
 type Where = Record<string, unknown> | undefined;
 
@@ -48,22 +66,62 @@ function idsOf(where: Where, field: string): string[] | null {
   return null;
 }
 
-function keysOf(model: string, where: Where, result: unknown): RowWrites {
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object";
+
+/**
+ * The accounts at the ends of every follow a `where` can match, or null when some row's ends are not
+ * pinned (`followerId: x` alone: whom x follows is unknown). Both ends, `followerId_followingId`, or
+ * `OR` branches that each pin both (with the fields beside the `OR`, which every row also matches).
+ */
+function followEnds(where: Where): string[] | null {
+  if (!where) return null;
+  const pair = where.followerId_followingId;
+  if (isObject(pair)) return [String(pair.followerId), String(pair.followingId)];
+  const followers = idsOf(where, "followerId");
+  const following = idsOf(where, "followingId");
+  if (followers && following) return [...followers, ...following];
+  const { OR: branches, ...rest } = where;
+  if (!Array.isArray(branches) || branches.length === 0) return null;
+  const ends = branches.map((b) => (isObject(b) ? followEnds({ ...rest, ...b }) : null));
+  return ends.every((e) => e !== null) ? (ends as string[][]).flat() : null;
+}
+
+/** The ends of follow rows (a create's `data`, or the rows a write returned), or null if one lacks them. */
+function endsOfRows(value: unknown): string[] | null {
+  const rows = Array.isArray(value) ? value : [value];
+  if (!rows.every((r) => isObject(r) && r.followerId != null && r.followingId != null)) return null;
+  return rows.flatMap((r) => [String(r.followerId), String(r.followingId)]);
+}
+
+function followWrites(operation: string, args: { where?: Where; data?: unknown; create?: unknown }, result: unknown): RowWrites[] {
+  // an update of what no count depends on (the Follow activity's id, notify, show_reblogs)
+  const data = args.data;
+  if (operation.startsWith("update") && isObject(data) && !COUNTED.some((c) => c in data)) return [];
+  const ends = followEnds(args.where) ?? (CREATES.has(operation) ? endsOfRows(data) : null) ?? endsOfRows(result);
+  return [ends ? { keys: [...new Set(ends)].map((id) => `f:${id}`) } : { all: "f" }];
+}
+
+function keysOf(model: string, operation: string, args: { where?: Where; data?: unknown }, result: unknown): RowWrites[] {
+  if (model === "Follow") return followWrites(operation, args, result);
+  if (CREATES.has(operation)) return [];
+  const where = args.where;
   const m = MODELS[model];
+  // the database deletes a deleted account's follows: their other ends' counts change unnamed
+  const cascade: RowWrites[] = model === "Account" && operation.startsWith("delete") ? [{ all: "f" }] : [];
   const ids = idsOf(where, "id");
-  if (ids) return { keys: ids.map((id) => `${m.prefix}:${id}`) };
+  if (ids) return [{ keys: ids.map((id) => `${m.prefix}:${id}`) }, ...cascade];
   if (m.byAccount) {
     const accounts = idsOf(where, "accountId");
-    if (accounts) return { keys: accounts.map((id) => `a:${id}`) };
+    if (accounts) return [{ keys: accounts.map((id) => `a:${id}`) }];
   }
   if (m.byApp) {
     const apps = idsOf(where, "appId");
-    if (apps) return { keys: apps.map((id) => `p:${id}`) };
+    if (apps) return [{ keys: apps.map((id) => `p:${id}`) }];
   }
   // a single-row write by another unique field (an account by apId or nickname): its result has the id
   const rows = Array.isArray(result) ? result : [result];
-  if (rows.every((r) => r && typeof r === "object" && "id" in r)) return { keys: rows.map((r) => `${m.prefix}:${(r as { id: unknown }).id}`) };
-  return { all: true };
+  if (rows.every((r) => r && typeof r === "object" && "id" in r)) return [{ keys: rows.map((r) => `${m.prefix}:${(r as { id: unknown }).id}`) }, ...cascade];
+  return [{ all: m.prefix }, ...cascade];
 }
 
 function tell(client: object, writes: RowWrites) {
@@ -73,16 +131,19 @@ function tell(client: object, writes: RowWrites) {
   for (const l of listeners.get(client) ?? []) l(writes);
 }
 
+const TABLES = { accounts: "a", oauth_tokens: "t", oauth_apps: "p", follows: "f" } as const;
+
 /**
- * Announces writes done in raw SQL (which the extension does not see): `ids` of the `table`'s rows, or
- * all rows. Call it after the statement; inside a transaction it waits for the commit like the rest.
+ * Announces writes done in raw SQL (which the extension does not see): `ids` of the `table`'s rows (for
+ * `follows`, the accounts at both ends of the follows written), or all rows. Call it after the
+ * statement; inside a transaction it waits for the commit like the rest.
  */
-export function announceRowWrites(db: object, table: "accounts" | "oauth_tokens" | "oauth_apps", ids: (string | number)[] | "all"): void {
-  const prefix = { accounts: "a", oauth_tokens: "t", oauth_apps: "p" }[table];
-  tell(db, ids === "all" ? { all: true } : { keys: ids.map((id) => `${prefix}:${id}`) });
+export function announceRowWrites(db: object, table: keyof typeof TABLES, ids: (string | number)[] | "all"): void {
+  const prefix = TABLES[table];
+  tell(db, ids === "all" ? { all: prefix } : { keys: ids.map((id) => `${prefix}:${id}`) });
 }
 
-/** Calls `listener` after every committed write to accounts, tokens and apps through `db`, until the returned function is called. */
+/** Calls `listener` after every committed write to accounts, tokens, apps and follows through `db`, until the returned function is called. */
 export function onRowWrites(db: object, listener: Listener): () => void {
   let set = listeners.get(db);
   if (!set) listeners.set(db, (set = new Set()));
@@ -94,16 +155,16 @@ export function onRowWrites(db: object, listener: Listener): () => void {
 export function announcingWrites(prisma: PrismaClient): PrismaClient {
   let client: PrismaClient;
   const hook = async ({ model, operation, args, query }: { model: string; operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) => {
-    if (!WRITES.has(operation)) return query(args);
+    if (!WRITES.has(operation) && !CREATES.has(operation)) return query(args);
     const result = await query(args);
     // nothing changed, nothing to drop (last-activity.ts's conditional update mostly changes nothing)
-    if ((operation === "updateMany" || operation === "deleteMany") && (result as { count?: number })?.count === 0) return result;
-    tell(client, keysOf(model, (args as { where?: Where })?.where, result));
+    if ((operation === "updateMany" || operation === "deleteMany" || operation === "createMany") && (result as { count?: number })?.count === 0) return result;
+    for (const w of keysOf(model, operation, (args ?? {}) as { where?: Where; data?: unknown }, result)) tell(client, w);
     return result;
   };
   const extended = prisma.$extends({
     name: "row-writes",
-    query: { account: { $allOperations: hook }, oAuthToken: { $allOperations: hook }, oAuthApp: { $allOperations: hook } },
+    query: { account: { $allOperations: hook }, oAuthToken: { $allOperations: hook }, oAuthApp: { $allOperations: hook }, follow: { $allOperations: hook } },
   }) as unknown as PrismaClient;
   // a transaction's writes are announced once it has settled (committed, or rolled back: then harmlessly)
   const transaction = extended.$transaction.bind(extended) as (...args: unknown[]) => Promise<unknown>;

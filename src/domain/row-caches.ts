@@ -1,7 +1,8 @@
 // The wiring of the per-process caches of database rows (auth/token-cache.ts: what a bearer token stands
-// for; accounts/account-cache.ts: account rows shown with statuses) to the writes of those rows, in one
-// place so that every process publishes each write once and every cache hears all of them.
-// src/db/row-writes.ts announces every write to accounts, tokens and apps after its commit: this process
+// for; accounts/account-cache.ts: account rows shown with statuses; accounts/count-cache.ts: their
+// follower and following counts) to the writes of those rows, in one place so that every process
+// publishes each write once and every cache hears all of them.
+// src/db/row-writes.ts announces every write to accounts, tokens, apps and follows after its commit: this process
 // drops the caches' entries at once (a client's next request reads its own write) and publishes the
 // announcement on the bus (`viewers_changed`; with REDIS_URL across processes), whose events drop the
 // entries in every other process. The CLI sets this up too: its writes (suspensions, roles, revocations)
@@ -9,6 +10,7 @@
 import type { Settings } from "../config/env.ts";
 import { onRowWrites, type RowWrites } from "../db/row-writes.ts";
 import { installAccountCache } from "./accounts/account-cache.ts";
+import { installCountCache } from "./accounts/count-cache.ts";
 import { installTokenCache } from "./auth/token-cache.ts";
 import type { Services } from "./context.ts";
 
@@ -20,7 +22,7 @@ interface RowCache {
 /** Sets up this process's row caches and their invalidations; returns the function that stops them. */
 export function followRowWrites(services: Pick<Services, "bus" | "db"> & { settings: Pick<Settings, "tokenCacheEntries" | "accountCacheEntries"> }): () => void {
   const { bus, db, settings } = services;
-  const caches: RowCache[] = [installTokenCache(bus, settings), installAccountCache(bus, settings)];
+  const caches: RowCache[] = [installTokenCache(bus, settings), installAccountCache(bus, settings), installCountCache(bus, settings)];
   const stopWrites = onRowWrites(db, (writes) => {
     for (const cache of caches) cache.invalidate(writes);
     bus.publish("viewers_changed", writes);

@@ -46,8 +46,8 @@ export type BusEvents = {
   status_deleted: [payload: DeletedStatus];
   /** a direct status bumped one participant's conversation: that account's `direct` stream */
   conversation: [payload: { accountId: string; conversationId: string }];
-  /** accounts (`a:<id>`), OAuth tokens (`t:<id>`) or apps (`p:<id>`) were written, or too many to name: the token caches drop them (src/domain/auth/token-cache.ts) */
-  viewers_changed: [payload: { keys: string[] } | { all: true }];
+  /** accounts (`a:<id>`), OAuth tokens (`t:<id>`), apps (`p:<id>`) or follows (`f:<account id>`) were written, or too many of one kind to name: the row caches drop them (src/db/row-writes.ts `RowWrites`, src/domain/row-caches.ts) */
+  viewers_changed: [payload: { keys: string[] } | { all: "a" | "t" | "p" | "f" }];
   /** an account's keyword filters changed: its `user` stream's `filters_changed` */
   filters_changed: [payload: { accountId: string }];
 };

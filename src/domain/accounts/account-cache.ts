@@ -2,8 +2,8 @@
 // mentioned accounts and the authors of replied-to statuses (statuses/status-data.ts). A timeline
 // page names some 25 accounts; reading their ~70 columns as JSON, then decoding them, was about a
 // quarter of the page's statement and of its decoding (docs/performance.md, "Eighth round"). With the
-// cache, the statement reads only the rows it lacks; counts are not rows and are read with the page
-// as before.
+// cache, the statement reads only the rows it lacks; their follower and following counts have a cache
+// of their own (count-cache.ts), which follow writes drop.
 //
 // Why it is safe (a suspension, a profile edit or a role change must show on the very next page):
 // every write to an account row is announced after its commit (src/db/row-writes.ts, a query
@@ -51,9 +51,14 @@ export class AccountCache {
     this.lru.store(since, keyOf(account.id), account, account.movedToId ? [keyOf(account.movedToId)] : []);
   }
 
+  /** Drops what account writes change (tokens, apps and follows are none of its rows). */
   invalidate(writes: RowWrites): void {
-    if ("all" in writes) this.lru.clear();
-    else this.lru.invalidate(writes.keys.filter((k) => k.startsWith("a:")));
+    if ("all" in writes) {
+      if (writes.all === "a") this.lru.clear();
+    } else {
+      const keys = writes.keys.filter((k) => k.startsWith("a:"));
+      if (keys.length) this.lru.invalidate(keys);
+    }
   }
 
   off(): void {

@@ -1,7 +1,9 @@
-// Follower/following/status counts of many accounts in one statement.
+// Follower/following/status counts of many accounts in one statement, for the accounts the count
+// cache (count-cache.ts) lacks: what it has is not counted again, and what is counted goes to it.
 import { Prisma, type Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { rows } from "../../db/sql.ts";
+import { countCache } from "./count-cache.ts";
 
 export interface AccountCounts {
   followers: number;
@@ -9,21 +11,35 @@ export interface AccountCounts {
   statuses: number;
 }
 
-/** The counts as SQL: a JSON array of [id, followers, following] for the account ids `ids` selects (one column). */
-export function accountCountsSql(ids: Prisma.Sql): Prisma.Sql {
+/**
+ * The counts as SQL: a JSON array of [id, followers, following] for the account ids `ids` selects (one
+ * column) but those in `skip` (the ones the count cache has: one array parameter, so that the text is
+ * the same whatever the page).
+ */
+export function accountCountsSql(ids: Prisma.Sql, skip?: readonly string[]): Prisma.Sql {
+  const unless = skip ? Prisma.sql`WHERE id <> ALL(${skip}::text[])` : Prisma.empty;
   return Prisma.sql`(SELECT json_agg(json_build_array(_c.id,
       (SELECT count(*)::int FROM follows f WHERE f.following_id = _c.id AND f.state = 'accept'),
       (SELECT count(*)::int FROM follows f WHERE f.follower_id = _c.id AND f.state = 'accept')))
-    FROM (SELECT DISTINCT id FROM (${ids}) AS _i(id)) AS _c)`;
+    FROM (SELECT DISTINCT id FROM (${ids}) AS _i(id) ${unless}) AS _c)`;
 }
 
-export async function loadAccountCounts(ctx: Pick<Ctx, "db">, ids: readonly string[]): Promise<Map<string, AccountCounts>> {
-  const unique = [...new Set(ids)];
-  const result = new Map<string, AccountCounts>(unique.map((id) => [id, { followers: 0, following: 0, statuses: 0 }]));
-  if (unique.length === 0) return result;
+/** The counts of `ids`: the count cache's, and the others counted in one statement (none when it has them all). */
+export async function loadAccountCounts(ctx: Pick<Ctx, "db" | "bus">, ids: readonly string[]): Promise<Map<string, AccountCounts>> {
+  const cache = countCache(ctx);
+  const result = new Map<string, AccountCounts>();
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const hit = cache.get(id);
+    result.set(id, { followers: hit?.followers ?? 0, following: hit?.following ?? 0, statuses: 0 });
+    if (!hit) missing.push(id);
+  }
+  if (missing.length === 0) return result;
+  const since = cache.begin();
   const [row] = await rows<{ counts: [string, number, number][] | null }>(ctx.db, Prisma.sql`
-    SELECT ${accountCountsSql(Prisma.sql`SELECT unnest(${unique}::text[])`)} AS counts`);
+    SELECT ${accountCountsSql(Prisma.sql`SELECT unnest(${missing}::text[])`)} AS counts`);
   for (const [id, followers, following] of row?.counts ?? []) Object.assign(result.get(id)!, { followers, following });
+  for (const id of missing) cache.store(since, id, result.get(id)!);
   return result;
 }
 

@@ -71,9 +71,14 @@ export class TokenCache {
     this.lru.store(since, digest, copy(token), keysOf(token));
   }
 
+  /** Drops what writes of accounts, tokens and apps change; follows are none of its rows. */
   invalidate(writes: RowWrites): void {
-    if ("all" in writes) this.lru.clear();
-    else this.lru.invalidate(writes.keys);
+    if ("all" in writes) {
+      if (writes.all !== "f") this.lru.clear();
+    } else {
+      const keys = writes.keys.filter((k) => !k.startsWith("f:"));
+      if (keys.length) this.lru.invalidate(keys);
+    }
   }
 
   clear(): void {

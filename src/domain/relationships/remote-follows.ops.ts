@@ -17,12 +17,15 @@ export async function followAnswerTarget(ctx: Ctx, followApId: string | null, fo
 /** The followed remote account accepted: the request becomes a follow (again is a no-op). */
 export async function remoteFollowAccepted(ctx: Ctx, follow: Follow): Promise<void> {
   if (follow.state === "accept") return;
-  const { count } = await ctx.db.follow.updateMany({ where: { id: follow.id, state: { not: "accept" } }, data: { state: "accept" } });
+  // the ends name the row's counts to the count cache (src/db/row-writes.ts); by id alone it would drop them all
+  const ends = { followerId: follow.followerId, followingId: follow.followingId };
+  const { count } = await ctx.db.follow.updateMany({ where: { id: follow.id, ...ends, state: { not: "accept" } }, data: { state: "accept" } });
   if (count) await publishFollowUpdate(ctx, follow.followerId, follow.followingId, "follow_accept");
 }
 
 /** The followed remote account rejected the request, or removed the follower: the follow ends, as a local reject ends it. */
 export async function remoteFollowRejected(ctx: Ctx, follow: Follow): Promise<void> {
-  const [{ count }] = await ctx.db.$transaction([ctx.db.follow.deleteMany({ where: { id: follow.id } }), leaveFollowerLists(ctx, follow.followerId, follow.followingId)]);
+  const ends = { followerId: follow.followerId, followingId: follow.followingId }; // see above
+  const [{ count }] = await ctx.db.$transaction([ctx.db.follow.deleteMany({ where: { id: follow.id, ...ends } }), leaveFollowerLists(ctx, follow.followerId, follow.followingId)]);
   if (count) await publishFollowUpdate(ctx, follow.followerId, follow.followingId, "follow_reject");
 }

@@ -4,8 +4,9 @@
 // poll, mentions, tags, reactions, application) as JSON, plus the parents and every account involved.
 // What every viewer sees the same of a status comes from the status cache (status-cache.ts) when it has
 // it: the statement then selects only the viewer's part for that status (same text, one more array).
-// The account rows likewise come from the account cache (accounts/account-cache.ts) when it has them;
-// the statement reads the others (their counts always).
+// The account rows likewise come from the account cache (accounts/account-cache.ts) when it has them,
+// and the authors' follower and following counts from the count cache (accounts/count-cache.ts): the
+// statement reads and counts only the others (two more arrays of ids to skip).
 import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import { rows } from "../../db/sql.ts";
@@ -13,6 +14,7 @@ import type { Ctx } from "../context.ts";
 import { decodeFilters, filtersJson, type FilterRules } from "../filters/filters.read.ts";
 import { accountCache } from "../accounts/account-cache.ts";
 import { accountCountsSql, type AccountCounts } from "../accounts/account-counts.ts";
+import { countCache } from "../accounts/count-cache.ts";
 import { viewerFlagSql } from "./viewer-flags.ts";
 import { canSee, type ViewerContext } from "./visibility.ts";
 import { statusCache, type SharedStatusData } from "./status-cache.ts";
@@ -41,7 +43,7 @@ export interface StatusData {
   statuses: Map<string, Status>;
   /** the authors of the statuses */
   accounts: Map<string, Account>;
-  /** the authors' follower and following counts (read with them: rendering the authors needs no statement of its own) */
+  /** the authors' follower and following counts (the count cache's, or read with them: rendering the authors needs no statement of its own) */
   accountCounts: Map<string, AccountCounts>;
   media: Map<string, MediaAttachment[]>;
   polls: Map<string, PollData>;
@@ -124,9 +126,10 @@ function emptyData(): StatusData {
 
 /**
  * `list` are the statuses at hand (a preview's is not stored), `inner` the ids of the reblogged
- * originals to load with them, `cached` the ids whose shared part the cache has (not selected again).
+ * originals to load with them, `cached` the ids whose shared part the cache has (not selected again),
+ * `cachedAccounts` and `cachedCounts` the accounts whose row and whose counts the caches have.
  */
-function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], cachedAccounts: string[], alsoCounted: readonly string[]): Prisma.Sql {
+function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], cachedAccounts: string[], alsoCounted: readonly string[], cachedCounts: string[]): Prisma.Sql {
   const db = ctx.db;
   const me = ctx.viewer.account?.id;
   // what concerns the viewer is null for an anonymous one
@@ -186,7 +189,7 @@ function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], 
       ${modelJsonById(db, "Account", Prisma.sql`SELECT _shown.id FROM (SELECT account_id FROM s UNION SELECT account_id FROM p
         UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}) AS _shown(id)
         WHERE _shown.id <> ALL(${cachedAccounts}::text[])`)} AS accounts,
-      ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${andThese([...list.map((s) => s.accountId), ...alsoCounted], "text")}`)} AS counts,
+      ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${andThese([...list.map((s) => s.accountId), ...alsoCounted], "text")}`, cachedCounts)} AS counts,
       ${modelJsonById(db, "OAuthApp", Prisma.sql`SELECT application_id FROM s ${andThese(list.map((s) => s.applicationId), "int")}`)} AS applications,
       ${viewer(Prisma.sql`(SELECT json_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${me} AND (t.expires_at IS NULL OR t.expires_at > ${now})
         AND t.context IN (SELECT context FROM s ${andThese(list.map((s) => s.context), "text")}))`)} AS muted,
@@ -234,11 +237,18 @@ export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: read
     const hit = accounts.has(id) ? undefined : accountRows.get(id);
     if (hit) accounts.set(id, hit);
   }
+  // the counts the count cache has of the authors known so far and the accounts shown beside
+  const counts = countCache(ctx);
+  for (const id of [...data.statuses.values()].map((s) => s.accountId).concat([...shared.values()].map((x) => x.row.accountId), alsoCounted)) {
+    const hit = data.accountCounts.has(id) ? undefined : counts.get(id);
+    if (hit) data.accountCounts.set(id, { ...hit, statuses: 0 });
+  }
   const since = cache.begin();
   const accountsSince = accountRows.begin();
+  const countsSince = counts.begin();
   const [result] = await rows<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: [string, number, number][] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }>(
     ctx.db,
-    statement(ctx, [...data.statuses.values()], inner, [...shared.keys()], [...accounts.keys()], alsoCounted),
+    statement(ctx, [...data.statuses.values()], inner, [...shared.keys()], [...accounts.keys()], alsoCounted, [...data.accountCounts.keys()]),
   );
   for (const id of [...data.statuses.keys(), ...inner]) data.counts.set(id, { favourites: 0, reblogs: 0, replies: 0 });
   for (const context of result.muted ?? []) data.mutedContexts.add(context);
@@ -271,7 +281,10 @@ export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: read
     const author = accounts.get(s.accountId);
     if (author) data.accounts.set(author.id, author);
   }
-  for (const [id, followers, following] of result.counts ?? []) data.accountCounts.set(id, { followers, following, statuses: 0 });
+  for (const [id, followers, following] of result.counts ?? []) {
+    data.accountCounts.set(id, { followers, following, statuses: 0 });
+    counts.store(countsSince, id, { followers, following });
+  }
   for (const r of result.statuses ?? []) {
     const id = r.id;
     const x = shared.get(id)!;

@@ -1,0 +1,90 @@
+// A per-process cache of accounts' follower and following counts by account id, for every account a
+// page shows with its counts (statuses/status-data.ts: the authors; account-counts.ts
+// `loadAccountCounts`: account lists, GraphQL's `accountCounts` loader). Counting them was two
+// `count(*)` over `follows` per author on every page, more for popular accounts (thousands of follow
+// rows each): with the cache a page counts only the accounts it lacks (docs/performance.md, "Count
+// cache").
+//
+// Why it is safe (a follow, an unfollow, an accepted request or a block must show on the very next
+// page): every write to a follow is announced after its commit with both of its ends (`f:<follower
+// id>`, `f:<following id>`: src/db/row-writes.ts, the Prisma query extension, and `announceRowWrites`
+// for raw SQL), and one it cannot name drops every count (`{ all: "f" }`, as does deleting accounts,
+// whose follows the database deletes); the wiring (../row-caches.ts) drops them here at once and,
+// over the bus, in every other process. A read that began before an invalidation stores nothing (the
+// generation check of src/kernel/generational-lru.ts), and every entry lives at most TTL_MS, which
+// bounds what nothing announces (writes by other programs). Its size is ACCOUNT_CACHE_ENTRIES, the
+// account cache's: the counts go with the rows (`0` turns both off). `statuses` is not counted here
+// (it is 0 everywhere, as before).
+import type { Settings } from "../../config/env.ts";
+import type { RowWrites } from "../../db/row-writes.ts";
+import { GenerationalLru } from "../../kernel/generational-lru.ts";
+import type { Bus } from "../../realtime/bus.ts";
+import type { Ctx } from "../context.ts";
+
+const DEFAULT_ENTRIES = 5_000;
+const TTL_MS = 60_000;
+
+export interface FollowCounts {
+  followers: number;
+  following: number;
+}
+
+/** row-writes.ts's key for the follows from and to an account */
+const keyOf = (id: string) => `f:${id}`;
+
+export class CountCache {
+  private lru: GenerationalLru<FollowCounts>;
+
+  constructor(maxEntries = DEFAULT_ENTRIES, now: () => number = Date.now) {
+    this.lru = new GenerationalLru<FollowCounts>(maxEntries, TTL_MS, now);
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  /** A copy: callers add `statuses` and may change what they get. */
+  get(id: string): FollowCounts | undefined {
+    const hit = this.lru.get(keyOf(id));
+    return hit && { followers: hit.followers, following: hit.following };
+  }
+
+  /** The generation to hand to `store` once the read begun now has its counts. */
+  begin(): number {
+    return this.lru.begin();
+  }
+
+  store(since: number, id: string, counts: FollowCounts): void {
+    this.lru.store(since, keyOf(id), { followers: counts.followers, following: counts.following });
+  }
+
+  /** Drops what follow writes change (accounts, tokens and apps are none of its rows). */
+  invalidate(writes: RowWrites): void {
+    if ("all" in writes) {
+      if (writes.all === "f") this.lru.clear();
+    } else {
+      const keys = writes.keys.filter((k) => k.startsWith("f:"));
+      if (keys.length) this.lru.invalidate(keys);
+    }
+  }
+
+  off(): void {
+    this.lru.off();
+  }
+}
+
+/** One cache per bus, i.e. per server (tests run several servers in one process, each with its own database). */
+const caches = new WeakMap<Bus, CountCache>();
+const OFF = new CountCache(0);
+
+/** The count cache of this server; off (stores nothing) where followRowWrites (row-caches.ts) did not set one up. */
+export function countCache(ctx: Pick<Ctx, "bus">): CountCache {
+  return (ctx.bus && caches.get(ctx.bus)) || OFF;
+}
+
+/** Sets up the count cache of the server on `bus` (row-caches.ts wires its invalidations); undone by `off()`. */
+export function installCountCache(bus: Bus, settings: Pick<Settings, "accountCacheEntries">): CountCache {
+  const cache = new CountCache(settings.accountCacheEntries ?? DEFAULT_ENTRIES); // ACCOUNT_CACHE_ENTRIES
+  caches.set(bus, cache);
+  return cache;
+}
