@@ -54,7 +54,8 @@ export class AccountCache {
   /** Drops what account writes change (tokens, apps and follows are none of its rows). */
   invalidate(writes: RowWrites): void {
     if ("all" in writes) {
-      if (writes.all === "a") this.lru.clear();
+      // `true`: a process of the version before kinds were named, during a rolling deploy (it meant every row)
+      if (writes.all === "a" || (writes.all as unknown) === true) this.lru.clear();
     } else {
       const keys = writes.keys.filter((k) => k.startsWith("a:"));
       if (keys.length) this.lru.invalidate(keys);
