@@ -48,15 +48,17 @@ describe.each(DB_KINDS)("accounts on %s", (kind) => {
   });
 
   test("verify_credentials counts the owner's pending follow requests and unread, unfiltered notifications", async () => {
-    const carol = await passwordToken(server, "carol");
-    const me = async () => (await server.fetch("/api/v1/accounts/verify_credentials", { headers: auth(carol.access_token) })).json();
+    // accounts of its own: the other tests follow between alice, bob, carol and dave
+    const [gil, hal, ivy, jo] = await Promise.all(["gil", "hal", "ivy", "jo"].map(async (nick) => (await server.createUser(nick)).id));
+    const gilToken = await passwordToken(server, "gil");
+    const me = async () => (await server.fetch("/api/v1/accounts/verify_credentials", { headers: auth(gilToken.access_token) })).json();
     expect((await me()).source.follow_requests_count).toBe(0);
     const db = server.services.db;
-    await db.follow.create({ data: { id: newId(), followerId: ids.alice, followingId: ids.carol, state: "pending" } });
-    await db.follow.create({ data: { id: newId(), followerId: ids.bob, followingId: ids.carol, state: "pending" } });
-    await db.follow.create({ data: { id: newId(), followerId: ids.dave, followingId: ids.carol, state: "accept" } });
+    await db.follow.create({ data: { id: newId(), followerId: hal, followingId: gil, state: "pending" } });
+    await db.follow.create({ data: { id: newId(), followerId: ivy, followingId: gil, state: "pending" } });
+    await db.follow.create({ data: { id: newId(), followerId: jo, followingId: gil, state: "accept" } });
     const notification = (seen: boolean, filtered: boolean) =>
-      db.notification.create({ data: { id: newId(), accountId: ids.carol, fromAccountId: ids.dave, type: "follow", seen, filtered } });
+      db.notification.create({ data: { id: newId(), accountId: gil, fromAccountId: jo, type: "follow", seen, filtered } });
     await notification(false, false);
     await notification(false, false);
     await notification(true, false);
