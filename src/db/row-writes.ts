@@ -29,6 +29,7 @@
 // starts between the write and the commit store the old row.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrismaClient } from "../generated/prisma/client.ts";
+import type { GenerationalLru } from "../kernel/generational-lru.ts";
 
 /** Whose rows: `a` accounts, `t` tokens, `p` apps, `f` follows (keyed by the accounts at their ends). */
 export type RowKind = "a" | "t" | "p" | "f";
@@ -40,6 +41,20 @@ export type RowKind = "a" | "t" | "p" | "f";
 export type RowWrites = { keys: string[] } | { all: RowKind };
 
 type Listener = (writes: RowWrites) => void;
+
+/**
+ * What a cache of rows of `kinds` drops for `writes`: the keys of those kinds, or everything when every row
+ * of one of them changed. `{ all: true }` is what a process of the version before kinds were named sends
+ * during a rolling deploy (it meant every row): every cache drops everything for it.
+ */
+export function dropRowWrites(lru: Pick<GenerationalLru<unknown>, "clear" | "invalidate">, kinds: readonly RowKind[], writes: RowWrites): void {
+  if ("all" in writes) {
+    if (kinds.includes(writes.all) || (writes.all as unknown) === true) lru.clear();
+    return;
+  }
+  const keys = writes.keys.filter((k) => kinds.includes(k.slice(0, k.indexOf(":")) as RowKind));
+  if (keys.length) lru.invalidate(keys);
+}
 
 const listeners = new WeakMap<object, Set<Listener>>();
 /** a transaction's writes until it settles; `open` false once it has (work it started may still write) */

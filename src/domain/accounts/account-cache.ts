@@ -15,11 +15,12 @@
 // of the accounts that moved to it without a write of theirs: an entry answers to its `movedToId`'s
 // key too. Rows are shared, not copied: the readers only read them.
 import type { Settings } from "../../config/env.ts";
-import type { RowWrites } from "../../db/row-writes.ts";
+import { dropRowWrites, type RowWrites } from "../../db/row-writes.ts";
 import type { Account } from "../../generated/prisma/client.ts";
 import { GenerationalLru } from "../../kernel/generational-lru.ts";
 import type { Bus } from "../../realtime/bus.ts";
 import type { Ctx } from "../context.ts";
+import { perServer } from "../per-server.ts";
 
 const DEFAULT_ENTRIES = 5_000;
 const TTL_MS = 60_000;
@@ -53,13 +54,7 @@ export class AccountCache {
 
   /** Drops what account writes change (tokens, apps and follows are none of its rows). */
   invalidate(writes: RowWrites): void {
-    if ("all" in writes) {
-      // `true`: a process of the version before kinds were named, during a rolling deploy (it meant every row)
-      if (writes.all === "a" || (writes.all as unknown) === true) this.lru.clear();
-    } else {
-      const keys = writes.keys.filter((k) => k.startsWith("a:"));
-      if (keys.length) this.lru.invalidate(keys);
-    }
+    dropRowWrites(this.lru, ["a"], writes);
   }
 
   off(): void {
@@ -67,18 +62,14 @@ export class AccountCache {
   }
 }
 
-/** One cache per bus, i.e. per server (tests run several servers in one process, each with its own database). */
-const caches = new WeakMap<Bus, AccountCache>();
-const OFF = new AccountCache(0);
+const caches = perServer(new AccountCache(0));
 
 /** The account cache of this server; off (stores nothing) where followRowWrites (row-caches.ts) did not set one up. */
 export function accountCache(ctx: Pick<Ctx, "bus">): AccountCache {
-  return (ctx.bus && caches.get(ctx.bus)) || OFF;
+  return caches.of(ctx);
 }
 
 /** Sets up the account cache of the server on `bus` (row-caches.ts wires its invalidations); undone by `off()`. */
 export function installAccountCache(bus: Bus, settings: Pick<Settings, "accountCacheEntries">): AccountCache {
-  const cache = new AccountCache(settings.accountCacheEntries ?? DEFAULT_ENTRIES); // ACCOUNT_CACHE_ENTRIES
-  caches.set(bus, cache);
-  return cache;
+  return caches.install(bus, new AccountCache(settings.accountCacheEntries ?? DEFAULT_ENTRIES)); // ACCOUNT_CACHE_ENTRIES
 }

@@ -16,10 +16,11 @@
 // account cache's: the counts go with the rows (`0` turns both off). `statuses` is not counted here
 // (it is 0 everywhere, as before).
 import type { Settings } from "../../config/env.ts";
-import type { RowWrites } from "../../db/row-writes.ts";
+import { dropRowWrites, type RowWrites } from "../../db/row-writes.ts";
 import { GenerationalLru } from "../../kernel/generational-lru.ts";
 import type { Bus } from "../../realtime/bus.ts";
 import type { Ctx } from "../context.ts";
+import { perServer } from "../per-server.ts";
 
 const DEFAULT_ENTRIES = 5_000;
 const TTL_MS = 60_000;
@@ -60,12 +61,7 @@ export class CountCache {
 
   /** Drops what follow writes change (accounts, tokens and apps are none of its rows). */
   invalidate(writes: RowWrites): void {
-    if ("all" in writes) {
-      if (writes.all === "f") this.lru.clear();
-    } else {
-      const keys = writes.keys.filter((k) => k.startsWith("f:"));
-      if (keys.length) this.lru.invalidate(keys);
-    }
+    dropRowWrites(this.lru, ["f"], writes);
   }
 
   off(): void {
@@ -73,18 +69,14 @@ export class CountCache {
   }
 }
 
-/** One cache per bus, i.e. per server (tests run several servers in one process, each with its own database). */
-const caches = new WeakMap<Bus, CountCache>();
-const OFF = new CountCache(0);
+const caches = perServer(new CountCache(0));
 
 /** The count cache of this server; off (stores nothing) where followRowWrites (row-caches.ts) did not set one up. */
 export function countCache(ctx: Pick<Ctx, "bus">): CountCache {
-  return (ctx.bus && caches.get(ctx.bus)) || OFF;
+  return caches.of(ctx);
 }
 
 /** Sets up the count cache of the server on `bus` (row-caches.ts wires its invalidations); undone by `off()`. */
 export function installCountCache(bus: Bus, settings: Pick<Settings, "accountCacheEntries">): CountCache {
-  const cache = new CountCache(settings.accountCacheEntries ?? DEFAULT_ENTRIES); // ACCOUNT_CACHE_ENTRIES
-  caches.set(bus, cache);
-  return cache;
+  return caches.install(bus, new CountCache(settings.accountCacheEntries ?? DEFAULT_ENTRIES)); // ACCOUNT_CACHE_ENTRIES
 }

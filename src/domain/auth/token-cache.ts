@@ -19,10 +19,11 @@
 // write follows). Its conditional update that changes no row announces nothing.
 import type { Settings } from "../../config/env.ts";
 import type { Account, OAuthApp, OAuthToken } from "../../generated/prisma/client.ts";
-import type { RowWrites } from "../../db/row-writes.ts";
+import { dropRowWrites, type RowWrites } from "../../db/row-writes.ts";
 import { GenerationalLru } from "../../kernel/generational-lru.ts";
 import type { Bus } from "../../realtime/bus.ts";
 import type { Ctx } from "../context.ts";
+import { perServer } from "../per-server.ts";
 
 export type CachedToken = OAuthToken & { account: Account | null; app: OAuthApp };
 
@@ -73,12 +74,7 @@ export class TokenCache {
 
   /** Drops what writes of accounts, tokens and apps change; follows are none of its rows. */
   invalidate(writes: RowWrites): void {
-    if ("all" in writes) {
-      if (writes.all !== "f") this.lru.clear();
-    } else {
-      const keys = writes.keys.filter((k) => !k.startsWith("f:"));
-      if (keys.length) this.lru.invalidate(keys);
-    }
+    dropRowWrites(this.lru, ["a", "t", "p"], writes);
   }
 
   clear(): void {
@@ -91,18 +87,14 @@ export class TokenCache {
   }
 }
 
-/** One cache per bus, i.e. per server (tests run several servers in one process). */
-const caches = new WeakMap<Bus, TokenCache>();
-const OFF = new TokenCache(0);
+const caches = perServer(new TokenCache(0));
 
 /** This server's token cache; off (stores nothing) where followRowWrites (row-caches.ts) did not set one up. */
 export function tokenCache(ctx: Pick<Ctx, "bus">): TokenCache {
-  return (ctx.bus && caches.get(ctx.bus)) || OFF;
+  return caches.of(ctx);
 }
 
 /** Sets up the token cache of the server on `bus` (row-caches.ts wires its invalidations); undone by `off()`. */
 export function installTokenCache(bus: Bus, settings: Pick<Settings, "tokenCacheEntries">): TokenCache {
-  const cache = new TokenCache(settings.tokenCacheEntries ?? DEFAULT_ENTRIES); // TOKEN_CACHE_ENTRIES
-  caches.set(bus, cache);
-  return cache;
+  return caches.install(bus, new TokenCache(settings.tokenCacheEntries ?? DEFAULT_ENTRIES)); // TOKEN_CACHE_ENTRIES
 }
