@@ -31,12 +31,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrismaClient } from "../generated/prisma/client.ts";
 import type { GenerationalLru } from "../kernel/generational-lru.ts";
 
-/** Whose rows: `a` accounts, `t` tokens, `p` apps, `f` follows (keyed by the accounts at their ends). */
+/** Whose rows: `a` accounts, `t` tokens, `p` apps, `f` an account's counts (its follows, by the accounts at their ends, and its counted statuses). */
 export type RowKind = "a" | "t" | "p" | "f";
 
 /**
  * What changed: keys `a:<account id>`, `t:<token id>`, `p:<app id>`, `f:<account id>` (a follow from or
- * to the account), or every row of one kind (a write whose rows cannot be named).
+ * to the account, or a counted status of it), or every row of one kind (a write whose rows cannot be named).
  */
 export type RowWrites = { keys: string[] } | { all: RowKind };
 
@@ -156,6 +156,16 @@ const TABLES = { accounts: "a", oauth_tokens: "t", oauth_apps: "p", follows: "f"
 export function announceRowWrites(db: object, table: keyof typeof TABLES, ids: (string | number)[] | "all"): void {
   const prefix = TABLES[table];
   tell(db, ids === "all" ? { all: prefix } : { keys: ids.map((id) => `${prefix}:${id}`) });
+}
+
+/**
+ * Announces that the status counts of these accounts changed (accounts/account-counts.ts counts their
+ * public and unlisted statuses): statuses are no cached rows, so their writes are announced by the few
+ * domain functions that add or remove a counted one (statusStored, removeStatus, the prune, the admin's
+ * visibility change), not by the extension. Inside a transaction it waits for the commit like the rest.
+ */
+export function announceCountWrites(db: object, accountIds: readonly string[]): void {
+  tell(db, { keys: [...new Set(accountIds)].map((id) => `f:${id}`) });
 }
 
 /** Calls `listener` after every committed write to accounts, tokens, apps and follows through `db`, until the returned function is called. */

@@ -52,6 +52,10 @@ const Account = builder.prismaObject("Account", {
     email: t.exposeString("email", { nullable: true, authScopes: { staff: true } }),
     followersCount: t.int({ resolve: async (a, _args, ctx) => visibleCounts(a, await ctx.loaders.accountCounts.load(a.id), ctx.viewer.account?.id).followers }),
     followingCount: t.int({ resolve: async (a, _args, ctx) => visibleCounts(a, await ctx.loaders.accountCounts.load(a.id), ctx.viewer.account?.id).following }),
+    statusesCount: t.int({
+      description: "its public and unlisted statuses, reblogs not counted (REST's statuses_count)",
+      resolve: async (a, _args, ctx) => (await ctx.loaders.accountCounts.load(a.id)).statuses,
+    }),
     relationship: t.field({ type: Relationship, nullable: true, resolve: (a, _args, ctx) => ctx.loaders.relationship.load(a.id) }),
   }),
 });

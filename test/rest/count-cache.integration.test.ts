@@ -3,6 +3,8 @@
 // change (follow, unfollow, an accepted request, a block, a removed follower, a deleted account) shows
 // on the very next page, in this process and, over Redis, in the others; a warm page is the same JSON as
 // a cold one; a follow write the announcements cannot name drops the counts but not the token cache.
+// `statuses_count` (public and unlisted statuses, no reblogs: Pleroma's note_count) is cached with them,
+// and a post, a deletion or an admin's visibility change shows on the next page likewise.
 // Each case first checks that the counts it is about are cached, then changes them, then asks once.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { accountCache } from "../../src/domain/accounts/account-cache.ts";
@@ -11,7 +13,7 @@ import { countCache } from "../../src/domain/accounts/count-cache.ts";
 import { tokenCache } from "../../src/domain/auth/token-cache.ts";
 import { systemCtx } from "../../src/domain/context.ts";
 import type { RunningServer } from "../../src/server.ts";
-import { bearer, user, type User } from "../support/actors.ts";
+import { admin, bearer, user, type User } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { serversSharingRedis, signInOn, type SharedServers } from "../support/redis-servers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -71,10 +73,10 @@ describe.each(DB_KINDS)("count cache on %s", (kind) => {
     const cache = countCache(server.services);
     cache.invalidate({ all: "f" });
     const cold = await home();
-    expect(cached(ana)).toEqual({ followers: 1, following: 0 });
+    expect(cached(ana)).toEqual({ followers: 1, following: 0, statuses: 1 });
     expect(await home()).toEqual(cold);
     // the counts come from the cache, not from the database: a value put there shows on both pages
-    cache.store(cache.begin(), ana.id, { followers: 77, following: 5 });
+    cache.store(cache.begin(), ana.id, { followers: 77, following: 5, statuses: 1 });
     expect(await anaOnHome()).toEqual([77, 5]);
     const profile = await statements(server, async () => expect(await onProfile(ana)).toEqual([77, 5]));
     expect(profile.filter((s) => COUNTING.test(s)), "no counting statement").toEqual([]);
@@ -152,6 +154,49 @@ describe.each(DB_KINDS)("count cache on %s", (kind) => {
     expect((await statements(server, () => home())).filter((s) => /\boauth_tokens\b/.test(s))).toEqual([]);
   });
 
+  test("statuses_count: public and unlisted posts count, reblogs and private or direct ones do not; a post, a deletion and a visibility change show at once", async () => {
+    const ida = await user(server, "ida");
+    const adm = await admin(server, "adm");
+    const post = async (status: string, visibility: string) => (await ok(call(server, ida, "POST", "/api/v1/statuses", { status, visibility }))).id as string;
+    /** ida's statuses_count as her own verify_credentials, ben's view of her profile and her latest status on ben's public timeline show it */
+    const counts = async () => {
+      const own = (await ok(call(server, ida, "GET", "/api/v1/accounts/verify_credentials"))).statuses_count;
+      const profile = (await ok(call(server, ben, "GET", `/api/v1/accounts/${ida.id}`))).statuses_count;
+      const onPage = ((await ok(call(server, ben, "GET", `/api/v1/accounts/${ida.id}/statuses`))) as any[])[0]?.account.statuses_count;
+      expect(countCache(server.services).get(ida.id)?.statuses, "cached after the reads").toBe(own);
+      return [own, profile, onPage];
+    };
+    await post("one", "public");
+    expect(await counts()).toEqual([1, 1, 1]);
+    const two = await post("two", "unlisted");
+    expect(await counts()).toEqual([2, 2, 2]);
+    await post("three", "private");
+    await post("@ben four", "direct");
+    expect((await counts()).slice(0, 2)).toEqual([2, 2]);
+    // her reblog of her own status and ben's reblog of hers count for no one
+    await ok(call(server, ida, "POST", `/api/v1/statuses/${two}/reblog`));
+    await ok(call(server, ben, "POST", `/api/v1/statuses/${two}/reblog`));
+    expect((await counts()).slice(0, 2)).toEqual([2, 2]);
+    expect((await ok(call(server, ben, "GET", "/api/v1/accounts/verify_credentials"))).statuses_count).toBe(0);
+    // an admin makes the unlisted one private: it leaves the count; back to public: it is counted again
+    const setVisibility = (visibility: string) => ok(call(server, adm, "PUT", `/api/v1/ext/admin/statuses/${two}`, { visibility }));
+    await setVisibility("private");
+    expect((await counts()).slice(0, 2)).toEqual([1, 1]);
+    await setVisibility("public");
+    expect((await counts()).slice(0, 2)).toEqual([2, 2]);
+    await ok(call(server, ida, "DELETE", `/api/v1/statuses/${two}`));
+    expect(await counts()).toEqual([1, 1, 1]);
+    // what is stored agrees with a count straight from the table
+    const [row] = await server.services.db.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM statuses WHERE account_id = $1 AND reblog_of_id IS NULL AND visibility IN ('public', 'unlisted')`,
+      ida.id,
+    );
+    expect(row.n).toBe(1);
+    // GraphQL's Account.statusesCount is the same count
+    const gql = await server.fetch("/graphql", { json: { query: `{ account(id: "${ida.id}") { statusesCount } }` }, headers: ben.auth });
+    expect(((await gql.json()) as any).data.account.statusesCount).toBe(1);
+  });
+
   test("ACCOUNT_CACHE_ENTRIES=0 counts every time", async () => {
     const off = await startTestServer(kind, { ACCOUNT_CACHE_ENTRIES: "0" });
     try {
@@ -187,7 +232,7 @@ describe("count cache across two servers sharing Redis", () => {
     expect((await send(a, ana, "POST", "/api/v1/statuses", { status: "hello" })).status).toBe(200);
     const anaOn = async (server: RunningServer) => ((await (await send(server, ben, "GET", "/api/v1/timelines/home")).json()) as any[])[0].account.followers_count;
     expect(await anaOn(b)).toBe(1);
-    expect(countCache(b.services).get(ana.id)).toEqual({ followers: 1, following: 0 });
+    expect(countCache(b.services).get(ana.id)).toEqual({ followers: 1, following: 0, statuses: 1 });
     expect((await send(a, cat, "POST", `/api/v1/accounts/${ana.id}/follow`)).status).toBe(200);
     // the event crosses Redis within a second or two; the cache would hold the counts for a minute
     const end = Date.now() + 3_000;

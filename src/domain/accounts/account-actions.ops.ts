@@ -15,6 +15,7 @@ import { operation } from "../operation.ts";
 import { consumeAccountToken, findUsableAccountToken, isRecordNotFound, issueAccountToken } from "./account-tokens.ts";
 import { mailSettings } from "./registration.ops.ts";
 import { allStatusesChanged } from "../statuses/status-cache.ts";
+import { statusCountsChanged } from "./account-counts.ts";
 
 export const DELETE_ACCOUNT_JOB = "accounts.delete";
 
@@ -164,6 +165,7 @@ export async function purgeAccount(ctx: Pick<Ctx, "db" | "settings" | "bus" | "j
   ]);
   // its favourites, reblogs, reactions, votes and replies counted on statuses anywhere
   allStatusesChanged(ctx);
+  statusCountsChanged(ctx, gone); // its statuses_count
   for (const d of gone) ctx.bus.publish("status_deleted", d);
   for (const url of [...media.map((m) => m.url), account.avatar, account.header, account.background]) await removeStored(ctx, url);
 }

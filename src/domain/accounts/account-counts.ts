@@ -1,7 +1,13 @@
 // Follower/following/status counts of many accounts in one statement, for the accounts the count
 // cache (count-cache.ts) lacks: what it has is not counted again, and what is counted goes to it.
+// `statuses_count` counts what Pleroma's `note_count` does: the account's own statuses (not its
+// reblogs) addressed to the public, that is public and unlisted ones (docs/compatibility.md,
+// "statuses_count"). Statuses are counted where they are (statuses_account_id_id_idx), not kept in a
+// column: a counter on the account row would be written by every post, and the count cache makes a
+// recount rare.
 import { Prisma, type Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
+import { announceCountWrites } from "../../db/row-writes.ts";
 import { rows } from "../../db/sql.ts";
 import { countCache } from "./count-cache.ts";
 
@@ -11,8 +17,25 @@ export interface AccountCounts {
   statuses: number;
 }
 
+/** the statuses `statuses_count` counts, as a condition on `statuses s` */
+export const COUNTED_STATUSES = Prisma.sql`s.reblog_of_id IS NULL AND s.visibility IN ('public', 'unlisted')`;
+
+/** Whether `statuses_count` counts the status (COUNTED_STATUSES, in JavaScript). */
+export function countedStatus(s: { reblogOfId: string | null; visibility: string }): boolean {
+  return s.reblogOfId === null && (s.visibility === "public" || s.visibility === "unlisted");
+}
+
 /**
- * The counts as SQL: a JSON array of [id, followers, following] for the account ids `ids` selects (one
+ * Tells the count caches of every process that these statuses were stored or deleted, or left or
+ * joined the counted ones: their authors' `statuses_count` is counted again (after the commit, when
+ * called inside a transaction).
+ */
+export function statusCountsChanged(ctx: Pick<Ctx, "db">, statuses: readonly { accountId: string; reblogOfId: string | null; visibility: string }[]): void {
+  announceCountWrites(ctx.db, statuses.filter(countedStatus).map((s) => s.accountId));
+}
+
+/**
+ * The counts as SQL: a JSON array of [id, followers, following, statuses] for the account ids `ids` selects (one
  * column) but those in `skip` (the ones the count cache has: one array parameter, so that the text is
  * the same whatever the page).
  */
@@ -20,9 +43,13 @@ export function accountCountsSql(ids: Prisma.Sql, skip?: readonly string[]): Pri
   const unless = skip ? Prisma.sql`WHERE id <> ALL(${skip}::text[])` : Prisma.empty;
   return Prisma.sql`(SELECT json_agg(json_build_array(_c.id,
       (SELECT count(*)::int FROM follows f WHERE f.following_id = _c.id AND f.state = 'accept'),
-      (SELECT count(*)::int FROM follows f WHERE f.follower_id = _c.id AND f.state = 'accept')))
+      (SELECT count(*)::int FROM follows f WHERE f.follower_id = _c.id AND f.state = 'accept'),
+      (SELECT count(*)::int FROM statuses s WHERE s.account_id = _c.id AND ${COUNTED_STATUSES})))
     FROM (SELECT DISTINCT id FROM (${ids}) AS _i(id) ${unless}) AS _c)`;
 }
+
+/** one account's counts as `accountCountsSql` answers them */
+export type CountsRow = [id: string, followers: number, following: number, statuses: number];
 
 /** The counts of `ids`: the count cache's, and the others counted in one statement (none when it has them all). */
 export async function loadAccountCounts(ctx: Pick<Ctx, "db" | "bus">, ids: readonly string[]): Promise<Map<string, AccountCounts>> {
@@ -31,14 +58,14 @@ export async function loadAccountCounts(ctx: Pick<Ctx, "db" | "bus">, ids: reado
   const missing: string[] = [];
   for (const id of new Set(ids)) {
     const hit = cache.get(id);
-    result.set(id, { followers: hit?.followers ?? 0, following: hit?.following ?? 0, statuses: 0 });
+    result.set(id, hit ?? { followers: 0, following: 0, statuses: 0 });
     if (!hit) missing.push(id);
   }
   if (missing.length === 0) return result;
   const since = cache.begin();
-  const [row] = await rows<{ counts: [string, number, number][] | null }>(ctx.db, Prisma.sql`
+  const [row] = await rows<{ counts: CountsRow[] | null }>(ctx.db, Prisma.sql`
     SELECT ${accountCountsSql(Prisma.sql`SELECT unnest(${missing}::text[])`)} AS counts`);
-  for (const [id, followers, following] of row?.counts ?? []) Object.assign(result.get(id)!, { followers, following });
+  for (const [id, followers, following, statuses] of row?.counts ?? []) Object.assign(result.get(id)!, { followers, following, statuses });
   for (const id of missing) cache.store(since, id, result.get(id)!);
   return result;
 }

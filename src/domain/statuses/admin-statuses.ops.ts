@@ -11,6 +11,7 @@ import { operation } from "../operation.ts";
 import { deleteStatus } from "./statuses.ops.ts";
 import { offsetOf } from "../reports/admin-reports.ops.ts";
 import { statusUpdated } from "./status-cache.ts";
+import { statusCountsChanged } from "../accounts/account-counts.ts";
 
 /** What `PUT /statuses/:id` may set, as the family allows. */
 export const SETTABLE_VISIBILITIES = ["public", "private", "unlisted"] as const;
@@ -106,6 +107,8 @@ export const adminUpdateStatus = operation({
       return row;
     });
     statusUpdated(ctx, updated.id);
+    // public/unlisted ↔ private moves it in or out of its author's statuses_count
+    if (visibility !== undefined) statusCountsChanged(ctx, [status, updated]);
     return updated;
   },
 });

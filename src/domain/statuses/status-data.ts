@@ -5,7 +5,7 @@
 // What every viewer sees the same of a status comes from the status cache (status-cache.ts) when it has
 // it: the statement then selects only the viewer's part for that status (same text, one more array).
 // The account rows likewise come from the account cache (accounts/account-cache.ts) when it has them,
-// and the authors' follower and following counts from the count cache (accounts/count-cache.ts): the
+// and the authors' follower, following and status counts from the count cache (accounts/count-cache.ts): the
 // statement reads and counts only the others (two more arrays of ids to skip).
 import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
@@ -13,7 +13,7 @@ import { rows } from "../../db/sql.ts";
 import type { Ctx } from "../context.ts";
 import { decodeFilters, filtersJson, type FilterRules } from "../filters/filters.read.ts";
 import { accountCache } from "../accounts/account-cache.ts";
-import { accountCountsSql, type AccountCounts } from "../accounts/account-counts.ts";
+import { accountCountsSql, type AccountCounts, type CountsRow } from "../accounts/account-counts.ts";
 import { countCache } from "../accounts/count-cache.ts";
 import { viewerFlagSql } from "./viewer-flags.ts";
 import { canSee, type ViewerContext } from "./visibility.ts";
@@ -43,7 +43,7 @@ export interface StatusData {
   statuses: Map<string, Status>;
   /** the authors of the statuses */
   accounts: Map<string, Account>;
-  /** the authors' follower and following counts (the count cache's, or read with them: rendering the authors needs no statement of its own) */
+  /** the authors' follower, following and status counts (the count cache's, or read with them: rendering the authors needs no statement of its own) */
   accountCounts: Map<string, AccountCounts>;
   media: Map<string, MediaAttachment[]>;
   polls: Map<string, PollData>;
@@ -241,12 +241,12 @@ export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: read
   const counts = countCache(ctx);
   for (const id of [...data.statuses.values()].map((s) => s.accountId).concat([...shared.values()].map((x) => x.row.accountId), alsoCounted)) {
     const hit = data.accountCounts.has(id) ? undefined : counts.get(id);
-    if (hit) data.accountCounts.set(id, { ...hit, statuses: 0 });
+    if (hit) data.accountCounts.set(id, hit);
   }
   const since = cache.begin();
   const accountsSince = accountRows.begin();
   const countsSince = counts.begin();
-  const [result] = await rows<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: [string, number, number][] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }>(
+  const [result] = await rows<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: CountsRow[] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }>(
     ctx.db,
     statement(ctx, [...data.statuses.values()], inner, [...shared.keys()], [...accounts.keys()], alsoCounted, [...data.accountCounts.keys()]),
   );
@@ -281,9 +281,9 @@ export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: read
     const author = accounts.get(s.accountId);
     if (author) data.accounts.set(author.id, author);
   }
-  for (const [id, followers, following] of result.counts ?? []) {
-    data.accountCounts.set(id, { followers, following, statuses: 0 });
-    counts.store(countsSince, id, { followers, following });
+  for (const [id, followers, following, statuses] of result.counts ?? []) {
+    data.accountCounts.set(id, { followers, following, statuses });
+    counts.store(countsSince, id, { followers, following, statuses });
   }
   for (const r of result.statuses ?? []) {
     const id = r.id;

@@ -21,6 +21,7 @@ import { canSee, viewerContext } from "./visibility.ts";
 import { quoteTarget } from "./quotes.ops.ts";
 import { text } from "../input-limits.ts";
 import { statusesChanged } from "./status-cache.ts";
+import { statusCountsChanged } from "../accounts/account-counts.ts";
 
 const HOUR_S = 60 * 60;
 /** Idempotency keys are honoured this long, as in the reference API. */
@@ -219,6 +220,7 @@ export async function statusStored(ctx: Ctx, stored: Status, mentionIds: readonl
   const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
   ctx.bus.publish("status_created", { statusId: status.id });
   statusesChanged(ctx, [status.inReplyToId]); // the parent's replies_count
+  statusCountsChanged(ctx, [status]); // the author's statuses_count
   if (lastStatusDateMoves(author, status.createdAt)) {
     // updateMany: the row is not wanted back (an update would read every column of it)
     await ctx.db.account.updateMany({ where: { id: status.accountId }, data: { lastStatusAt: status.createdAt } });
@@ -324,5 +326,6 @@ export async function removeStatus(ctx: Ctx, status: Status): Promise<void> {
   await ctx.db.status.deleteMany({ where: { id: status.id } });
   // itself, its parent's replies_count, its original's reblogs_count
   statusesChanged(ctx, [status.id, status.inReplyToId, status.reblogOfId, ...gone.map((d) => d.statusId)]);
+  statusCountsChanged(ctx, [status]); // its author's statuses_count (its reblogs count for no one)
   for (const d of gone) ctx.bus.publish("status_deleted", d);
 }

@@ -6,6 +6,7 @@
 import type { Ctx } from "../context.ts";
 import { deletedStatusesWhere } from "../streams/streams.read.ts";
 import { allStatusesChanged } from "../statuses/status-cache.ts";
+import { statusCountsChanged } from "../accounts/account-counts.ts";
 
 const BATCH = 500;
 
@@ -31,6 +32,7 @@ export async function pruneBatch(ctx: Pick<Ctx, "db" | "bus">, before: string, a
   const gone = await deletedStatusesWhere(ctx, { id: { in: ids } });
   const { count } = await ctx.db.status.deleteMany({ where: { id: { in: ids } } });
   allStatusesChanged(ctx); // their parents' replies_count, their originals' reblogs_count
+  statusCountsChanged(ctx, gone); // their authors' statuses_count
   for (const d of gone) ctx.bus.publish("status_deleted", d); // open streams drop them too
   return { deleted: count, last: ids.at(-1)! };
 }
