@@ -70,7 +70,35 @@ if (process.env.DATABASE_URL?.startsWith("pglite:")) {
     const { PGlite } = await import("@electric-sql/pglite");
     wrap(PGlite.prototype, "query");
     wrap(PGlite.prototype, "exec");
+    countNamedStatements(PGlite.prototype);
   } catch {
     // not installed here
   }
+}
+
+/**
+ * src/db/pglite-sql.ts runs the hot statements as named prepared statements through execProtocolStream,
+ * not query: a Bind to a named statement is one of them (PGlite's own query binds the unnamed one), and
+ * the named Parse before it gives its text.
+ */
+function countNamedStatements(proto) {
+  const texts = new Map();
+  const decoder = new TextDecoder();
+  /** the NUL-terminated string at `at` in `bytes`, and where the next one starts */
+  const cstring = (bytes, at) => {
+    const end = bytes.indexOf(0, at);
+    return [decoder.decode(bytes.subarray(at, end)), end + 1];
+  };
+  const original = proto.execProtocolStream;
+  proto.execProtocolStream = function (message, ...rest) {
+    if (message[0] === 0x50 /* Parse */) {
+      const [name, next] = cstring(message, 5);
+      if (name) texts.set(name, cstring(message, next)[0]);
+    } else if (message[0] === 0x42 /* Bind */) {
+      const [, next] = cstring(message, 5); // the portal
+      const [name] = cstring(message, next);
+      if (name) count(texts.get(name) ?? "");
+    }
+    return original.call(this, message, ...rest);
+  };
 }

@@ -7,6 +7,7 @@ import { PrismaClient } from "../generated/prisma/client.ts";
 import { refusingWhenClosed } from "./closed-transactions.ts";
 import { applyMigrations } from "./migrate.ts";
 import { announcingWrites } from "./row-writes.ts";
+import { pglitePreparing, pgliteSql, preparingClient } from "./pglite-sql.ts";
 import { poolSql, registerSql } from "./sql.ts";
 import { statementNameGenerator } from "./statement-names.ts";
 
@@ -151,8 +152,11 @@ export async function openDatabase(url: string): Promise<Database> {
   }
   const pglite = await openPglite(url);
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
-  const factory = new PrismaPGlite(pglite);
-  const { prisma, onQuery } = newClient(factory);
+  // one set of named statements for Prisma's adapter and the fast path: a text has one name on the one connection
+  const preparing = await pglitePreparing(pglite, statementNameGenerator());
+  const factory = new PrismaPGlite(preparingClient(pglite, preparing));
+  const { prisma, onQuery, tell } = newClient(factory);
+  registerSql(prisma, pgliteSql(preparing, tell));
   return {
     prisma,
     onQuery,

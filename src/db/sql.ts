@@ -6,7 +6,7 @@
 // Results read like $queryRaw's for the types these statements use: timestamp(3) columns (Prisma's
 // UTC-without-zone convention) as Dates in UTC, jsonb parsed, int8 as bigint. Dates in parameters are
 // sent as UTC ISO strings, which a timestamp column takes as the UTC wall time, as Prisma writes it.
-// PGlite (one connection in this process, nothing to gain) and clients opened without a pool go
+// On PGlite the same fast path is pglite-sql.ts (named statements there too); clients opened otherwise go
 // through Prisma's own raw calls.
 import type { Pool, QueryResult } from "pg";
 import type { Prisma, PrismaClient } from "../generated/prisma/client.ts";
