@@ -9,7 +9,7 @@
 // kept; later runs send only Bind, Describe (the portal's row description, which the result parser reads),
 // Execute and Sync, in one call. Other texts go through `query` as before.
 //
-// What this takes from PGlite beyond `query`: `execProtocolStream`, the two locks its own `query` holds
+// What this takes from PGlite beyond `query`: `execProtocolStream`, `_checkReady` and the two locks its own `query` holds
 // (`_runExclusiveTransaction`, so that a statement never runs inside another caller's open transaction,
 // and `_runExclusiveQuery`), its parsers and serializers, `syncToFs`, and the protocol serializer and
 // result parser it exports. All are in its type definitions; the version is pinned (package.json), and
@@ -69,6 +69,7 @@ export async function pglitePreparing(db: PGlite, nameOf: (query: { sql: string 
       const name = unnamed.has(text) ? undefined : nameOf({ sql: text });
       if (!name) return tx ? tx.query(text, params as unknown[], options) : db.query(text, params as unknown[], options);
       if (tx?.closed) throw new Error("Transaction is closed");
+      if (!tx) await db._checkReady(); // as query does: waits for start-up, refuses once closed
       const named = () => db._runExclusiveQuery(() => runNamed(text, name, params, options, !!tx));
       try {
         return await (tx ? named() : db._runExclusiveTransaction(named));
