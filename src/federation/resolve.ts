@@ -145,6 +145,7 @@ export function createFederationPort(services: Services): FederationPort {
         }
         // store from the top down, so each reply finds its parent stored; then link the chain
         let stored = 0;
+        let linked = false;
         let above = anchor;
         for (const object of missing.reverse()) {
           const saved = await rememberObject(fctx, object);
@@ -153,11 +154,14 @@ export function createFederationPort(services: Services): FederationPort {
           if (above && saved.inReplyToId !== above.id) await linkReplyParent(ctx, saved.id, above.id);
           above = saved;
         }
-        if (above && missing.length === stored) await linkReplyParent(ctx, status.id, above.id);
+        if (above && missing.length === stored) {
+          await linkReplyParent(ctx, status.id, above.id);
+          linked = true;
+        }
         // a complete walk (the root or a stored status reached) need not be repeated on the next view
         const complete = self !== null && !signal.aborted && missing.length === stored && (anchor !== null || !parentId);
         await kv.set(marker, true, { ttl: complete ? ANCESTORS_CHECKED : ANCESTORS_RETRY });
-        return stored;
+        return stored + (linked ? 1 : 0);
       });
     },
 

@@ -20,7 +20,8 @@ export interface FederationPort {
   resolveObject(ctx: Ctx, url: string): Promise<Resolved | null>;
   /**
    * Fetches the ancestors of a remote reply that are missing here (at most `maxDepth` of them, within
-   * `timeoutMs`) and links the chain; answers how many statuses were stored.
+   * `timeoutMs`) and links the chain; answers how many statuses were stored or linked to a parent (0: the
+   * thread is as it was, nothing to read again).
    */
   fetchAncestors(ctx: Ctx, status: Status, opts?: { maxDepth?: number; timeoutMs?: number }): Promise<number>;
   /** Re-fetches a remote account's actor document now; answers the updated account (or the stored one when the fetch failed). */

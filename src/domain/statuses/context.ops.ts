@@ -35,8 +35,9 @@ export const statusContext = operation({
     // missing ancestors now, with a short deadline, so that this answer already shows them
     const top = chain[0] ?? status;
     if (!top.local && !top.inReplyToId && ctx.federation) {
-      await ctx.federation.fetchAncestors(ctx, top, FETCH_ANCESTORS).catch(() => 0);
-      const linked = await ctx.db.status.findUnique({ where: { id: top.id } });
+      const changed = await ctx.federation.fetchAncestors(ctx, top, FETCH_ANCESTORS).catch(() => 0);
+      // most views find the walk already done (0): the thread is then read once, not twice
+      const linked = changed ? await ctx.db.status.findUnique({ where: { id: top.id } }) : null;
       if (linked?.inReplyToId) {
         status = (await ctx.db.status.findUnique({ where: { id: status.id } })) ?? status;
         ({ thread, chain, seen } = await ancestry(ctx, status));
