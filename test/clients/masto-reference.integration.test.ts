@@ -1,6 +1,6 @@
 // The reference API's newer account and status features through `masto`, as clients use them:
 // endorsements, familiar followers, profile image removal, identity proofs, the reblog wrapper's
-// flags, translation without a backend, followed hashtags.
+// flags, statuses_count, translation without a backend, followed hashtags.
 import { createRestAPIClient } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
@@ -86,6 +86,22 @@ describe("the reference API's newer parts through masto", () => {
     // another viewer did not reblog it
     const fetched = await bob.v1.statuses.$select(wrapper.id).fetch();
     expect(fetched).toMatchObject({ reblogged: false, reblog: { reblogged: false } });
+  });
+
+  test("statuses_count follows posts and deletions, as a profile shows it", async () => {
+    const cidClient = createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, "cid")).access_token });
+    const count = async () => (await cidClient.v1.accounts.verifyCredentials()).statusesCount;
+    expect(await count()).toBe(0);
+    const first = await cidClient.v1.statuses.create({ status: "one" });
+    await cidClient.v1.statuses.create({ status: "two", visibility: "unlisted" });
+    await cidClient.v1.statuses.create({ status: "for my followers", visibility: "private" });
+    expect(await count()).toBe(2);
+    // another client's view of the profile and of the author of a status agree
+    expect((await ann.v1.accounts.$select(cid).fetch()).statusesCount).toBe(2);
+    expect((await ann.v1.statuses.$select(first.id).fetch()).account.statusesCount).toBe(2);
+    await cidClient.v1.statuses.$select(first.id).remove();
+    expect(await count()).toBe(1);
+    expect((await ann.v1.accounts.$select(cid).fetch()).statusesCount).toBe(1);
   });
 
   test("translation without a backend is 404; an invisible status too", async () => {
