@@ -1,7 +1,6 @@
 // Named prepared statements on PGlite, for Prisma's driver adapter and for sql.ts's fast path alike: a
 // text that statement-names.ts names (seen three times, at most 300 texts) is parsed and planned once
-// under its name, as pg's named statements do on PostgreSQL (docs/performance.md, "PGlite: named
-// statements").
+// under its name, as pg's named statements do on PostgreSQL (docs/performance.md, "Tenth round").
 //
 // PGlite's `query` sends an unnamed Parse and a Describe of it before every Bind, so PostgreSQL-in-
 // WebAssembly parsed and planned the page and status-data statements again on every request: on the home
@@ -48,8 +47,14 @@ export async function pglitePreparing(db: PGlite, nameOf: (query: { sql: string 
   async function runNamed(text: string, name: string, params: readonly unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results> {
     let statement = prepared.get(text);
     if (!statement) {
-      const messages = await send(concat([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]));
-      statement = { name, types: parse.parseDescribeStatementResults(messages) };
+      try {
+        const messages = await send(concat([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]));
+        statement = { name, types: parse.parseDescribeStatementResults(messages) };
+      } catch (error) {
+        // whatever the Parse left under the name goes, so that the next try parses it afresh
+        await send(concat([serialize.close({ type: "S", name }), serialize.sync()])).catch(() => undefined);
+        throw error;
+      }
       prepared.set(text, statement);
     }
     const { types } = statement;

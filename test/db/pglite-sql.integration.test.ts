@@ -70,6 +70,12 @@ describe("named statements on pglite", () => {
     expect(await database.prisma.federationKv.count()).toBe(4);
   });
 
+  test("a text PostgreSQL cannot parse fails the same way every time, prepared or not", async () => {
+    const sql = sqlFor(database.prisma);
+    for (let i = 0; i < 5; i++) await expect(sql.query(`SELECT nope FROM nowhere_table /* broken */`)).rejects.toThrow(/nowhere_table/);
+    expect(await sql.query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+  });
+
   test("a statement sent while a Prisma transaction is open runs after it, not inside it", async () => {
     const sql = sqlFor(database.prisma);
     const count = `SELECT count(*)::int AS n FROM federation_kv WHERE key LIKE 'tx%' /* tx count */`;

@@ -2,7 +2,7 @@
 // cache (count-cache.ts) lacks: what it has is not counted again, and what is counted goes to it.
 // `statuses_count` counts what Pleroma's `note_count` does: the account's own statuses (not its
 // reblogs) addressed to the public, that is public and unlisted ones (docs/compatibility.md,
-// "statuses_count"). Statuses are counted where they are (statuses_account_id_id_idx), not kept in a
+// "Accounts"). Statuses are counted where they are (statuses_account_id_id_idx), not kept in a
 // column: a counter on the account row would be written by every post, and the count cache makes a
 // recount rare.
 import { Prisma, type Account } from "../../generated/prisma/client.ts";
