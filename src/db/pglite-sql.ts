@@ -32,27 +32,19 @@ export async function pglitePreparing(db: PGlite, nameOf: (query: { sql: string 
   /** texts PostgreSQL refused to run prepared (a cached plan whose row type changed): unnamed from then on */
   const unnamed = new Set<string>();
 
-  const send = (message: Uint8Array) => db.execProtocolStream(message, { syncToFs: false });
-  const concat = (parts: Uint8Array[]) => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  };
+  /** the protocol messages, as one buffer, in one call to the backend */
+  const send = (...messages: Uint8Array[]) => db.execProtocolStream(Buffer.concat(messages), { syncToFs: false });
 
   /** Runs `text` under `name`, parsing it first the first time (inside the query lock). */
   async function runNamed(text: string, name: string, params: readonly unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results> {
     let statement = prepared.get(text);
     if (!statement) {
       try {
-        const messages = await send(concat([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]));
+        const messages = await send(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync());
         statement = { name, types: parse.parseDescribeStatementResults(messages) };
       } catch (error) {
         // whatever the Parse left under the name goes, so that the next try parses it afresh
-        await send(concat([serialize.close({ type: "S", name }), serialize.sync()])).catch(() => undefined);
+        await send(serialize.close({ type: "S", name }), serialize.sync()).catch(() => undefined);
         throw error;
       }
       prepared.set(text, statement);
@@ -64,7 +56,7 @@ export async function pglitePreparing(db: PGlite, nameOf: (query: { sql: string 
       return s ? s(v) : String(v);
     });
     // one call: the Sync after Execute ends the statement whether it succeeded or not
-    const messages = await send(concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]));
+    const messages = await send(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
     if (!inTransaction) await db.syncToFs();
     return parse.parseResults(messages, db.parsers, options)[0]!;
   }
