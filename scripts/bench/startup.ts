@@ -41,7 +41,10 @@ const START = "<!-- startup:results:start -->";
 const END = "<!-- startup:results:end -->";
 const ADMIN_TOKEN = `startup-${process.pid}`;
 // the node flags `npm start` passes (package.json), so that `node dist/main.js` here runs as npm start does
-const START_FLAGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start as string).split(/\s+/).filter((a) => a.startsWith("--"));
+const START_SCRIPT = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start as string;
+const START_FLAGS = START_SCRIPT.split(/\s+/).filter((a) => a.startsWith("--"));
+/** the environment `npm start` sets before node (its `NAME=${NAME:-default}` words), so `node dist/main.js` runs match it */
+const START_ENV = Object.fromEntries([...START_SCRIPT.matchAll(/(?:^|\s)([A-Z_]+)=\$\{\1:-([^}\s]*)\}/g)].map((m) => [m[1], process.env[m[1]] ?? m[2]]));
 const TICK_MS = 10; // /proc/<pid>/stat counts CPU time in clock ticks of 10 ms (USER_HZ = 100 on Linux)
 const log = (m: string) => process.stderr.write(`[startup] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -108,6 +111,7 @@ async function start(how: "npm" | "node", db: "pglite" | "postgres", dataDir: st
   const { BASE_URL: _b, ...inherited } = process.env;
   const env: NodeJS.ProcessEnv = {
     ...inherited,
+    ...START_ENV,
     PORT: String(port),
     HOST: "127.0.0.1",
     BASE_URL: `http://localhost:${port}`,
@@ -274,7 +278,7 @@ function report(results: DbResult[], loadBefore: string, loadAfter: string) {
   const lines: string[] = [];
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
   lines.push(
-    `Run of ${when} UTC on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, node flags \`${START_FLAGS.join(" ") || "none"}\`, load average ${loadBefore} before and ${loadAfter} after (1, 5, 15 min; the machine is shared: wall times stretch with the load, CPU times much less). ${RUNS} cold starts per database; ${ROUNDS} load rounds of ${LOAD_S} s with ${CONCURRENCY} concurrent clients, then ${IDLE_S} s idle.`,
+    `Run of ${when} UTC on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, node flags \`${START_FLAGS.join(" ") || "none"}\`${Object.keys(START_ENV).length ? ` with ${Object.entries(START_ENV).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}, load average ${loadBefore} before and ${loadAfter} after (1, 5, 15 min; the machine is shared: wall times stretch with the load, CPU times much less). ${RUNS} cold starts per database; ${ROUNDS} load rounds of ${LOAD_S} s with ${CONCURRENCY} concurrent clients, then ${IDLE_S} s idle.`,
     "",
     "| database | first `npm start` (migrates) | `npm start` to ready (median) | `node dist/main.js` to ready (median) | CPU to ready (median) |",
     "|---|---|---|---|---|",

@@ -1,0 +1,74 @@
+// `npm start` is the README's runtime contract: this runs it as an operator does (npm, its prestart check, then the
+// built server) and checks what the script adds to a plain `node dist/main.js`: the young-generation flag and glibc's
+// malloc trim threshold (issue 17, idle memory: without it glibc keeps 30–40 MB of freed memory in its per-thread
+// arenas; docs/performance.md, "Eleventh round"), and that an operator's own GLIBC_TUNABLES wins.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const running: { child: ChildProcess; dataDir: string }[] = [];
+
+async function npmStart(extraEnv: Record<string, string>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ext-npm-start-"));
+  const { BASE_URL: _vitest, DATABASE_URL: _db, GLIBC_TUNABLES: _tunables, ...inherited } = process.env;
+  const child = spawn("npm", ["start", "--silent"], {
+    cwd: ROOT,
+    env: { ...inherited, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", ...extraEnv },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true, // its own process group: npm, sh and node stop together
+  });
+  running.push({ child, dataDir });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output}`);
+    try {
+      const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8")) as { url: string; pid: number };
+      return runtime;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`npm start did not listen:\n${output}`);
+}
+
+/** the server process's environment and command line, as the kernel has them */
+function processOf(pid: number) {
+  const environ = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
+  const env = Object.fromEntries(environ.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+  const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  return { env, argv };
+}
+
+afterEach(async () => {
+  for (const { child, dataDir } of running.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      process.kill(-child.pid!, "SIGTERM");
+      await exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+describe.skipIf(process.platform !== "linux")("npm start", () => {
+  it("runs the built server with the young-generation flag and glibc's trim threshold, and it answers", async () => {
+    const { url, pid } = await npmStart({});
+    const { env, argv } = processOf(pid);
+    expect(argv.slice(1)).toEqual(["--max-semi-space-size=4", "dist/main.js"]);
+    expect(env.GLIBC_TUNABLES).toBe("glibc.malloc.trim_threshold=2097152");
+    const res = await fetch(`${url}/api/v1/instance`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { uri: string }).uri).toBeTruthy();
+  });
+
+  it("keeps the operator's own GLIBC_TUNABLES", async () => {
+    const { pid } = await npmStart({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2" });
+    expect(processOf(pid).env.GLIBC_TUNABLES).toBe("glibc.malloc.arena_max=2");
+  });
+});
