@@ -5,11 +5,14 @@ import { restoreNativeBuiltins } from "./kernel/native-builtins.ts"; // first: s
 // own module bodies, so a static import here would let jsonld's polyfills in before native-builtins.ts saw
 // the engine's functions.
 const { loadSettings } = await import("./config/env.ts");
+const settings = loadSettings();
+// the embedded database starts while the server's modules load (src/db/pglite-open.ts)
+(await import("./db/pglite-open.ts")).startEmbeddedDatabase(settings.databaseUrl);
 const { startServer } = await import("./server.ts");
 const { releaseMemoryWhenIdle } = await import("./kernel/idle-memory.ts");
 
 restoreNativeBuiltins();
-const server = await startServer(loadSettings());
+const server = await startServer(settings);
 // the heap a burst of load grew is given back once the process is quiet (src/kernel/idle-memory.ts). What the
 // start-up left is not compacted: that cost 0.1–0.4 s before the first answer, and on Node 24 it left the
 // RSS ~30 MB higher, not lower (docs/performance.md, "Cold start, third round")

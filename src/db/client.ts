@@ -1,12 +1,12 @@
 // One place that turns a database URL into a Prisma client:
 //   postgresql://…        → PostgreSQL through @prisma/adapter-pg
 //   pglite:<dir>           → embedded PGlite persisted in <dir> (memory:// for throwaway databases)
-import fs from "node:fs";
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { refusingWhenClosed } from "./closed-transactions.ts";
 import { applyMigrations } from "./migrate.ts";
 import { announcingWrites } from "./row-writes.ts";
+import { openPglite } from "./pglite-open.ts";
 import { pglitePreparing, pgliteSql, preparingClient } from "./pglite-sql.ts";
 import { poolSql, registerSql } from "./sql.ts";
 import { statementNameGenerator } from "./statement-names.ts";
@@ -61,17 +61,6 @@ function wholeScripts(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrat
   factory.connect = async () => patch(await connect());
   factory.connectToShadowDb = async () => patch(await shadow());
   return factory;
-}
-
-async function openPglite(url: string) {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const dir = url.replace(/^pglite:/, "");
-  if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true }); // PGlite does not create parents
-  // PostgreSQL's default buffer pool (128 MB) is sized for a database server with the machine to itself;
-  // inside this process it is WebAssembly memory that, once touched, is never given back. 16 MB holds
-  // a small instance's hot pages (the rest comes from the OS's file cache) and cut the resident memory
-  // by about 110 MB (docs/performance.md, "Start-up and idle memory").
-  return new PGlite(dir, { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] });
 }
 
 /**

@@ -33,6 +33,20 @@ describe("exact paths", () => {
     expect(t.lookup("GET", "/api/v1/things/mine")).toBeUndefined();
   });
 
+  it("an earlier parameterless path shadows one that differs from it only in case or a trailing slash", () => {
+    const t = new ExactPaths();
+    t.add("get", "/API/v1/Plain/", [handler("first")]);
+    t.add("get", "/api/v1/plain", [handler("same but for case and slash")]);
+    t.add("get", "/api/v1/plain/", [handler("with the slash")]);
+    t.add("get", "/api/v1/plain//", [handler("two slashes: not matched by the first")]);
+    t.add("post", "/api/v1/plain", [handler("another method")]);
+    expect((t.lookup("GET", "/API/v1/Plain/")?.[0] as any).label).toBe("first");
+    expect(t.lookup("GET", "/api/v1/plain")).toBeUndefined();
+    expect(t.lookup("GET", "/api/v1/plain/")).toBeUndefined();
+    expect((t.lookup("GET", "/api/v1/plain//")?.[0] as any).label).toBe("two slashes: not matched by the first");
+    expect((t.lookup("POST", "/api/v1/plain")?.[0] as any).label).toBe("another method");
+  });
+
   it("in a router, runs the route's handlers in order, errors and rejections to the error handler", async () => {
     const router = express.Router();
     const t = new ExactPaths();

@@ -17,19 +17,46 @@ import { match } from "path-to-regexp";
 type Handler = (req: express.Request, res: express.Response, next: (err?: unknown) => void) => unknown;
 
 const isStatic = (path: string) => !/[:*{}()]/.test(path);
+/** a parameterless path as Express's matching sees it: lower case, without `trailing` (a declared route's trailing
+ *  slashes, which its pattern drops; the one optional slash of a path it matches) */
+const staticKey = (path: string, trailing: RegExp) => path.replace(trailing, "").toLowerCase() || "/";
 
 export class ExactPaths {
   private table = new Map<string, Handler[]>();
-  /** every route declared so far, in order, as Express would match it */
-  private declared: { method: string; matches: (path: string) => boolean }[] = [];
+  /** the parameterless routes declared so far, by method and path as Express compares them (lower case, no trailing slash) */
+  private declaredStatic = new Set<string>();
+  /** the routes with parameters declared so far, in order; their matchers are compiled when a later path is checked */
+  private declaredPatterns: { method: string; path: string; prefix: string; matches?: (path: string) => boolean }[] = [];
 
   /** Declares a route (call in the order the routes are registered on the router). */
   add(method: string, path: string, handlers: Handler[]): void {
     const m = method.toUpperCase();
-    const shadowed = this.declared.some((d) => d.method === m && d.matches(path));
-    if (isStatic(path) && !shadowed && !this.table.has(`${m} ${path}`)) this.table.set(`${m} ${path}`, handlers);
-    const matcher = match(path.replace(/\/+$/, "") || "/", { sensitive: false, trailing: true, end: true });
-    this.declared.push({ method: m, matches: (p) => matcher(p) !== false });
+    if (!isStatic(path)) {
+      // the literal text before its first parameter or group: a path it matches starts with it (in any case)
+      this.declaredPatterns.push({ method: m, path, prefix: path.split(/[:*{}()[\]+?!\\]/)[0]!.toLowerCase() });
+      return;
+    }
+    if (!this.table.has(`${m} ${path}`) && !this.shadowed(m, path)) this.table.set(`${m} ${path}`, handlers);
+    this.declaredStatic.add(`${m} ${staticKey(path, /\/+$/)}`);
+  }
+
+  /**
+   * Whether a route declared earlier matches `path` as Express would (path-to-regexp: case-insensitive, one
+   * optional trailing slash). An earlier parameterless route does when the two are equal but for case and
+   * that slash: one Set lookup. Only the routes with parameters need their matchers (compiled once, at the
+   * first check: start-up compiled one per route and tried each against every later path before, ~0.1 s).
+   */
+  private shadowed(method: string, path: string): boolean {
+    if (this.declaredStatic.has(`${method} ${staticKey(path, /\/$/)}`)) return true;
+    const lower = path.toLowerCase();
+    return this.declaredPatterns.some((d) => {
+      if (d.method !== method || !lower.startsWith(d.prefix)) return false;
+      if (!d.matches) {
+        const matcher = match(d.path.replace(/\/+$/, "") || "/", { sensitive: false, trailing: true, end: true });
+        d.matches = (p) => matcher(p) !== false;
+      }
+      return d.matches(path);
+    });
   }
 
   /** The handlers of the route declared at exactly this method and path, when the table has it. */
