@@ -10,13 +10,17 @@ let early: { url: string; pglite: Promise<PGlite> } | undefined;
 
 const isPglite = (url: string) => !/^postgres(ql)?:/.test(url);
 
-/** Starts PGlite for `url` now (nothing for PostgreSQL); the next `openPglite(url)` gets this instance. */
-export function startEmbeddedDatabase(url: string): void {
-  if (!isPglite(url) || early) return;
+/**
+ * Starts PGlite for `url` now (nothing for PostgreSQL, or when one was started already); the next `openPglite(url)`
+ * gets this instance. Returns the instance's start, for tests.
+ */
+export function startEmbeddedDatabase(url: string): Promise<PGlite> | undefined {
+  if (!isPglite(url) || early) return undefined;
   const pglite = newPglite(url);
   // a failure is the open's to report, when openDatabase awaits it; until then it is not unhandled
   pglite.catch(() => {});
   early = { url, pglite };
+  return pglite;
 }
 
 /** PGlite for `url` (`pglite:<dir>` or `pglite:memory://…`): the instance started early for it, else a new one. */
