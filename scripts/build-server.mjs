@@ -7,7 +7,8 @@
 // Like build-admin.mjs it does nothing when its inputs (the sources, the generated Prisma client, the
 // lock file, this script) hash to the stamp of the last build; `--force` rebuilds anyway. Files are
 // written to a temporary name and renamed, so a process starting meanwhile never reads half a file.
-// `node scripts/build-server.mjs [--force]`, or `buildServer()` from scripts/prestart.mjs.
+// `node scripts/build-server.mjs [--force]`, or `buildServer()` from scripts/prestart.mjs (`serverBuildIsFresh()`
+// from scripts/start.mjs).
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -45,11 +46,16 @@ function inputsDigest() {
   return hash.digest("hex");
 }
 
+/** Whether dist/ was built from the sources as they are now (its inputs hash to the stamp of the last build). */
+export function serverBuildIsFresh(digest = inputsDigest()) {
+  const built = Object.keys(entries).every((name) => fs.existsSync(path.join(out, `${name}.js`)));
+  return built && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === digest;
+}
+
 /** Builds dist/ when its inputs changed (or with `force`); returns whether it ran. */
 export async function buildServer({ force = false } = {}) {
   const digest = inputsDigest();
-  const built = Object.keys(entries).every((name) => fs.existsSync(path.join(out, `${name}.js`)));
-  if (!force && built && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === digest) return false;
+  if (!force && serverBuildIsFresh(digest)) return false;
   await build();
   fs.writeFileSync(stamp, digest);
   return true;

@@ -1,5 +1,5 @@
-// What `npm start` runs before the server (its `prestart`), `npm test` before the tests and `npm run ctl`
-// before the CLI (with --no-admin): generate the Prisma client, build the admin UI and build the server
+// What `npm test` runs before the tests and `npm run ctl` before the CLI (with --no-admin; `npm start` runs the
+// same checks in its own process: scripts/start.mjs): generate the Prisma client, build the admin UI and build the server
 // (dist/), each only when its inputs changed. One process for the three checks: as three `node` commands
 // they cost about 0.3 s more of every start (a Node process each, with what NODE_OPTIONS preloads), for
 // nothing when all is fresh (docs/performance.md, "Cold start, third round"). Each step is still its own

@@ -1,4 +1,4 @@
-// `npm start` is the README's runtime contract: this runs it as an operator does (npm, its prestart check, then the
+// `npm start` is the README's runtime contract: this runs it as an operator does (npm, then scripts/start.mjs: the build checks and the
 // built server) and checks what the script adds to a plain `node dist/main.js`: the young-generation flag and glibc's
 // malloc trim threshold (issue 17, idle memory: without it glibc keeps 30–40 MB of freed memory in its per-thread
 // arenas; docs/performance.md, "Eleventh round"), and that an operator's own GLIBC_TUNABLES wins.
@@ -60,7 +60,7 @@ describe.skipIf(process.platform !== "linux")("npm start", () => {
   it("runs the built server with the young-generation flag and glibc's trim threshold, and it answers", async () => {
     const { url, pid } = await npmStart({});
     const { env, argv } = processOf(pid);
-    expect(argv.slice(1)).toEqual(["--max-semi-space-size=4", "dist/main.js"]);
+    expect(argv.slice(1)).toEqual(["--max-semi-space-size=4", "scripts/start.mjs"]); // the build checks, then dist/main.js in the same process
     expect(env.GLIBC_TUNABLES).toBe("glibc.malloc.trim_threshold=2097152");
     const res = await fetch(`${url}/api/v1/instance`);
     expect(res.status).toBe(200);
