@@ -20,7 +20,9 @@ const json = async (res: Response) => ({ status: res.status, body: await res.jso
 
 beforeAll(async () => {
   net = await startFederationNet();
-  [a, b] = await Promise.all([net.start("a"), net.start("b")]);
+  // a delivery whose first try fails on a loaded machine is tried again within the tests' waits (30 s by default)
+  const retrySoon = { FEDERATION_RETRY_INITIAL_SECONDS: "3" };
+  [a, b] = await Promise.all([net.start("a", retrySoon), net.start("b", retrySoon)]);
   [alice, carol, bob] = await Promise.all([a.createUser("alice"), a.createUser("carol"), b.createUser("bob")]);
   // a WebFinger-only peer for the remote-interaction flow: it answers the family's subscribe template
   peer = http.createServer((req, res) => {
