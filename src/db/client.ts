@@ -6,7 +6,7 @@ import { PrismaClient } from "../generated/prisma/client.ts";
 import { refusingWhenClosed } from "./closed-transactions.ts";
 import { applyMigrations } from "./migrate.ts";
 import { announcingWrites } from "./row-writes.ts";
-import { openPglite } from "./pglite-open.ts";
+import { isPostgres, openPglite } from "./pglite-open.ts";
 import { pglitePreparing, pgliteSql, preparingClient } from "./pglite-sql.ts";
 import { poolSql, registerSql } from "./sql.ts";
 import { statementNameGenerator } from "./statement-names.ts";
@@ -25,8 +25,6 @@ export interface Database {
   onQuery(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
 }
-
-const isPostgres = (url: string) => /^postgres(ql)?:/.test(url);
 
 /** A migration-capable adapter factory with its own connections (used by the migration runner). */
 export async function adapterFactory(url: string): Promise<{ factory: SqlMigrationAwareDriverAdapterFactory; close: () => Promise<void> }> {

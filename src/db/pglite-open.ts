@@ -8,14 +8,15 @@ import type { PGlite } from "@electric-sql/pglite";
 
 let early: { url: string; pglite: Promise<PGlite> } | undefined;
 
-const isPglite = (url: string) => !/^postgres(ql)?:/.test(url);
+/** whether a database URL names PostgreSQL (else it is PGlite's: `pglite:<dir>`) */
+export const isPostgres = (url: string) => /^postgres(ql)?:/.test(url);
 
 /**
  * Starts PGlite for `url` now (nothing for PostgreSQL, or when one was started already); the next `openPglite(url)`
  * gets this instance. Returns the instance's start, for tests.
  */
 export function startEmbeddedDatabase(url: string): Promise<PGlite> | undefined {
-  if (!isPglite(url) || early) return undefined;
+  if (isPostgres(url) || early) return undefined;
   const pglite = newPglite(url);
   // a failure is the open's to report, when openDatabase awaits it; until then it is not unhandled
   pglite.catch(() => {});

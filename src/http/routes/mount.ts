@@ -102,8 +102,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
   const exact = new ExactPaths();
   router.use(exact.middleware());
   for (const declared of routes) {
-    const resolved = resolveRoute(declared, services.settings.namespace, services.settings.family);
-    const def = resolved;
+    const def = resolveRoute(declared, services.settings.namespace, services.settings.family);
     // every string and array of the route's schemas has a maximum length (src/domain/input-limits.ts); the capped
     // copies are made at the route's first request: all routes' at start-up took ~0.06 s before the first answer
     const limited = <S extends z.ZodType | undefined>(s: S) => (s ? withLengthLimits(s) : s) as S;
