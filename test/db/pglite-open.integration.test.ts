@@ -33,7 +33,7 @@ describe("the embedded database started early", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // three PGlite starts: several seconds each on a loaded 2-core machine
 
   it("a start that fails is reported by the open, not as an unhandled rejection before it", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ext-pglite-open-")), "a-file");
