@@ -65,10 +65,10 @@ describe.skipIf(process.platform !== "linux")("npm start", () => {
     const res = await fetch(`${url}/api/v1/instance`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { uri: string }).uri).toBeTruthy();
-  });
+  }, 120_000); // npm, the build checks and a PGlite start: 8–9 s on a quiet machine, several times that on a loaded one
 
   it("keeps the operator's own GLIBC_TUNABLES", async () => {
     const { pid } = await npmStart({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2" });
     expect(processOf(pid).env.GLIBC_TUNABLES).toBe("glibc.malloc.arena_max=2");
-  });
+  }, 120_000);
 });
