@@ -11,6 +11,7 @@
 // from scripts/start.mjs).
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { isBuiltin } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -86,6 +87,33 @@ const wasmFromFile = {
   },
 };
 
+// Packages bundled into dist/ with our code, and everything they import. Loading one file instead of
+// hundreds at start (~530 module files, most of them these packages' CommonJS trees) is the largest part of
+// the start-up time the build can save (docs/performance.md, "Twelfth round"). Only pure-JavaScript
+// packages whose bundled form the process-level tests run (they start dist/): a package that reads files
+// beside itself, loads native code or WebAssembly, or whose CommonJS and ESM entries disagree (pg did) stays
+// in node_modules, and so does every package not named here.
+const BUNDLED = new Set([
+  "zod", "zod-openapi", // one copy: zod-openapi must see the schemas' own zod
+  "express", "cookie", "qs", "path-to-regexp", "multer",
+  "sanitize-html", "markdown-it", "emoji-regex",
+  "image-size", "blurhash", "dataloader",
+  "@oslojs/crypto", "@oslojs/encoding", "@oslojs/otp",
+  "@trpc/server",
+]);
+const packageOf = (specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+const allowlisted = {
+  name: "bundle-allowlisted-packages",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith("node:") || isBuiltin(args.path)) return { external: true };
+      // inside a bundled package: its own imports come along (they are pure JavaScript by the same test)
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      return BUNDLED.has(packageOf(args.path)) ? undefined : { external: true };
+    });
+  },
+};
+
 async function build() {
   const started = Date.now();
   const esbuild = await import("esbuild");
@@ -99,14 +127,16 @@ async function build() {
     format: "esm",
     platform: "node",
     target: "node20.19",
-    packages: "external", // node_modules are loaded as they are (native addons, WASM files, their own paths)
+    // the other packages are loaded from node_modules as they are (native addons, WASM files, their own paths)
+    plugins: [wasmFromFile, allowlisted],
+    // bundled CommonJS calls require() for Node's built-ins, which an ES module has not got
+    banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     sourcemap: "linked", // `node --enable-source-maps dist/main.js` maps stack traces back to src/
     sourcesContent: false,
     legalComments: "none",
     logLevel: "warning",
     write: false,
     metafile: false,
-    plugins: [wasmFromFile],
   });
   const outputs = result.outputFiles.map((file) => ({ path: file.path, contents: file.contents }));
   if (wasmModule) {
