@@ -27,20 +27,31 @@ export async function loadFound<K, V>(loader: DataLoader<K, V | null, unknown>, 
 export function createLoaders(ctx: Ctx) {
   const account = new DataLoader<string, Account | null>(async (ids) => byId(ids, await ctx.db.account.findMany({ where: { id: { in: [...ids] } } })));
   /** everything a status renders with (counts, viewer flags, media, poll, …), batched per request */
+  // what a batch loaded, by status id, readable without a promise: a GraphQL page resolves some fifteen
+  // fields of each of its statuses from it, and after the first batch each of them can answer at once
+  // (a promise per field and status was a fifth of GraphQL's CPU on a home page, docs/performance.md)
+  const loadedStatusData = new Map<string, StatusData>();
   const statusData: DataLoader<Status, StatusData, string> = new DataLoader<Status, StatusData, string>(
     async (statuses) => {
       const data = await loadStatusData(ctx, [...statuses]);
+      for (const s of statuses) loadedStatusData.set(s.id, data);
+      for (const s of data.statuses.values()) loadedStatusData.set(s.id, data);
       // the same statement brought the reblogged originals' data and every author: a GraphQL page asks
       // for them next (a reblog's fields, `account`), and would otherwise pay one more batch for each
       for (const s of data.statuses.values()) statusData.prime(s, data);
       for (const a of data.accounts.values()) account.prime(a.id, a);
-      for (const [id, counts] of data.accountCounts) accountCounts.prime(id, counts);
+      for (const [id, counts] of data.accountCounts) {
+        accountCounts.prime(id, counts);
+        loadedAccountCounts.set(id, counts);
+      }
       return statuses.map(() => data);
     },
     { cacheKeyFn: (s) => s.id },
   );
+  const loadedAccountCounts = new Map<string, AccountCounts>();
   const accountCounts = new DataLoader<string, AccountCounts>(async (ids) => {
     const counts = await loadAccountCounts(ctx, ids);
+    for (const [id, c] of counts) loadedAccountCounts.set(id, c);
     return ids.map((id) => counts.get(id)!);
   });
   return {
@@ -60,7 +71,11 @@ export function createLoaders(ctx: Ctx) {
       const relationships = await loadRelationships(ctx, viewer.id, targets);
       return ids.map((id) => relationships.get(id) ?? null);
     }),
+    /** an account's counts, at once when this request loaded them (with a page's status data, mostly), else through `accountCounts` */
+    accountCountsOf: (id: string): AccountCounts | Promise<AccountCounts> => loadedAccountCounts.get(id) ?? accountCounts.load(id),
     statusData,
+    /** the status's data, at once when a batch of this request loaded it, else through `statusData` */
+    statusDataOf: (s: Status): StatusData | Promise<StatusData> => loadedStatusData.get(s.id) ?? statusData.load(s),
     /** statuses by id, as stored (no visibility check: callers that show them to a reader check it, or are staff) */
     status: new DataLoader<string, Status | null>(async (ids) => byId(ids, await ctx.db.status.findMany({ where: { id: { in: [...ids] } } }))),
   };

@@ -1,6 +1,7 @@
 // Accounts and relationships over GraphQL; every resolver calls the operation REST calls.
 import { lookupAccount, searchAccounts, showAccount, verifyCredentials } from "../domain/accounts/accounts.read.ts";
-import { visibleCounts } from "../domain/accounts/account-counts.ts";
+import { visibleCounts, type AccountCounts } from "../domain/accounts/account-counts.ts";
+import type { Ctx } from "../domain/context.ts";
 import { updateProfile } from "../domain/accounts/profile.ops.ts";
 import { blockAccount, muteAccount, unblockAccount, unmuteAccount } from "../domain/relationships/blocks-mutes.ops.ts";
 import { followAccount, unfollowAccount } from "../domain/relationships/follows.ops.ts";
@@ -31,6 +32,11 @@ export const Relationship = builder.objectRef<RelationshipState>("Relationship")
   }),
 });
 
+function fromCounts<T>(id: string, ctx: Ctx, pick: (c: AccountCounts) => T): T | Promise<T> {
+  const c = ctx.loaders.accountCountsOf(id);
+  return c instanceof Promise ? c.then(pick) : pick(c);
+}
+
 const Account = builder.prismaObject("Account", {
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -50,11 +56,12 @@ const Account = builder.prismaObject("Account", {
     tags: t.exposeStringList("tags"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     email: t.exposeString("email", { nullable: true, authScopes: { staff: true } }),
-    followersCount: t.int({ resolve: async (a, _args, ctx) => visibleCounts(a, await ctx.loaders.accountCounts.load(a.id), ctx.viewer.account?.id).followers }),
-    followingCount: t.int({ resolve: async (a, _args, ctx) => visibleCounts(a, await ctx.loaders.accountCounts.load(a.id), ctx.viewer.account?.id).following }),
+    // at once when the page's status data brought the counts (no promise per account and field)
+    followersCount: t.int({ resolve: (a, _args, ctx) => fromCounts(a.id, ctx, (c) => visibleCounts(a, c, ctx.viewer.account?.id).followers) }),
+    followingCount: t.int({ resolve: (a, _args, ctx) => fromCounts(a.id, ctx, (c) => visibleCounts(a, c, ctx.viewer.account?.id).following) }),
     statusesCount: t.int({
       description: "its public and unlisted statuses, reblogs not counted (REST's statuses_count)",
-      resolve: async (a, _args, ctx) => (await ctx.loaders.accountCounts.load(a.id)).statuses,
+      resolve: (a, _args, ctx) => fromCounts(a.id, ctx, (c) => c.statuses),
     }),
     relationship: t.field({ type: Relationship, nullable: true, resolve: (a, _args, ctx) => ctx.loaders.relationship.load(a.id) }),
   }),

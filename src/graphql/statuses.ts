@@ -1,6 +1,6 @@
 // Statuses, media and polls over GraphQL; resolvers call the operations REST calls, and every
 // per-status field reads the request's batched status data (one load per list, whatever its length).
-import type { Status } from "../generated/prisma/client.ts";
+import type { Account, Status } from "../generated/prisma/client.ts";
 import type { Ctx } from "../domain/context.ts";
 import type { AnyOperation } from "../domain/operation.ts";
 import { votePoll } from "../domain/polls/polls.ops.ts";
@@ -20,10 +20,11 @@ import {
 import { editStatus } from "../domain/statuses/edit.ops.ts";
 import { postStatus, deleteStatus } from "../domain/statuses/statuses.ops.ts";
 import { showStatus, showStatuses } from "../domain/statuses/statuses.read.ts";
-import type { PollData } from "../domain/statuses/status-data.ts";
+import type { PollData, StatusData } from "../domain/statuses/status-data.ts";
 import { builder } from "./builder.ts";
 import { proxiedUrl } from "../domain/media/proxy-url.ts";
 import { accessOf } from "./access.ts";
+import { AccountType, StatusType } from "./paging.ts";
 
 const StatusVisibility = builder.enumType("StatusVisibility", { values: ["public", "unlisted", "private", "direct", "local", "list"] as const });
 
@@ -62,7 +63,11 @@ export const ReactionGroup = builder.objectRef<{ name: string; count: number; me
   fields: (t) => ({ name: t.exposeString("name"), count: t.exposeInt("count"), me: t.exposeBoolean("me"), accountIds: t.exposeIDList("accountIds") }),
 });
 
-const data = (s: Status, ctx: Ctx) => ctx.loaders.statusData.load(s);
+/** `pick` of the status's batched data: at once when the request's batch has it (most fields), else when it comes. */
+function fromData<T>(s: Status, ctx: Ctx, pick: (d: StatusData) => T): T | Promise<T> {
+  const d = ctx.loaders.statusDataOf(s);
+  return d instanceof Promise ? d.then(pick) : pick(d);
+}
 
 const StatusRef = builder.prismaObject("Status", {
   fields: (t) => ({
@@ -78,32 +83,36 @@ const StatusRef = builder.prismaObject("Status", {
     editedAt: t.expose("editedAt", { type: "DateTime", nullable: true }),
     inReplyToId: t.exposeID("inReplyToId", { nullable: true }),
     // the author comes with the status's data (and its counts prime the accountCounts loader): asked for
-    // separately, it cost a statement of its own and its counts one more
-    account: t.prismaField({ type: "Account", resolve: async (_q, s, _a, ctx) => (await data(s, ctx)).accounts.get(s.accountId) ?? (await ctx.loaders.account.load(s.accountId))! }),
-    reblog: t.prismaField({ type: "Status", nullable: true, resolve: async (_q, s, _a, ctx) => (s.reblogOfId ? ((await data(s, ctx)).statuses.get(s.reblogOfId) ?? null) : null) }),
-    quoteId: t.exposeID("quoteId", { nullable: true, description: "the status this one quotes (whether or not the viewer may see it)" }),
-    quote: t.prismaField({
-      type: "Status",
-      nullable: true,
-      description: "the quoted status, when the viewer may see it (loaded with the page's statuses; a quote's own quote is null)",
-      resolve: async (_q, s, _a, ctx) => {
-        if (!s.quoteId) return null;
-        const d = await data(s, ctx);
-        return d.parentVisible.get(s.quoteId) ? (d.statuses.get(s.quoteId) ?? null) : null;
+    // separately, it cost a statement of its own and its counts one more. Plain fields, not `prismaField`s:
+    // nothing here is a Prisma query to plan, and planning one per status was a tenth of a page's CPU
+    account: t.field({
+      type: AccountType,
+      resolve: (s, _a, ctx) => {
+        const author = (d: StatusData): Account | Promise<Account> => d.accounts.get(s.accountId) ?? ctx.loaders.account.load(s.accountId).then((a) => a!);
+        const d = ctx.loaders.statusDataOf(s);
+        return d instanceof Promise ? d.then(author) : author(d);
       },
     }),
-    repliesCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.replies }),
-    reblogsCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.reblogs }),
-    favouritesCount: t.int({ resolve: async (s, _a, ctx) => (await data(s, ctx)).counts.get(s.id)!.favourites }),
-    favourited: t.boolean({ resolve: async (s, _a, ctx) => (await data(s, ctx)).favourited.has(s.id) }),
-    reblogged: t.boolean({ resolve: async (s, _a, ctx) => (await data(s, ctx)).reblogged.has(s.id) }),
-    bookmarked: t.boolean({ resolve: async (s, _a, ctx) => (await data(s, ctx)).bookmarked.has(s.id) }),
+    reblog: t.field({ type: StatusType, nullable: true, resolve: (s, _a, ctx) => (s.reblogOfId ? fromData(s, ctx, (d) => d.statuses.get(s.reblogOfId!) ?? null) : null) }),
+    quoteId: t.exposeID("quoteId", { nullable: true, description: "the status this one quotes (whether or not the viewer may see it)" }),
+    quote: t.field({
+      type: StatusType,
+      nullable: true,
+      description: "the quoted status, when the viewer may see it (loaded with the page's statuses; a quote's own quote is null)",
+      resolve: (s, _a, ctx) => (s.quoteId ? fromData(s, ctx, (d) => (d.parentVisible.get(s.quoteId!) ? (d.statuses.get(s.quoteId!) ?? null) : null)) : null),
+    }),
+    repliesCount: t.int({ resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.counts.get(s.id)!.replies) }),
+    reblogsCount: t.int({ resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.counts.get(s.id)!.reblogs) }),
+    favouritesCount: t.int({ resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.counts.get(s.id)!.favourites) }),
+    favourited: t.boolean({ resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.favourited.has(s.id)) }),
+    reblogged: t.boolean({ resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.reblogged.has(s.id)) }),
+    bookmarked: t.boolean({ resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.bookmarked.has(s.id)) }),
     pinned: t.boolean({ resolve: (s) => !!s.pinnedAt }),
-    threadMuted: t.boolean({ resolve: async (s, _a, ctx) => (await data(s, ctx)).mutedContexts.has(s.context) }),
-    tags: t.stringList({ resolve: async (s, _a, ctx) => (await data(s, ctx)).tags.get(s.id) ?? [] }),
-    mediaAttachments: t.field({ type: [MediaAttachment], resolve: async (s, _a, ctx) => (await data(s, ctx)).media.get(s.id) ?? [] }),
-    poll: t.field({ type: Poll, nullable: true, resolve: async (s, _a, ctx) => (await data(s, ctx)).polls.get(s.id) ?? null }),
-    emojiReactions: t.field({ type: [ReactionGroup], resolve: async (s, _a, ctx) => (await data(s, ctx)).reactions.get(s.id) ?? [] }),
+    threadMuted: t.boolean({ resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.mutedContexts.has(s.context)) }),
+    tags: t.stringList({ resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.tags.get(s.id) ?? []) }),
+    mediaAttachments: t.field({ type: [MediaAttachment], resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.media.get(s.id) ?? []) }),
+    poll: t.field({ type: Poll, nullable: true, resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.polls.get(s.id) ?? null) }),
+    emojiReactions: t.field({ type: [ReactionGroup], resolve: (s, _a, ctx) => fromData(s, ctx, (d) => d.reactions.get(s.id) ?? []) }),
   }),
 });
 
