@@ -129,8 +129,10 @@ function emptyData(): StatusData {
  * originals to load with them, `cached` the ids whose shared part the cache has (not selected again),
  * `cachedAccounts` and `cachedCounts` the accounts whose row and whose counts the caches have.
  */
-function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], cachedAccounts: string[], alsoCounted: readonly string[], cachedCounts: string[]): Prisma.Sql {
+function statement(ctx: Ctx, source: Source, cached: string[], cachedAccounts: string[], alsoCounted: readonly string[], cachedCounts: string[]): Prisma.Sql {
   const db = ctx.db;
+  const list = "page" in source ? [] : source.list;
+  const inner = "page" in source ? [] : source.inner;
   const me = ctx.viewer.account?.id;
   // what concerns the viewer is null for an anonymous one
   const viewer = (condition: Prisma.Sql) => (me ? condition : Prisma.sql`NULL`);
@@ -141,19 +143,32 @@ function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], 
   // every list is ONE array parameter, so that the statement's text is the same whatever the page holds:
   // PostgreSQL then plans it once per connection (src/db/statement-names.ts), not once per request
   const andThese = (values: (string | number | null)[], type: "text" | "int") => {
+    // a page's rows are all stored: nothing to add (and an empty array parameter would make PostgreSQL's generic
+    // plan expect ten rows more at each of these, and keep planning the statement for every request instead)
+    if ("page" in source) return Prisma.empty;
     const present = [...new Set(values.filter((v) => v !== null))];
     return Prisma.sql`UNION SELECT unnest(${present}::${Prisma.raw(type)}[])`;
   };
   // mentions and status_tags have no order column: their physical order is the order they were
   // written in (the rows are never updated), i.e. the order the status named them
+  // a page statement's rows come first (`_page`), and the statuses loaded are those of the page and their originals
+  const s0 =
+    "page" in source
+      ? Prisma.sql`_page AS (${source.page.rows}),
+      s0 AS (SELECT * FROM statuses WHERE id = ANY(ARRAY(SELECT id FROM _page UNION SELECT reblog_of_id FROM _page WHERE reblog_of_id IS NOT NULL)))`
+      : Prisma.sql`s0 AS (SELECT * FROM statuses WHERE id = ANY(${all}::text[]))`;
+  // ARRAY(…): the ids become one value for an index scan of the primary key, as the rows-at-hand form's parameter
+  const notInS0 = "page" in source ? Prisma.sql`id <> ALL(ARRAY(SELECT id FROM s0))` : Prisma.sql`id <> ALL(${all}::text[])`;
+  const pageColumns =
+    "page" in source ? Prisma.sql`(SELECT json_agg(_p.row ORDER BY _p.id ${source.page.direction}) FROM _page _p) AS page_rows, ${source.page.filters} AS page_filters,` : Prisma.empty;
   return Prisma.sql`
-    WITH s0 AS (SELECT * FROM statuses WHERE id = ANY(${all}::text[])),
+    WITH ${s0},
       -- the statuses quoted by those (one level: a quote's own quote is rendered shallow)
-      s AS (SELECT * FROM s0 UNION ALL SELECT * FROM statuses WHERE id <> ALL(${all}::text[])
+      s AS (SELECT * FROM s0 UNION ALL SELECT * FROM statuses WHERE ${notInS0}
         AND id IN (SELECT quote_id FROM s0 ${andThese(list.map((s) => s.quoteId), "text")})),
       p AS (SELECT * FROM statuses WHERE id IN (SELECT in_reply_to_id FROM s UNION SELECT quote_id FROM s
         ${andThese([...list.map((s) => s.inReplyToId), ...list.map((s) => s.quoteId)], "text")}))
-    SELECT
+    SELECT ${pageColumns}
       (SELECT json_agg(json_build_object(
         'id', s.id,
         -- what every viewer sees the same, for the statuses the cache lacks (CASE: not evaluated for the others)
@@ -188,7 +203,7 @@ function statement(ctx: Ctx, list: Status[], inner: string[], cached: string[], 
       -- the accounts shown, but those the account cache holds
       ${modelJsonById(db, "Account", Prisma.sql`SELECT _shown.id FROM (SELECT account_id FROM s UNION SELECT account_id FROM p
         UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}) AS _shown(id)
-        WHERE _shown.id <> ALL(${cachedAccounts}::text[])`)} AS accounts,
+        WHERE array_position(${cachedAccounts}::text[], _shown.id) IS NULL`)} AS accounts,
       ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${andThese([...list.map((s) => s.accountId), ...alsoCounted], "text")}`, cachedCounts)} AS counts,
       ${modelJsonById(db, "OAuthApp", Prisma.sql`SELECT application_id FROM s ${andThese(list.map((s) => s.applicationId), "int")}`)} AS applications,
       ${viewer(Prisma.sql`(SELECT json_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${me} AND (t.expires_at IS NULL OR t.expires_at > ${now})
@@ -213,25 +228,99 @@ function reactionGroups(rows: NonNullable<SharedStatusData["reactions"]>, viewer
  * follower and following counts come with the same statement (`accountCounts`).
  */
 export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: readonly string[] = []): Promise<StatusData> {
-  const data = emptyData();
-  if (list.length === 0) return data;
-  const viewerId = ctx.viewer.account?.id;
+  if (list.length === 0) return emptyData();
+  // the page statement of a timeline loaded them already, with its rows (loadPageWithStatusData)
+  const loaded = (ctx.loaders ? pageData.get(ctx.loaders) : undefined)?.find((d) => list.every((s) => d.statuses.get(s.id) === s) && alsoCounted.every((id) => d.accountCounts.has(id)));
+  if (loaded) return loaded;
+  const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !list.some((x) => x.id === id)))];
+  const known = [...list.map((s) => s.id), ...inner, ...list.map((s) => s.quoteId)];
+  const prepared = prepare(ctx, known, inner, [...list.map((s) => s.accountId)], [...list.map((s) => s.accountId), ...alsoCounted]);
+  const [result] = await rows<StatementResult>(ctx.db, statement(ctx, { list, inner }, ...prepared.hints(alsoCounted)));
+  return finish(ctx, prepared, list, inner, result);
+}
+
+/** The statement's rows are the statuses at hand (`list`, with the originals they reblog), or a timeline's page, read by the same statement. */
+type Source = { list: Status[]; inner: string[] } | { page: PageQuery };
+
+/** A timeline's page as its statement selects it (timelines.ops.ts): `rows` selects `id`, `reblog_of_id` and `row` (the status as JSON). */
+export interface PageQuery {
+  rows: Prisma.Sql;
+  direction: Prisma.Sql;
+  /** a column the statement returns beside the page (the viewer's `hide` filters) */
+  filters: Prisma.Sql;
+}
+
+type StatementResult = { statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: CountsRow[] | null; applications: Json[] | null; muted: string[] | null; filters: unknown };
+
+/**
+ * What rendering statuses loaded with the page statements of this request's timelines (the rows in hand are
+ * one of those statements'), by the request's loaders: they are the one object every copy of the request's
+ * context shares (yoga hands resolvers a copy of the context the loaders were made with).
+ */
+const pageData = new WeakMap<object, StatusData[]>();
+
+/**
+ * What the viewer's last page of a timeline showed (statuses, accounts, authors), per database: the ids a page
+ * statement asks the caches for before it runs, since its own rows are not known yet. A guess, never trusted:
+ * whatever the caches hold of these ids is left out of the statement, whatever they lack (or the page did not
+ * show last time) the statement reads.
+ */
+interface PageHint {
+  statuses: string[];
+  accounts: string[];
+  authors: string[];
+}
+const PAGE_HINTS = 10_000;
+const hintsByDb = new WeakMap<object, Map<string, PageHint>>();
+function pageHints(ctx: Ctx): Map<string, PageHint> {
+  let hints = hintsByDb.get(ctx.db);
+  if (!hints) hintsByDb.set(ctx.db, (hints = new Map()));
+  return hints;
+}
+
+/**
+ * A timeline's page and everything its statuses render with, in ONE statement: the page's rows (`page.rows`),
+ * then the statement of loadStatusData over them. Rendering the page (loadStatusData with the same rows, in
+ * the same request) then reads nothing. `hintKey` names the viewer's timeline (see PageHint).
+ */
+export async function loadPageWithStatusData(ctx: Ctx, page: PageQuery, hintKey: string): Promise<{ rows: Status[]; filters: unknown; data: StatusData }> {
+  const hints = pageHints(ctx);
+  const hint = hints.get(hintKey);
+  const prepared = prepare(ctx, hint?.statuses ?? [], [], hint?.accounts ?? [], hint?.authors ?? []);
+  const [result] = await rows<StatementResult & { page_rows: Json[] | null; page_filters: unknown }>(ctx.db, statement(ctx, { page }, ...prepared.hints([])));
+  const list = (result.page_rows ?? []).map((r) => decodeModel(ctx.db, "Status", r));
+  const ids = new Set(list.map((s) => s.id));
+  const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !ids.has(id)))];
+  const data = finish(ctx, prepared, list, inner, result);
+  // (a context made by hand, without loaders, renders by loading again)
+  const pages = ctx.loaders ? pageData.get(ctx.loaders) : undefined;
+  if (pages) pages.push(data);
+  else if (ctx.loaders) pageData.set(ctx.loaders, [data]);
+  if (hints.size >= PAGE_HINTS) hints.clear();
+  hints.set(hintKey, { statuses: [...data.statuses.keys()], accounts: [...prepared.accounts.keys()], authors: [...data.accountCounts.keys()] });
+  return { rows: list, filters: result.page_filters, data };
+}
+
+/**
+ * What the caches hold for a statement about to run: the shared parts of the statuses named (`known`; and of
+ * the quoted statuses of the cached originals among them), the rows of the accounts named, the counts of the
+ * authors named. The statement then selects only the rest (hints()).
+ */
+function prepare(ctx: Ctx, known: (string | null)[], inner: string[], accountIds: string[], authorIds: readonly string[]) {
   const cache = statusCache(ctx);
-  for (const s of list) data.statuses.set(s.id, s);
-  const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !data.statuses.has(id)))];
   // what the cache has of the statuses named so far (the quoted ones of an original it lacks are found by the statement)
   const shared = new Map<string, SharedStatusData>();
   const lookUp = (id: string | null) => {
     const hit = id && !shared.has(id) ? cache.get(id) : undefined;
     if (hit) shared.set(id!, hit);
   };
-  for (const id of [...data.statuses.keys(), ...inner, ...list.map((s) => s.quoteId)]) lookUp(id);
+  for (const id of known) lookUp(id);
   // the statuses quoted by cached originals
   for (const id of inner) lookUp(shared.get(id)?.row.quoteId ?? null);
   // the account rows the cache has of the accounts known to be shown (a parent's author is found by the statement)
   const accountRows = accountCache(ctx);
   const accounts = new Map<string, Account>();
-  const shownIds = [...data.statuses.values()].map((s) => s.accountId);
+  const shownIds = [...accountIds];
   for (const x of shared.values()) shownIds.push(x.row.accountId, ...(x.mentionIds ?? []));
   for (const id of shownIds) {
     const hit = accounts.has(id) ? undefined : accountRows.get(id);
@@ -239,17 +328,33 @@ export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: read
   }
   // the counts the count cache has of the authors known so far and the accounts shown beside
   const counts = countCache(ctx);
-  for (const id of [...data.statuses.values()].map((s) => s.accountId).concat([...shared.values()].map((x) => x.row.accountId), alsoCounted)) {
-    const hit = data.accountCounts.has(id) ? undefined : counts.get(id);
-    if (hit) data.accountCounts.set(id, hit);
+  const accountCounts = new Map<string, AccountCounts>();
+  for (const id of [...authorIds, ...[...shared.values()].map((x) => x.row.accountId)]) {
+    const hit = accountCounts.has(id) ? undefined : counts.get(id);
+    if (hit) accountCounts.set(id, hit);
   }
-  const since = cache.begin();
-  const accountsSince = accountRows.begin();
-  const countsSince = counts.begin();
-  const [result] = await rows<{ statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: CountsRow[] | null; applications: Json[] | null; muted: string[] | null; filters: unknown }>(
-    ctx.db,
-    statement(ctx, [...data.statuses.values()], inner, [...shared.keys()], [...accounts.keys()], alsoCounted, [...data.accountCounts.keys()]),
-  );
+  return {
+    cache,
+    shared,
+    accountRows,
+    accounts,
+    counts,
+    accountCounts,
+    since: cache.begin(),
+    accountsSince: accountRows.begin(),
+    countsSince: counts.begin(),
+    /** statement()'s arguments after the source: what not to select again */
+    hints: (alsoCounted: readonly string[]): [string[], string[], readonly string[], string[]] => [[...shared.keys()], [...accounts.keys()], alsoCounted, [...accountCounts.keys()]],
+  };
+}
+
+/** The data of `list` (and `inner`, the originals they reblog) from the statement's result and what the caches held. */
+function finish(ctx: Ctx, prepared: ReturnType<typeof prepare>, list: Status[], inner: string[], result: StatementResult): StatusData {
+  const data = emptyData();
+  const viewerId = ctx.viewer.account?.id;
+  const { cache, shared, accountRows, accounts, counts, since, accountsSince, countsSince } = prepared;
+  for (const s of list) data.statuses.set(s.id, s);
+  for (const [id, c] of prepared.accountCounts) data.accountCounts.set(id, c);
   for (const id of [...data.statuses.keys(), ...inner]) data.counts.set(id, { favourites: 0, reblogs: 0, replies: 0 });
   for (const context of result.muted ?? []) data.mutedContexts.add(context);
   if (viewerId) data.filters = decodeFilters(ctx.db, result.filters);

@@ -13,7 +13,8 @@
 //   into ONE `account` filter per level (the status, and the original of a reblog).
 // Hashtags are resolved to ids first so that the planner sees each tag's own statistics.
 import { z } from "zod";
-import { decodeModel, modelJson } from "../../db/model-rows.ts";
+import { modelJson } from "../../db/model-rows.ts";
+import { loadPageWithStatusData } from "../statuses/status-data.ts";
 import { rows } from "../../db/sql.ts";
 import { Prisma, type Status } from "../../generated/prisma/client.ts";
 import { getAccount } from "../accounts/lookup.ts";
@@ -146,24 +147,32 @@ async function prismaPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Prom
   return { rows, irreversible: sets.irreversible };
 }
 
-/** The page in one hand-written statement (pageSql: prismaPage's conditions in SQL), the viewer's `hide` filters with it. */
+/**
+ * The page in one hand-written statement (pageSql: prismaPage's conditions in SQL), the viewer's `hide` filters
+ * with it, and everything its statuses render with (status-data.ts, loadPageWithStatusData): one round trip for
+ * the whole page, which rendering it then reuses.
+ */
 async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise<PageRows> {
   const and = pageSql(ctx, input, build);
   if (k.cursor?.lt) and.push(Prisma.sql`s.id < ${k.cursor.lt}`);
   if (k.cursor?.gt) and.push(Prisma.sql`s.id > ${k.cursor.gt}`);
   const viewerId = ctx.viewer.account?.id;
   const direction = Prisma.raw(k.order === "asc" ? "ASC" : "DESC");
-  // the rows come as JSON from the same statement (one round trip and one plan less than reading them by id)
-  const [found] = await rows<{ rows: Record<string, unknown>[] | null; filters: unknown }>(ctx.db, Prisma.sql`
-    SELECT (SELECT json_agg(_p.row ORDER BY _p.id ${direction}) FROM (
-      SELECT s.id, ${modelJson(ctx.db, "Status", "s")} AS row FROM statuses s
+  const { rows, filters } = await loadPageWithStatusData(
+    ctx,
+    {
+      rows: Prisma.sql`SELECT s.id, s.reblog_of_id, ${modelJson(ctx.db, "Status", "s")} AS row FROM statuses s
       JOIN accounts a ON a.id = s.account_id
       LEFT JOIN statuses o ON o.id = s.reblog_of_id
       LEFT JOIN accounts oa ON oa.id = o.account_id
       WHERE ${Prisma.join(and, " AND ")}
-      ORDER BY s.id ${direction} LIMIT ${limitSql(k.take)}) AS _p) AS rows,
-      ${viewerId ? hideFilters(ctx, viewerId, build) : Prisma.sql`NULL`} AS filters`);
-  return { rows: (found?.rows ?? []).map((r) => decodeModel(ctx.db, "Status", r)), irreversible: decodeFilters(ctx.db, found?.filters ?? null) };
+      ORDER BY s.id ${direction} LIMIT ${limitSql(k.take)}`,
+      direction,
+      filters: viewerId ? hideFilters(ctx, viewerId, build) : Prisma.sql`NULL`,
+    },
+    `${viewerId ?? ""}:${build.filterContext}`,
+  );
+  return { rows, irreversible: decodeFilters(ctx.db, filters) };
 }
 
 export const homeTimeline = operation({
