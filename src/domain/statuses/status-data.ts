@@ -260,8 +260,9 @@ type StatementResult = { statuses: StatusRow[] | null; parents: ParentRow[] | nu
 const pageData = new WeakMap<object, StatusData[]>();
 
 /**
- * What the viewer's last page of a timeline showed (statuses, accounts, authors), per database: the ids a page
- * statement asks the caches for before it runs, since its own rows are not known yet. A guess, never trusted:
+ * What the last page of a timeline showed (statuses, accounts, authors; timelines.ops.ts's pageHintKey names the
+ * timeline), per database: the ids a page statement asks the caches for before it runs, since its own rows are not
+ * known yet. A guess, never trusted:
  * whatever the caches hold of these ids is left out of the statement, whatever they lack (or the page did not
  * show last time) the statement reads.
  */
@@ -281,7 +282,7 @@ function pageHints(ctx: Ctx): Map<string, PageHint> {
 /**
  * A timeline's page and everything its statuses render with, in ONE statement: the page's rows (`page.rows`),
  * then the statement of loadStatusData over them. Rendering the page (loadStatusData with the same rows, in
- * the same request) then reads nothing. `hintKey` names the viewer's timeline (see PageHint).
+ * the same request) then reads nothing. `hintKey` names the timeline (see PageHint).
  */
 export async function loadPageWithStatusData(ctx: Ctx, page: PageQuery, hintKey: string): Promise<{ rows: Status[]; filters: unknown; data: StatusData }> {
   const hints = pageHints(ctx);

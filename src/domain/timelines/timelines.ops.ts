@@ -148,6 +148,16 @@ async function prismaPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Prom
 }
 
 /**
+ * Which timeline a page is of, for the guess of what it shows (status-data.ts, PageHint): the timeline's own
+ * conditions (the viewer's for home, the account's, the tags', the instance's), and whether it is the newest page.
+ * Not the viewer's, unless the timeline is theirs: a public or an account's page looks the same to every viewer,
+ * and what one viewer's page left in the caches serves the next one.
+ */
+function pageHintKey(build: Build, k: Keyset): string {
+  return JSON.stringify([build.filterContext, build.reblogs, k.cursor?.lt ? "older" : "newest", ...(build.sql ?? []).flatMap((c) => c.values)]);
+}
+
+/**
  * The page in one hand-written statement (pageSql: prismaPage's conditions in SQL), the viewer's `hide` filters
  * with it, and everything its statuses render with (status-data.ts, loadPageWithStatusData): one round trip for
  * the whole page, which rendering it then reuses.
@@ -170,7 +180,7 @@ async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise
       direction,
       filters: viewerId ? hideFilters(ctx, viewerId, build) : Prisma.sql`NULL`,
     },
-    `${viewerId ?? ""}:${build.filterContext}`,
+    pageHintKey(build, k),
   );
   return { rows, irreversible: decodeFilters(ctx.db, filters) };
 }
