@@ -4,7 +4,7 @@
 import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadStatusData } from "../../src/domain/statuses/status-data.ts";
-import { wireType, type NotificationRow } from "../../src/domain/notifications/notifications.ops.ts";
+import { wireType, type ListedNotificationRow, type NotificationRow } from "../../src/domain/notifications/notifications.ops.ts";
 import { mutedAmong } from "../../src/domain/relationships/relationships.read.ts";
 import { loadFound } from "../../src/domain/loaders.ts";
 import { loadSeveranceEvents, loadWarnings } from "../../src/domain/notifications/moderation-notices.read.ts";
@@ -25,7 +25,12 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
     statuses.length ? loadStatusData(ctx, statuses, fromIds) : Promise.resolve(null),
     chatMentionMessages(ctx, rows.flatMap((r) => (r.type === "chat_mention" && r.chatMessageRefId ? [r.chatMessageRefId] : []))),
     // the family's `is_muted`: whether the reader mutes the notification's account (shown with with_muted)
-    viewerId ? mutedAmong(ctx, viewerId, fromIds) : Promise.resolve(new Set<string>()),
+    // (a listed page read it with its rows: notifications.ops.ts, listNotifications)
+    rows.every((r) => "fromAccountMuted" in r)
+      ? Promise.resolve(new Set(rows.flatMap((r) => ((r as ListedNotificationRow).fromAccountMuted ? [r.fromAccountId] : []))))
+      : viewerId
+        ? mutedAmong(ctx, viewerId, fromIds)
+        : Promise.resolve(new Set<string>()),
     loadWarnings(ctx, rows.flatMap((r) => (r.accountWarningId ? [r.accountWarningId] : []))),
     loadSeveranceEvents(ctx, rows.flatMap((r) => (r.severanceEventId ? [r.severanceEventId] : []))),
   ]);

@@ -131,7 +131,14 @@ describe.each(DB_KINDS)("notifications on %s", (kind) => {
     expect(await db().notification.findMany({ where: { accountId: ana.id } })).toMatchObject([{ seen: true, type: "mention" }]);
     expect((await list(ana)).body).toEqual([]);
     expect(types((await list(ana, "?with_muted=true")).body)).toEqual(["mention"]);
+    // the family's `is_muted` says so (read with the page), and `is_seen` (stored seen)
+    const ns = server.services.settings.namespace;
+    const [muted] = (await list(ana, "?with_muted=true")).body;
+    expect(muted[ns]).toEqual({ is_seen: true, is_muted: true });
+    // a single notification (not a listed page) reads it apart, the same
+    expect((await call(server, ana, "GET", `/api/v1/notifications/${muted.id}`)).body[ns]).toEqual({ is_seen: true, is_muted: true });
     await call(server, ana, "POST", `/api/v1/accounts/${cat.id}/unmute`);
+    expect((await list(ana)).body[0][ns]).toEqual({ is_seen: true, is_muted: false });
   });
 
   test("each new notification is published on the bus", async () => {
