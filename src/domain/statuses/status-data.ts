@@ -7,6 +7,8 @@
 // The account rows likewise come from the account cache (accounts/account-cache.ts) when it has them,
 // and the authors' follower, following and status counts from the count cache (accounts/count-cache.ts): the
 // statement reads and counts only the others (two more arrays of ids to skip).
+// A timeline's page is read by the same statement (loadPageWithStatusData: the page query as its first part),
+// so that a page and its rendering cost one round trip; rendering it then finds the data loaded.
 import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import { rows } from "../../db/sql.ts";
@@ -149,8 +151,6 @@ function statement(ctx: Ctx, source: Source, cached: string[], cachedAccounts: s
     const present = [...new Set(values.filter((v) => v !== null))];
     return Prisma.sql`UNION SELECT unnest(${present}::${Prisma.raw(type)}[])`;
   };
-  // mentions and status_tags have no order column: their physical order is the order they were
-  // written in (the rows are never updated), i.e. the order the status named them
   // a page statement's rows come first (`_page`), and the statuses loaded are those of the page and their originals
   const s0 =
     "page" in source
@@ -161,6 +161,8 @@ function statement(ctx: Ctx, source: Source, cached: string[], cachedAccounts: s
   const notInS0 = "page" in source ? Prisma.sql`id <> ALL(ARRAY(SELECT id FROM s0))` : Prisma.sql`id <> ALL(${all}::text[])`;
   const pageColumns =
     "page" in source ? Prisma.sql`(SELECT json_agg(_p.row ORDER BY _p.id ${source.page.direction}) FROM _page _p) AS page_rows, ${source.page.filters} AS page_filters,` : Prisma.empty;
+  // mentions and status_tags have no order column: their physical order is the order they were
+  // written in (the rows are never updated), i.e. the order the status named them
   return Prisma.sql`
     WITH ${s0},
       -- the statuses quoted by those (one level: a quote's own quote is rendered shallow)
@@ -232,11 +234,17 @@ export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: read
   // the page statement of a timeline loaded them already, with its rows (loadPageWithStatusData)
   const loaded = (ctx.loaders ? pageData.get(ctx.loaders) : undefined)?.find((d) => list.every((s) => d.statuses.get(s.id) === s) && alsoCounted.every((id) => d.accountCounts.has(id)));
   if (loaded) return loaded;
-  const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !list.some((x) => x.id === id)))];
+  const inner = originalsBeside(list);
   const known = [...list.map((s) => s.id), ...inner, ...list.map((s) => s.quoteId)];
   const prepared = prepare(ctx, known, inner, [...list.map((s) => s.accountId)], [...list.map((s) => s.accountId), ...alsoCounted]);
   const [result] = await rows<StatementResult>(ctx.db, statement(ctx, { list, inner }, ...prepared.hints(alsoCounted)));
   return finish(ctx, prepared, list, inner, result);
+}
+
+/** The originals the reblogs of `list` carry, but those in `list` itself. */
+function originalsBeside(list: Status[]): string[] {
+  const ids = new Set(list.map((s) => s.id));
+  return [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !ids.has(id)))];
 }
 
 /** The statement's rows are the statuses at hand (`list`, with the originals they reblog), or a timeline's page, read by the same statement. */
@@ -262,9 +270,8 @@ const pageData = new WeakMap<object, StatusData[]>();
 /**
  * What the last page of a timeline showed (statuses, accounts, authors; timelines.ops.ts's pageHintKey names the
  * timeline), per database: the ids a page statement asks the caches for before it runs, since its own rows are not
- * known yet. A guess, never trusted:
- * whatever the caches hold of these ids is left out of the statement, whatever they lack (or the page did not
- * show last time) the statement reads.
+ * known yet. A guess, never trusted: whatever the caches hold of these ids is left out of the statement, whatever
+ * they lack (or the page did not show last time) the statement reads.
  */
 interface PageHint {
   statuses: string[];
@@ -290,8 +297,7 @@ export async function loadPageWithStatusData(ctx: Ctx, page: PageQuery, hintKey:
   const prepared = prepare(ctx, hint?.statuses ?? [], [], hint?.accounts ?? [], hint?.authors ?? []);
   const [result] = await rows<StatementResult & { page_rows: Json[] | null; page_filters: unknown }>(ctx.db, statement(ctx, { page }, ...prepared.hints([])));
   const list = (result.page_rows ?? []).map((r) => decodeModel(ctx.db, "Status", r));
-  const ids = new Set(list.map((s) => s.id));
-  const inner = [...new Set(list.map((s) => s.reblogOfId).filter((id): id is string => !!id && !ids.has(id)))];
+  const inner = originalsBeside(list);
   const data = finish(ctx, prepared, list, inner, result);
   // (a context made by hand, without loaders, renders by loading again)
   const pages = ctx.loaders ? pageData.get(ctx.loaders) : undefined;
