@@ -12,6 +12,7 @@ import { array, bool } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, limitSql, pageInput, type Page } from "../pagination.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
+import { lastPage, rememberPage } from "../page-hints.ts";
 import { sqlArray, visibleAuthorSql, visibleStatusSql, visibleWhere } from "../statuses/visibility.ts";
 import type { NotificationType } from "./notify.ts";
 
@@ -156,9 +157,15 @@ export const listNotifications = operation({
     if (page.cursor?.gt) and.push(Prisma.sql`n.id > ${page.cursor.gt}`);
     const direction = Prisma.raw(page.order === "asc" ? "ASC" : "DESC");
     // the page, its relations (accounts, statuses, reports) and the reader's mutes among its accounts in ONE
-    // statement (three before). Every account is read: which of them the account cache holds is not known
-    // before the page is; those read are stored in it for the status data that follows.
+    // statement (three before). Which accounts the page shows is not known before it runs: those of the reader's
+    // last page that the account cache holds are not read again (src/domain/page-hints.ts)
     const cache = accountCache(ctx);
+    const hintKey = `notifications:${me.id}`;
+    const held = new Map<string, Account>();
+    for (const id of lastPage<string[]>(ctx, hintKey) ?? []) {
+      const hit = cache.get(id);
+      if (hit) held.set(id, hit);
+    }
     const since = cache.begin();
     const [found] = await sqlRows<Relations & { rows: Json[] | null; muted: string[] | null }>(ctx.db, Prisma.sql`
       WITH _page AS (
@@ -169,14 +176,16 @@ export const listNotifications = operation({
         WHERE ${Prisma.join(and, " AND ")}
         ORDER BY n.id ${direction} LIMIT ${limitSql(page.take)})
       SELECT (SELECT json_agg(_p.row ORDER BY _p.id ${direction}) FROM _page _p) AS rows,
-        ${modelJsonById(ctx.db, "Account", Prisma.sql`SELECT from_account_id FROM _page UNION SELECT target_id FROM reports WHERE id IN (SELECT report_id FROM _page)`)} AS accounts,
+        ${modelJsonById(ctx.db, "Account", Prisma.sql`SELECT _shown.id FROM (SELECT from_account_id FROM _page UNION SELECT target_id FROM reports WHERE id IN (SELECT report_id FROM _page)) AS _shown(id)
+          WHERE array_position(${[...held.keys()]}::text[], _shown.id) IS NULL`)} AS accounts,
         ${modelJsonById(ctx.db, "Status", Prisma.sql`SELECT DISTINCT status_id FROM _page WHERE status_id IS NOT NULL`)} AS statuses,
         ${modelJsonById(ctx.db, "Report", Prisma.sql`SELECT DISTINCT report_id FROM _page WHERE report_id IS NOT NULL`)} AS reports,
         (SELECT json_agg(r.target_id) FROM user_relationships r WHERE r.source_id = ${me.id} AND r.type = 'mute'
           AND (r.expires_at IS NULL OR r.expires_at > ${now}) AND r.target_id IN (SELECT from_account_id FROM _page)) AS muted`);
     const rows = (found?.rows ?? []).map((j) => decodeModel(ctx.db, "Notification", j));
     const muted = new Set(found?.muted ?? []);
-    const listed = attachRelations(ctx, rows, found, new Map(), since).map((r) => ({ ...r, fromAccountMuted: muted.has(r.fromAccountId) }));
+    const listed = attachRelations(ctx, rows, found, held, since).map((r) => ({ ...r, fromAccountMuted: muted.has(r.fromAccountId) }));
+    rememberPage(ctx, hintKey, [...new Set(listed.flatMap((r) => [r.fromAccountId, ...(r.report ? [r.report.targetId] : [])]))]);
     return page.finish(listed, (r) => r.id);
   },
 });

@@ -20,6 +20,7 @@ import { countCache } from "../accounts/count-cache.ts";
 import { viewerFlagSql } from "./viewer-flags.ts";
 import { canSee, type ViewerContext } from "./visibility.ts";
 import { statusCache, type SharedStatusData } from "./status-cache.ts";
+import { lastPage, rememberPage } from "../page-hints.ts";
 
 export interface ReactionGroup {
   name: string;
@@ -267,23 +268,11 @@ type StatementResult = { statuses: StatusRow[] | null; parents: ParentRow[] | nu
  */
 const pageData = new WeakMap<object, StatusData[]>();
 
-/**
- * What the last page of a timeline showed (statuses, accounts, authors; timelines.ops.ts's pageHintKey names the
- * timeline), per database: the ids a page statement asks the caches for before it runs, since its own rows are not
- * known yet. A guess, never trusted: whatever the caches hold of these ids is left out of the statement, whatever
- * they lack (or the page did not show last time) the statement reads.
- */
+/** What a timeline's last page showed (src/domain/page-hints.ts; timelines.ops.ts's pageHintKey names the timeline). */
 interface PageHint {
   statuses: string[];
   accounts: string[];
   authors: string[];
-}
-const PAGE_HINTS = 10_000;
-const hintsByDb = new WeakMap<object, Map<string, PageHint>>();
-function pageHints(ctx: Ctx): Map<string, PageHint> {
-  let hints = hintsByDb.get(ctx.db);
-  if (!hints) hintsByDb.set(ctx.db, (hints = new Map()));
-  return hints;
 }
 
 /**
@@ -292,8 +281,7 @@ function pageHints(ctx: Ctx): Map<string, PageHint> {
  * the same request) then reads nothing. `hintKey` names the timeline (see PageHint).
  */
 export async function loadPageWithStatusData(ctx: Ctx, page: PageQuery, hintKey: string): Promise<{ rows: Status[]; filters: unknown; data: StatusData }> {
-  const hints = pageHints(ctx);
-  const hint = hints.get(hintKey);
+  const hint = lastPage<PageHint>(ctx, hintKey);
   const prepared = prepare(ctx, hint?.statuses ?? [], [], hint?.accounts ?? [], hint?.authors ?? []);
   const [result] = await rows<StatementResult & { page_rows: Json[] | null; page_filters: unknown }>(ctx.db, statement(ctx, { page }, ...prepared.hints([])));
   const list = (result.page_rows ?? []).map((r) => decodeModel(ctx.db, "Status", r));
@@ -303,8 +291,7 @@ export async function loadPageWithStatusData(ctx: Ctx, page: PageQuery, hintKey:
   const pages = ctx.loaders ? pageData.get(ctx.loaders) : undefined;
   if (pages) pages.push(data);
   else if (ctx.loaders) pageData.set(ctx.loaders, [data]);
-  if (hints.size >= PAGE_HINTS) hints.clear();
-  hints.set(hintKey, { statuses: [...data.statuses.keys()], accounts: [...prepared.accounts.keys()], authors: [...data.accountCounts.keys()] });
+  rememberPage<PageHint>(ctx, hintKey, { statuses: [...data.statuses.keys()], accounts: [...prepared.accounts.keys()], authors: [...data.accountCounts.keys()] });
   return { rows: list, filters: result.page_filters, data };
 }
 
