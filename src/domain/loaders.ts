@@ -34,8 +34,7 @@ export function createLoaders(ctx: Ctx) {
   const statusData: DataLoader<Status, StatusData, string> = new DataLoader<Status, StatusData, string>(
     async (statuses) => {
       const data = await loadStatusData(ctx, [...statuses]);
-      for (const s of statuses) loadedStatusData.set(s.id, data);
-      for (const s of data.statuses.values()) loadedStatusData.set(s.id, data);
+      for (const s of data.statuses.values()) loadedStatusData.set(s.id, data); // the batch's statuses are among them
       // the same statement brought the reblogged originals' data and every author: a GraphQL page asks
       // for them next (a reblog's fields, `account`), and would otherwise pay one more batch for each
       for (const s of data.statuses.values()) statusData.prime(s, data);

@@ -1,5 +1,6 @@
 // Accounts and relationships over GraphQL; every resolver calls the operation REST calls.
 import { lookupAccount, searchAccounts, showAccount, verifyCredentials } from "../domain/accounts/accounts.read.ts";
+import { completeValue } from "@pothos/core";
 import { visibleCounts, type AccountCounts } from "../domain/accounts/account-counts.ts";
 import type { Ctx } from "../domain/context.ts";
 import { updateProfile } from "../domain/accounts/profile.ops.ts";
@@ -32,10 +33,7 @@ export const Relationship = builder.objectRef<RelationshipState>("Relationship")
   }),
 });
 
-function fromCounts<T>(id: string, ctx: Ctx, pick: (c: AccountCounts) => T): T | Promise<T> {
-  const c = ctx.loaders.accountCountsOf(id);
-  return c instanceof Promise ? c.then(pick) : pick(c);
-}
+const fromCounts = <T>(id: string, ctx: Ctx, pick: (c: AccountCounts) => T) => completeValue(ctx.loaders.accountCountsOf(id), pick);
 
 const Account = builder.prismaObject("Account", {
   fields: (t) => ({

@@ -1,5 +1,6 @@
 // Statuses, media and polls over GraphQL; resolvers call the operations REST calls, and every
 // per-status field reads the request's batched status data (one load per list, whatever its length).
+import { completeValue } from "@pothos/core";
 import type { Account, Status } from "../generated/prisma/client.ts";
 import type { Ctx } from "../domain/context.ts";
 import type { AnyOperation } from "../domain/operation.ts";
@@ -64,10 +65,7 @@ export const ReactionGroup = builder.objectRef<{ name: string; count: number; me
 });
 
 /** `pick` of the status's batched data: at once when the request's batch has it (most fields), else when it comes. */
-function fromData<T>(s: Status, ctx: Ctx, pick: (d: StatusData) => T): T | Promise<T> {
-  const d = ctx.loaders.statusDataOf(s);
-  return d instanceof Promise ? d.then(pick) : pick(d);
-}
+const fromData = <T>(s: Status, ctx: Ctx, pick: (d: StatusData) => T) => completeValue(ctx.loaders.statusDataOf(s), pick);
 
 const StatusRef = builder.prismaObject("Status", {
   fields: (t) => ({
@@ -87,11 +85,7 @@ const StatusRef = builder.prismaObject("Status", {
     // nothing here is a Prisma query to plan, and planning one per status was a tenth of a page's CPU
     account: t.field({
       type: AccountType,
-      resolve: (s, _a, ctx) => {
-        const author = (d: StatusData): Account | Promise<Account> => d.accounts.get(s.accountId) ?? ctx.loaders.account.load(s.accountId).then((a) => a!);
-        const d = ctx.loaders.statusDataOf(s);
-        return d instanceof Promise ? d.then(author) : author(d);
-      },
+      resolve: (s, _a, ctx) => fromData(s, ctx, (d): Account | Promise<Account> => d.accounts.get(s.accountId) ?? ctx.loaders.account.load(s.accountId).then((a) => a!)),
     }),
     reblog: t.field({ type: StatusType, nullable: true, resolve: (s, _a, ctx) => (s.reblogOfId ? fromData(s, ctx, (d) => d.statuses.get(s.reblogOfId!) ?? null) : null) }),
     quoteId: t.exposeID("quoteId", { nullable: true, description: "the status this one quotes (whether or not the viewer may see it)" }),

@@ -17,7 +17,6 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
   if (rows.length === 0) return [];
   const movedIds = [...new Set(rows.filter((r) => r.type === "move" && r.fromAccount.movedToId).map((r) => r.fromAccount.movedToId!))];
   const statuses = [...new Map(rows.filter((r) => r.status).map((r) => [r.status!.id, r.status!])).values()];
-  const viewerId = ctx.viewer.account?.id;
   const fromIds = [...new Set(rows.map((r) => r.fromAccountId))];
   const [moved, data, chatMessages, muted, warnings, events] = await Promise.all([
     loadFound(ctx.loaders.account, movedIds),
@@ -25,12 +24,7 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
     statuses.length ? loadStatusData(ctx, statuses, fromIds) : Promise.resolve(null),
     chatMentionMessages(ctx, rows.flatMap((r) => (r.type === "chat_mention" && r.chatMessageRefId ? [r.chatMessageRefId] : []))),
     // the family's `is_muted`: whether the reader mutes the notification's account (shown with with_muted)
-    // (a listed page read it with its rows: notifications.ops.ts, listNotifications)
-    rows.every((r) => "fromAccountMuted" in r)
-      ? Promise.resolve(new Set(rows.flatMap((r) => ((r as ListedNotificationRow).fromAccountMuted ? [r.fromAccountId] : []))))
-      : viewerId
-        ? mutedAmong(ctx, viewerId, fromIds)
-        : Promise.resolve(new Set<string>()),
+    mutedAccounts(ctx, rows, fromIds),
     loadWarnings(ctx, rows.flatMap((r) => (r.accountWarningId ? [r.accountWarningId] : []))),
     loadSeveranceEvents(ctx, rows.flatMap((r) => (r.severanceEventId ? [r.severanceEventId] : []))),
   ]);
@@ -77,6 +71,14 @@ export async function renderNotifications(ctx: Ctx, rows: NotificationRow[]) {
     out[ns] = { is_seen: n.seen, is_muted: muted.has(n.fromAccountId) };
     return out;
   });
+}
+
+/** Which of the notifications' accounts the reader mutes: a listed page read it with its rows (listNotifications), others ask. */
+async function mutedAccounts(ctx: Ctx, rows: NotificationRow[], fromIds: string[]): Promise<Set<string>> {
+  const listed = rows as Partial<ListedNotificationRow>[];
+  if (listed.every((r) => r.fromAccountMuted !== undefined)) return new Set(listed.flatMap((r) => (r.fromAccountMuted ? [r.fromAccountId!] : [])));
+  const viewerId = ctx.viewer.account?.id;
+  return viewerId ? mutedAmong(ctx, viewerId, fromIds) : new Set();
 }
 
 export async function renderNotification(ctx: Ctx, row: NotificationRow) {

@@ -148,7 +148,7 @@ async function prismaPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Prom
 }
 
 /**
- * Which timeline a page is of, for the guess of what it shows (status-data.ts, PageHint): the timeline's own
+ * Which timeline a page is of, for the guess of what it shows (src/domain/page-hints.ts): the timeline's own
  * conditions (the viewer's for home, the account's, the tags', the instance's), and whether it is the newest page.
  * Not the viewer's, unless the timeline is theirs: a public or an account's page looks the same to every viewer,
  * and what one viewer's page left in the caches serves the next one.
