@@ -13,7 +13,6 @@
 //   into ONE `account` filter per level (the status, and the original of a reblog).
 // Hashtags are resolved to ids first so that the planner sees each tag's own statistics.
 import { z } from "zod";
-import { modelJson } from "../../db/model-rows.ts";
 import { loadPageWithStatusData } from "../statuses/status-data.ts";
 import { rows } from "../../db/sql.ts";
 import { Prisma, type Status } from "../../generated/prisma/client.ts";
@@ -171,7 +170,7 @@ async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise
   const { rows, filters } = await loadPageWithStatusData(
     ctx,
     {
-      rows: Prisma.sql`SELECT s.id, s.reblog_of_id, ${modelJson(ctx.db, "Status", "s")} AS row FROM statuses s
+      rows: Prisma.sql`SELECT s.id, s.reblog_of_id FROM statuses s
       JOIN accounts a ON a.id = s.account_id
       LEFT JOIN statuses o ON o.id = s.reblog_of_id
       LEFT JOIN accounts oa ON oa.id = o.account_id
