@@ -82,8 +82,9 @@ describe.each(DB_KINDS)("statements per page on %s", (kind) => {
     ["home", "/api/v1/timelines/home", 1],
     ["public", "/api/v1/timelines/public", 1],
     ["tag", "/api/v1/timelines/tag/cats", 1],
-    // the page with its accounts, statuses, reports and the reader's mutes among its accounts; its statuses' data
-    ["notifications", "/api/v1/notifications", 2],
+    // the page with its accounts, statuses, reports, the reader's mutes among its accounts and its statuses' data
+    // (notifications.ops.ts listNotifications, through loadPageWithStatusData)
+    ["notifications", "/api/v1/notifications", 1],
   ] as const;
 
   test("the home page holds every kind of status the budget covers", async () => {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import { rows as sqlRows } from "../../db/sql.ts";
-import { Prisma, type Account, type Notification, type Visibility } from "../../generated/prisma/client.ts";
+import { Prisma, type Account, type Notification, type Status, type Visibility } from "../../generated/prisma/client.ts";
 import { accountCache } from "../accounts/account-cache.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
@@ -13,6 +13,7 @@ import { operation } from "../operation.ts";
 import { keyset, limitSql, pageInput, type Page } from "../pagination.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
 import { lastPage, rememberPage } from "../page-hints.ts";
+import { loadPageWithStatusData } from "../statuses/status-data.ts";
 import { sqlArray, visibleAuthorSql, visibleStatusSql, visibleWhere } from "../statuses/visibility.ts";
 import type { NotificationType } from "./notify.ts";
 
@@ -91,30 +92,40 @@ async function withRelations(ctx: Ctx, page: Notification[]): Promise<Notificati
   const reportIds = present(page.map((r) => r.reportId));
   const unread = present(page.map((r) => r.fromAccountId)).filter((id) => !accounts.has(id));
   const since = cache.begin();
-  const [found] = await sqlRows<Relations>(ctx.db, Prisma.sql`
+  const [found] = await sqlRows<Relations & { statuses: Json[] | null }>(ctx.db, Prisma.sql`
     SELECT
       ${modelJsonById(ctx.db, "Account", Prisma.sql`SELECT unnest(${unread}::text[]) UNION SELECT target_id FROM reports WHERE id = ANY(${reportIds}::text[])`)} AS accounts,
       ${modelJsonById(ctx.db, "Status", Prisma.sql`SELECT unnest(${present(page.map((r) => r.statusId))}::text[])`)} AS statuses,
       ${modelJsonById(ctx.db, "Report", Prisma.sql`SELECT unnest(${reportIds}::text[])`)} AS reports`);
-  return attachRelations(ctx, page, found, accounts, since);
+  const statuses = new Map((found.statuses ?? []).map((j) => decodeModel(ctx.db, "Status", j)).map((s) => [s.id, s]));
+  return attachRelations(ctx, page, found, statuses, accounts, since);
 }
 
-/** The relations of a page of notifications as a statement read them (JSON rows): its accounts, statuses and reports. */
+/** The relations of a page of notifications as a statement read them (JSON rows): its accounts and reports (and statuses). */
 interface Relations {
   accounts: Json[] | null;
-  statuses: Json[] | null;
   reports: Json[] | null;
 }
 
-/** `page` with its relations: the accounts read (`found`, stored in the account cache) or held already (`accounts`). */
-function attachRelations(ctx: Ctx, page: Notification[], found: Relations, accounts: Map<string, Account>, since: number): NotificationRow[] {
+/** The columns of a listed page's statement beside its statuses' data (listNotifications). */
+interface NotificationColumns {
+  n_rows: Json[] | null;
+  n_accounts: Json[] | null;
+  n_reports: Json[] | null;
+  n_muted: string[] | null;
+}
+
+/**
+ * `page` with its relations: the accounts read (`found`, stored in the account cache) or held already (`accounts`),
+ * the statuses by id.
+ */
+function attachRelations(ctx: Ctx, page: Notification[], found: Relations, statuses: Map<string, Status>, accounts: Map<string, Account>, since: number): NotificationRow[] {
   const cache = accountCache(ctx);
   for (const a of (found.accounts ?? []).map((j) => decodeModel(ctx.db, "Account", j))) {
     accounts.set(a.id, a);
     cache.store(since, a);
   }
   const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
-  const statuses = byId((found.statuses ?? []).map((j) => decodeModel(ctx.db, "Status", j)));
   const reports = byId((found.reports ?? []).map((j) => decodeModel(ctx.db, "Report", j)));
   return page.map((n) => {
     const report = n.reportId ? reports.get(n.reportId) : undefined;
@@ -156,9 +167,10 @@ export const listNotifications = operation({
     if (page.cursor?.lt) and.push(Prisma.sql`n.id < ${page.cursor.lt}`);
     if (page.cursor?.gt) and.push(Prisma.sql`n.id > ${page.cursor.gt}`);
     const direction = Prisma.raw(page.order === "asc" ? "ASC" : "DESC");
-    // the page, its relations (accounts, statuses, reports) and the reader's mutes among its accounts in ONE
-    // statement (three before). Which accounts the page shows is not known before it runs: those of the reader's
-    // last page that the account cache holds are not read again (src/domain/page-hints.ts)
+    // the page, its relations (accounts, statuses, reports), the reader's mutes among its accounts and everything
+    // its statuses render with, in ONE statement (status-data.ts loadPageWithStatusData: the statuses of the page are
+    // its `_page`; rendering then reads nothing). Which accounts the page shows is not known before it runs: those
+    // of the reader's last page that the account cache holds are not read again (src/domain/page-hints.ts)
     const cache = accountCache(ctx);
     const hintKey = `notifications:${me.id}`;
     const held = new Map<string, Account>();
@@ -167,24 +179,37 @@ export const listNotifications = operation({
       if (hit) held.set(id, hit);
     }
     const since = cache.begin();
-    const [found] = await sqlRows<Relations & { rows: Json[] | null; muted: string[] | null }>(ctx.db, Prisma.sql`
-      WITH _page AS (
-        SELECT n.id, n.from_account_id, n.status_id, n.report_id, ${modelJson(ctx.db, "Notification", "n")} AS row FROM notifications n
-        JOIN accounts fa ON fa.id = n.from_account_id
-        LEFT JOIN statuses s ON s.id = n.status_id
-        LEFT JOIN accounts a ON a.id = s.account_id
-        WHERE ${Prisma.join(and, " AND ")}
-        ORDER BY n.id ${direction} LIMIT ${limitSql(page.take)})
-      SELECT (SELECT json_agg(_p.row ORDER BY _p.id ${direction}) FROM _page _p) AS rows,
-        ${modelJsonById(ctx.db, "Account", Prisma.sql`SELECT _shown.id FROM (SELECT from_account_id FROM _page UNION SELECT target_id FROM reports WHERE id IN (SELECT report_id FROM _page)) AS _shown(id)
-          WHERE array_position(${[...held.keys()]}::text[], _shown.id) IS NULL`)} AS accounts,
-        ${modelJsonById(ctx.db, "Status", Prisma.sql`SELECT DISTINCT status_id FROM _page WHERE status_id IS NOT NULL`)} AS statuses,
-        ${modelJsonById(ctx.db, "Report", Prisma.sql`SELECT DISTINCT report_id FROM _page WHERE report_id IS NOT NULL`)} AS reports,
-        (SELECT json_agg(r.target_id) FROM user_relationships r WHERE r.source_id = ${me.id} AND r.type = 'mute'
-          AND (r.expires_at IS NULL OR r.expires_at > ${now}) AND r.target_id IN (SELECT from_account_id FROM _page)) AS muted`);
-    const rows = (found?.rows ?? []).map((j) => decodeModel(ctx.db, "Notification", j));
-    const muted = new Set(found?.muted ?? []);
-    const listed = attachRelations(ctx, rows, found, held, since).map((r) => ({ ...r, fromAccountMuted: muted.has(r.fromAccountId) }));
+    const { columns: found, data } = await loadPageWithStatusData<NotificationColumns>(
+      ctx,
+      {
+        with: Prisma.sql`_npage AS (
+          SELECT n.id, n.from_account_id, n.status_id, n.report_id, ${modelJson(ctx.db, "Notification", "n")} AS row FROM notifications n
+          JOIN accounts fa ON fa.id = n.from_account_id
+          LEFT JOIN statuses s ON s.id = n.status_id
+          LEFT JOIN accounts a ON a.id = s.account_id
+          WHERE ${Prisma.join(and, " AND ")}
+          ORDER BY n.id ${direction} LIMIT ${limitSql(page.take)})`,
+        rows: Prisma.sql`SELECT id, reblog_of_id FROM statuses WHERE id IN (SELECT status_id FROM _npage)`,
+        direction,
+        columns: [
+          Prisma.sql`(SELECT json_agg(_n.row ORDER BY _n.id ${direction}) FROM _npage _n) AS n_rows`,
+          Prisma.sql`${modelJsonById(ctx.db, "Account", Prisma.sql`SELECT _shown.id FROM (SELECT from_account_id FROM _npage UNION SELECT target_id FROM reports WHERE id IN (SELECT report_id FROM _npage)) AS _shown(id)
+            WHERE array_position(${[...held.keys()]}::text[], _shown.id) IS NULL`)} AS n_accounts`,
+          Prisma.sql`${modelJsonById(ctx.db, "Report", Prisma.sql`SELECT DISTINCT report_id FROM _npage WHERE report_id IS NOT NULL`)} AS n_reports`,
+          Prisma.sql`(SELECT json_agg(r.target_id) FROM user_relationships r WHERE r.source_id = ${me.id} AND r.type = 'mute'
+            AND (r.expires_at IS NULL OR r.expires_at > ${now}) AND r.target_id IN (SELECT from_account_id FROM _npage)) AS n_muted`,
+        ],
+        // the notifications' accounts render with their counts, read with the authors' (views/notification.ts)
+        alsoCounted: Prisma.sql`SELECT from_account_id FROM _npage`,
+      },
+      `notifications:${me.id}:statuses`,
+    );
+    const rows = (found.n_rows ?? []).map((j) => decodeModel(ctx.db, "Notification", j));
+    const muted = new Set(found.n_muted ?? []);
+    const listed = attachRelations(ctx, rows, { accounts: found.n_accounts, reports: found.n_reports }, data.statuses, held, since).map((r) => ({
+      ...r,
+      fromAccountMuted: muted.has(r.fromAccountId),
+    }));
     rememberPage(ctx, hintKey, [...new Set(listed.flatMap((r) => [r.fromAccountId, ...(r.report ? [r.report.targetId] : [])]))]);
     return page.finish(listed, (r) => r.id);
   },

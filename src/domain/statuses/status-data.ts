@@ -155,7 +155,7 @@ function statement(ctx: Ctx, source: Source, cached: string[], cachedAccounts: s
   // a page statement's rows come first (`_page`), and the statuses loaded are those of the page and their originals
   const s0 =
     "page" in source
-      ? Prisma.sql`_page AS (${source.page.rows}),
+      ? Prisma.sql`${source.page.with ? Prisma.sql`${source.page.with},` : Prisma.empty} _page AS (${source.page.rows}),
       s0 AS (SELECT * FROM statuses WHERE id = ANY(ARRAY(SELECT id FROM _page UNION SELECT reblog_of_id FROM _page WHERE reblog_of_id IS NOT NULL)))`
       : Prisma.sql`s0 AS (SELECT * FROM statuses WHERE id = ANY(${all}::text[]))`;
   // ARRAY(…): the ids become one value for an index scan of the primary key, as the rows-at-hand form's parameter
@@ -163,7 +163,12 @@ function statement(ctx: Ctx, source: Source, cached: string[], cachedAccounts: s
   // a page's rows are its ids: each status's row comes with its shared part (below), or from the cache with the rest
   // of that part (not selected again: 20 rows of JSON less to build, send and decode per page)
   const pageColumns =
-    "page" in source ? Prisma.sql`(SELECT json_agg(_p.id ORDER BY _p.id ${source.page.direction}) FROM _page _p) AS page_ids, ${source.page.filters} AS page_filters,` : Prisma.empty;
+    "page" in source ? Prisma.sql`(SELECT json_agg(_p.id ORDER BY _p.id ${source.page.direction}) FROM _page _p) AS page_ids, ${Prisma.join(source.page.columns, ", ")},` : Prisma.empty;
+  // the accounts whose counts come with the authors': the page's (a notification's account), or those at hand
+  const alsoCountedSql =
+    "page" in source
+      ? source.page.alsoCounted ? Prisma.sql`UNION ${source.page.alsoCounted}` : Prisma.empty
+      : andThese([...list.map((s) => s.accountId), ...alsoCounted], "text");
   // mentions and status_tags have no order column: their physical order is the order they were
   // written in (the rows are never updated), i.e. the order the status named them
   return Prisma.sql`
@@ -209,7 +214,7 @@ function statement(ctx: Ctx, source: Source, cached: string[], cachedAccounts: s
       ${modelJsonById(db, "Account", Prisma.sql`SELECT _shown.id FROM (SELECT account_id FROM s UNION SELECT account_id FROM p
         UNION SELECT account_id FROM mentions WHERE status_id IN (SELECT id FROM s) ${andThese(list.map((s) => s.accountId), "text")}) AS _shown(id)
         WHERE array_position(${cachedAccounts}::text[], _shown.id) IS NULL`)} AS accounts,
-      ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${andThese([...list.map((s) => s.accountId), ...alsoCounted], "text")}`, cachedCounts)} AS counts,
+      ${accountCountsSql(Prisma.sql`SELECT account_id FROM s ${alsoCountedSql}`, cachedCounts)} AS counts,
       ${modelJsonById(db, "OAuthApp", Prisma.sql`SELECT application_id FROM s ${andThese(list.map((s) => s.applicationId), "int")}`)} AS applications,
       ${viewer(Prisma.sql`(SELECT json_agg(t.context) FROM thread_mutes t WHERE t.account_id = ${me} AND (t.expires_at IS NULL OR t.expires_at > ${now})
         AND t.context IN (SELECT context FROM s ${andThese(list.map((s) => s.context), "text")}))`)} AS muted,
@@ -254,12 +259,19 @@ function originalsBeside(list: Status[]): string[] {
 /** The statement's rows are the statuses at hand (`list`, with the originals they reblog), or a timeline's page, read by the same statement. */
 type Source = { list: Status[]; inner: string[] } | { page: PageQuery };
 
-/** A timeline's page as its statement selects it (timelines.ops.ts): `rows` selects `id` and `reblog_of_id`. */
+/**
+ * A page as its statement selects it: `rows` selects the statuses' `id` and `reblog_of_id` (a timeline's page,
+ * timelines.ops.ts; a notification page's statuses, notifications.ops.ts), ordered by `direction`.
+ */
 export interface PageQuery {
+  /** common table expressions `rows` and `columns` may read (`name AS (…)`, comma-separated): a notification page */
+  with?: Prisma.Sql;
   rows: Prisma.Sql;
   direction: Prisma.Sql;
-  /** a column the statement returns beside the page (the viewer's `hide` filters) */
-  filters: Prisma.Sql;
+  /** the columns the statement returns beside the page, each `expression AS name` (the viewer's `hide` filters; a notification page's rows) */
+  columns: Prisma.Sql[];
+  /** a query of the accounts whose counts come with the statuses' authors' (a notification's account) */
+  alsoCounted?: Prisma.Sql;
 }
 
 type StatementResult = { statuses: StatusRow[] | null; parents: ParentRow[] | null; accounts: Json[] | null; counts: CountsRow[] | null; applications: Json[] | null; muted: string[] | null; filters: unknown };
@@ -283,10 +295,10 @@ interface PageHint {
  * then the statement of loadStatusData over them. Rendering the page (loadStatusData with the same rows, in
  * the same request) then reads nothing. `hintKey` names the timeline (see PageHint).
  */
-export async function loadPageWithStatusData(ctx: Ctx, page: PageQuery, hintKey: string): Promise<{ rows: Status[]; filters: unknown; data: StatusData }> {
+export async function loadPageWithStatusData<Columns extends object>(ctx: Ctx, page: PageQuery, hintKey: string): Promise<{ rows: Status[]; columns: Columns; data: StatusData }> {
   const hint = lastPage<PageHint>(ctx, hintKey);
   const prepared = prepare(ctx, hint?.statuses ?? [], [], hint?.accounts ?? [], hint?.authors ?? []);
-  const [result] = await rows<StatementResult & { page_ids: string[] | null; page_filters: unknown }>(ctx.db, statement(ctx, { page }, ...prepared.hints([])));
+  const [result] = await rows<StatementResult & { page_ids: string[] | null }>(ctx.db, statement(ctx, { page }, ...prepared.hints([])));
   absorbShared(ctx, prepared, result);
   // every status of the page is in `s`: its shared part was read now unless the cache had it
   const list = (result.page_ids ?? []).map((id) => prepared.shared.get(id)!.row);
@@ -297,7 +309,7 @@ export async function loadPageWithStatusData(ctx: Ctx, page: PageQuery, hintKey:
   if (pages) pages.push(data);
   else if (ctx.loaders) pageData.set(ctx.loaders, [data]);
   rememberPage<PageHint>(ctx, hintKey, { statuses: [...data.statuses.keys()], accounts: [...prepared.accounts.keys()], authors: [...data.accountCounts.keys()] });
-  return { rows: list, filters: result.page_filters, data };
+  return { rows: list, columns: result as unknown as Columns, data };
 }
 
 /**

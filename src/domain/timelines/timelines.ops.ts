@@ -167,7 +167,7 @@ async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise
   if (k.cursor?.gt) and.push(Prisma.sql`s.id > ${k.cursor.gt}`);
   const viewerId = ctx.viewer.account?.id;
   const direction = Prisma.raw(k.order === "asc" ? "ASC" : "DESC");
-  const { rows, filters } = await loadPageWithStatusData(
+  const { rows, columns } = await loadPageWithStatusData<{ page_filters: unknown }>(
     ctx,
     {
       rows: Prisma.sql`SELECT s.id, s.reblog_of_id FROM statuses s
@@ -177,11 +177,11 @@ async function sqlPage(ctx: Ctx, input: Input, build: Build, k: Keyset): Promise
       WHERE ${Prisma.join(and, " AND ")}
       ORDER BY s.id ${direction} LIMIT ${limitSql(k.take)}`,
       direction,
-      filters: viewerId ? hideFilters(ctx, viewerId, build) : Prisma.sql`NULL`,
+      columns: [Prisma.sql`${viewerId ? hideFilters(ctx, viewerId, build) : Prisma.sql`NULL`} AS page_filters`],
     },
     pageHintKey(build, k),
   );
-  return { rows, irreversible: decodeFilters(ctx.db, filters) };
+  return { rows, irreversible: decodeFilters(ctx.db, columns.page_filters) };
 }
 
 export const homeTimeline = operation({
