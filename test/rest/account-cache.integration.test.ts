@@ -77,6 +77,21 @@ describe("account cache on postgres", () => {
     expect((await catOnNotifications()).display_name).toBe("Cat Edited");
   });
 
+  test("an account's own pages find the account in the cache; a deactivation shows on the next one", async () => {
+    const dan = await user(server, "dan");
+    const page = `/api/v1/accounts/${dan.id}/statuses`;
+    await ok(call(server, ben, "GET", page));
+    // the account named by the path comes from the cache, not from the database: a row put there shows
+    const cache = accountCache(server.services);
+    expect(cache.get(dan.id)?.nickname).toBe("dan");
+    cache.store(cache.begin(), { ...cache.get(dan.id)!, displayName: "From the cache" });
+    expect((await ok(call(server, ben, "GET", `/api/v1/accounts/${dan.id}`))).display_name).toBe("From the cache");
+    const off = await server.fetch(`${ADMIN}/users/deactivate`, { method: "PATCH", json: { nicknames: ["dan"] }, headers: root.auth });
+    expect(off.status).toBe(200);
+    expect((await call(server, ben, "GET", `/api/v1/accounts/${dan.id}`)).status).toBe(404);
+    expect((await call(server, root, "GET", `/api/v1/accounts/${dan.id}`)).body).toMatchObject({ display_name: "dan" });
+  });
+
   test("ACCOUNT_CACHE_ENTRIES=0 keeps nothing", async () => {
     const off = await startTestServer("postgres", { ACCOUNT_CACHE_ENTRIES: "0" });
     try {

@@ -3,6 +3,7 @@
 import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../../kernel/errors.ts";
+import { accountCache } from "./account-cache.ts";
 
 /** The family's message when an account route names no known account. */
 export const RECORD_NOT_FOUND = "Record not found";
@@ -28,9 +29,18 @@ export async function findAccountByIdOrNickname(ctx: Ctx, idOrNickname: string):
   return ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" } } });
 }
 
-/** Like findAccountByIdOrNickname, but a missing account is the family's 404 "Record not found". */
+/**
+ * Like findAccountByIdOrNickname, but a missing account is the family's 404 "Record not found". An account named
+ * by id comes from the account cache when it holds it (account-cache.ts: every write to the row drops it), so
+ * that an account's page (its statuses, its profile) needs no statement to find the account.
+ */
 export async function getAccount(ctx: Ctx, idOrNickname: string): Promise<Account> {
+  const cache = accountCache(ctx);
+  const held = cache.get(idOrNickname.trim());
+  if (held) return held;
+  const since = cache.begin();
   const account = await findAccountByIdOrNickname(ctx, idOrNickname);
+  if (account && account.id === idOrNickname.trim()) cache.store(since, account);
   if (!account) throw NotFound(RECORD_NOT_FOUND);
   return account;
 }
