@@ -30,8 +30,9 @@ const get = (url: string, init: RequestInit = {}) => a.api(new URL(url).pathname
 
 beforeAll(async () => {
   net = await startFederationNet();
-  // the tests rewrite media rows under a's feet with SQL, which its status cache would not hear of
-  a = await net.start("a", { CONFIGURABLE_FROM_DATABASE: "true", STATUS_CACHE_ENTRIES: "0" });
+  // the tests rewrite media and account rows under a's feet with SQL, which its status and account caches would not
+  // hear of (src/db/row-writes.ts: writes by other programs go unseen for the caches' lifetime)
+  a = await net.start("a", { CONFIGURABLE_FROM_DATABASE: "true", STATUS_CACHE_ENTRIES: "0", ACCOUNT_CACHE_ENTRIES: "0" });
   peer = await startPeer(net);
   viewer = await a.createUser("viewer");
   files = { image: `${peer.baseUrl}/files/photo.png`, html: `${peer.baseUrl}/files/page.png`, avatar: `${peer.baseUrl}/files/avatar.png`, header: `${peer.baseUrl}/files/header.png`, emoji: `${peer.baseUrl}/files/blob.png` };
