@@ -1,6 +1,7 @@
 // The reference API's Notification entity with the family's `<ns>.is_seen`, `emoji` (reactions),
-// `target` (moves) and `report`. A page renders in two statements: the statuses' data, then every
-// account (the notifications' and the statuses' authors) in one batch.
+// `target` (moves) and `report`. A listed page's statuses' data came with its statement (listNotifications);
+// other notifications load it here, in one statement, then every account (the notifications' and the
+// statuses' authors) renders in one batch.
 import type { Account } from "../../src/generated/prisma/client.ts";
 import type { Ctx } from "../../src/domain/context.ts";
 import { loadStatusData } from "../../src/domain/statuses/status-data.ts";

@@ -36,11 +36,12 @@ export async function findAccountByIdOrNickname(ctx: Ctx, idOrNickname: string):
  */
 export async function getAccount(ctx: Ctx, idOrNickname: string): Promise<Account> {
   const cache = accountCache(ctx);
-  const held = cache.get(idOrNickname.trim());
+  const id = idOrNickname.trim();
+  const held = cache.get(id);
   if (held) return held;
   const since = cache.begin();
   const account = await findAccountByIdOrNickname(ctx, idOrNickname);
-  if (account && account.id === idOrNickname.trim()) cache.store(since, account);
+  if (account?.id === id) cache.store(since, account);
   if (!account) throw NotFound(RECORD_NOT_FOUND);
   return account;
 }

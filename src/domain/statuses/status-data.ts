@@ -7,8 +7,9 @@
 // The account rows likewise come from the account cache (accounts/account-cache.ts) when it has them,
 // and the authors' follower, following and status counts from the count cache (accounts/count-cache.ts): the
 // statement reads and counts only the others (two more arrays of ids to skip).
-// A timeline's page is read by the same statement (loadPageWithStatusData: the page query as its first part),
-// so that a page and its rendering cost one round trip; rendering it then finds the data loaded.
+// A timeline's page, or a notification page, is read by the same statement (loadPageWithStatusData: the page
+// query as its first part), so that a page and its rendering cost one round trip; rendering it then finds the
+// data loaded. The page's statuses come as ids: each row is its status's shared part, read or cached.
 import { Prisma, type Account, type MediaAttachment, type OAuthApp, type Poll, type Status } from "../../generated/prisma/client.ts";
 import { decodeModel, modelJson, modelJsonById } from "../../db/model-rows.ts";
 import { rows } from "../../db/sql.ts";
