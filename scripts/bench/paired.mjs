@@ -2,7 +2,7 @@
 // (bench_http_quick): both run at once, and bursts of load (16 connections, 3 s) alternate between them, row by row,
 // so that this shared host's drifting speed weighs on both alike. Prints, per row and build, the medians of the
 // server's and PostgreSQL's CPU per request (/proc), req/s and p99, and each round's server CPU.
-//   node scripts/bench/paired.mjs <dist A> <dist B> <rounds> <row>...   rows: home public tag notifications account verify graphql
+//   node scripts/bench/paired.mjs <dist A> <dist B> <rounds> <row>...   rows: home public tag notifications account verify context graphql
 // A build is a copy of `dist/` kept inside the repository (so that its packages resolve): for instance
 //   git stash; node scripts/build-server.mjs --force; cp -r dist .tmp/dist-before; git stash pop; node scripts/build-server.mjs --force
 //   node scripts/bench/paired.mjs .tmp/dist-before dist 4 home notifications
@@ -27,6 +27,7 @@ const tok = (await (await fetch(`${servers[0].url}/oauth/token`, { method: "POST
 const H = { authorization: `Bearer ${tok}` };
 const gq = fs.readFileSync("scripts/bench/http.ts", "utf8").match(/const GRAPHQL_HOME = `([^`]*)`/)[1];
 const someAccount = (await pgc.query("SELECT id FROM accounts WHERE nickname = 'user1'")).rows[0]?.id;
+const someReply = (await pgc.query("SELECT id FROM statuses WHERE in_reply_to_id IS NOT NULL AND visibility = 'public' AND reblog_of_id IS NULL ORDER BY id DESC LIMIT 1")).rows[0]?.id;
 const ROWS = {
   home: { path: "/api/v1/timelines/home" },
   public: { path: "/api/v1/timelines/public" },
@@ -34,6 +35,7 @@ const ROWS = {
   notifications: { path: "/api/v1/notifications" },
   account: { path: `/api/v1/accounts/${someAccount}/statuses` },
   verify: { path: "/api/v1/accounts/verify_credentials" },
+  context: { path: `/api/v1/statuses/${someReply}/context` },
   graphql: { path: "/graphql", method: "POST", body: JSON.stringify({ query: gq }), headers: { ...H, "content-type": "application/json" } },
 };
 const res = {};

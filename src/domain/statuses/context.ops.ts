@@ -34,7 +34,7 @@ export const statusContext = operation({
     // the top of a remote thread stored without its parent (a reply met before its thread): fetch the
     // missing ancestors now, with a short deadline, so that this answer already shows them
     const top = chain[0] ?? status;
-    if (!top.local && !top.inReplyToId && ctx.federation) {
+    if (!top.local && !top.inReplyToId && ctx.federation && !lookedUpLately(ctx, top.id)) {
       const changed = await ctx.federation.fetchAncestors(ctx, top, FETCH_ANCESTORS).catch(() => 0);
       // most views find the walk already done (0): the thread is then read once, not twice
       const linked = changed ? await ctx.db.status.findUnique({ where: { id: top.id } }) : null;
@@ -54,6 +54,27 @@ export const statusContext = operation({
     return { ancestors: chain.filter((s) => visible.has(s.id)), descendants };
   },
 });
+
+/**
+ * Whether this process asked for the missing ancestors of `topId` in the last LOOKED_UP_MS, noting that it asks now.
+ * The federation remembers each walk in the database (resolve.ts: a day after a complete one, five minutes after
+ * one cut short), but asking costs a statement per view of the thread, and the federation modules' loading the
+ * first time. Remembered here for the shorter of those times: a walk cut short is tried again after 5–10 minutes.
+ */
+function lookedUpLately(ctx: Ctx, topId: string): boolean {
+  let looked = lookedUp.get(ctx.db);
+  if (!looked) lookedUp.set(ctx.db, (looked = new Map()));
+  const now = ctx.clock().getTime();
+  const until = looked.get(topId);
+  if (until !== undefined && until > now) return true;
+  if (looked.size >= MAX_LOOKED_UP) looked.clear();
+  looked.set(topId, now + LOOKED_UP_MS);
+  return false;
+}
+const LOOKED_UP_MS = 5 * 60_000;
+const MAX_LOOKED_UP = 10_000;
+/** per database (tests run several servers in one process) */
+const lookedUp = new WeakMap<object, Map<string, number>>();
 
 /** The thread of `status` (its context) and its chain of ancestors, oldest first. */
 async function ancestry(ctx: Ctx, status: Status) {

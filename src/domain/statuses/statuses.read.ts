@@ -5,6 +5,7 @@ import type { Ctx } from "../context.ts";
 import { NotFound } from "../../kernel/errors.ts";
 import { array } from "../inputs.ts";
 import { operation } from "../operation.ts";
+import { statusCache } from "./status-cache.ts";
 import { activeAuthorsAndViewer, canSee } from "./visibility.ts";
 
 /** Keeps the statuses (and reblogs whose original is visible too) the viewer may see. */
@@ -18,9 +19,13 @@ export async function filterVisible(ctx: Ctx, statuses: Status[]): Promise<Statu
   return statuses.filter((s) => ok(s) && (!s.reblogOfId || (byId.has(s.reblogOfId) && ok(byId.get(s.reblogOfId)!))));
 }
 
-/** A status the viewer may see, or 404 (the family hides what you may not see). */
+/**
+ * A status the viewer may see, or 404 (the family hides what you may not see). Its row comes from the status cache
+ * when it holds it (status-cache.ts: the events that change a row drop it), so that a thread or a status opened
+ * from a timeline reads only who may see it.
+ */
 export async function getVisibleStatus(ctx: Ctx, id: string): Promise<Status> {
-  const status = await ctx.db.status.findUnique({ where: { id } });
+  const status = statusCache(ctx).get(id)?.row ?? (await ctx.db.status.findUnique({ where: { id } }));
   const [visible] = status ? await filterVisible(ctx, [status]) : [];
   if (!visible) throw NotFound("Record not found");
   return visible;
