@@ -84,10 +84,18 @@ describe.each(DB_KINDS)("posting statuses on %s", (kind) => {
   });
 
   test("preview renders without storing; blank and too-soon expiry are refused", async () => {
+    const parent = await (await post(ben, { status: "a thread" })).json();
     const before = await server.services.db.status.count();
-    const preview = await post(ana, { status: "just looking", preview: true });
+    const preview = await post(ana, { status: "just looking", preview: true, in_reply_to_id: parent.id });
     expect(preview.status).toBe(200);
-    expect((await preview.json()).content).toBe("just looking");
+    // an unsaved row renders whole, its parent too (status-data.ts: the rows-at-hand form when the page of stored
+    // rows comes back short)
+    expect(await preview.json()).toMatchObject({
+      content: "just looking",
+      account: { username: "ana" },
+      in_reply_to_id: parent.id,
+      ext: { in_reply_to_account_acct: "ben", parent_visible: true },
+    });
     expect(await server.services.db.status.count()).toBe(before);
     const blank = await post(ana, { status: "   " });
     expect(blank.status).toBe(422);
@@ -109,7 +117,7 @@ describe.each(DB_KINDS)("posting statuses on %s", (kind) => {
     expect((await server.fetch(`/api/v1/statuses/${s.id}`, { method: "DELETE", headers: { authorization: `Bearer ${ben}` } })).status).toBe(403);
     const del = await server.fetch(`/api/v1/statuses/${s.id}`, { method: "DELETE", headers: { authorization: `Bearer ${ana}` } });
     expect(del.status).toBe(200);
-    expect((await del.json()).text).toBe("**gone** soon");
+    expect(await del.json()).toMatchObject({ text: "**gone** soon", account: { username: "ana" } });
     expect(await server.services.db.status.findUnique({ where: { id: s.id } })).toBeNull();
   });
 

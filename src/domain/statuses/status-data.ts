@@ -164,7 +164,9 @@ function statement(ctx: Ctx, source: Source, cached: string[], cachedAccounts: s
   // a page's rows are its ids: each status's row comes with its shared part (below), or from the cache with the rest
   // of that part (not selected again: 20 rows of JSON less to build, send and decode per page)
   const pageColumns =
-    "page" in source ? Prisma.sql`(SELECT json_agg(_p.id ORDER BY _p.id ${source.page.direction}) FROM _page _p) AS page_ids, ${Prisma.join(source.page.columns, ", ")},` : Prisma.empty;
+    "page" in source
+      ? Prisma.sql`(SELECT json_agg(_p.id ORDER BY _p.id ${source.page.direction}) FROM _page _p) AS page_ids, ${Prisma.join([...source.page.columns, Prisma.empty], ", ")}`
+      : Prisma.empty;
   // the accounts whose counts come with the authors': the page's (a notification's account), or those at hand
   const alsoCountedSql =
     "page" in source
@@ -246,9 +248,24 @@ export async function loadStatusData(ctx: Ctx, list: Status[], alsoCounted: read
   const inner = originalsBeside(list);
   const known = [...list.map((s) => s.id), ...inner, ...list.map((s) => s.quoteId)];
   const prepared = prepare(ctx, known, inner, [...list.map((s) => s.accountId)], [...list.map((s) => s.accountId), ...alsoCounted]);
-  const [result] = await rows<StatementResult>(ctx.db, statement(ctx, { list, inner }, ...prepared.hints(alsoCounted)));
+  // stored rows (nearly always) are read as a page of their ids: PostgreSQL keeps the page form's plan, while it
+  // planned the rows-at-hand form anew at every run (7.3 ms a run against 1.5 with its generic plan: thirteenth
+  // round). A row not stored (a preview, a status just deleted) leaves the page short: the rows-at-hand form then.
+  const ids = [...new Set(list.map((s) => s.id))];
+  const stored = await rows<StatementResult & { page_ids: string[] | null }>(ctx.db, statement(ctx, { page: storedRows(ids, alsoCounted) }, ...prepared.hints(alsoCounted)));
+  const [result] = stored[0].page_ids?.length === ids.length ? stored : await rows<StatementResult>(ctx.db, statement(ctx, { list, inner }, ...prepared.hints(alsoCounted)));
   absorbShared(ctx, prepared, result);
   return finish(ctx, prepared, list, inner, result);
+}
+
+/** Stored statuses as a page (their ids' order does not matter), and the accounts counted beside their authors. */
+function storedRows(ids: string[], alsoCounted: readonly string[]): PageQuery {
+  return {
+    rows: Prisma.sql`SELECT id, reblog_of_id FROM statuses WHERE id = ANY(${ids}::text[])`,
+    direction: Prisma.raw("ASC"),
+    columns: [],
+    alsoCounted: alsoCounted.length ? Prisma.sql`SELECT unnest(${[...alsoCounted]}::text[])` : undefined,
+  };
 }
 
 /** The originals the reblogs of `list` carry, but those in `list` itself. */
