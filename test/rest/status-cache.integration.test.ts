@@ -67,6 +67,17 @@ describe("status cache on postgres", () => {
     expect(await inHome(s.id)).toMatchObject({ replies_count: 0, reblogs_count: 0 });
   });
 
+  test("deleting a status shows at once on its cached replies and quotes (the database nulls their links)", async () => {
+    const parent = await ok(json(cat, "POST", "/api/v1/statuses", { status: "to be deleted" }));
+    const reply = await cachedPost({ status: "a reply", in_reply_to_id: parent.id });
+    const quote = await cachedPost({ status: "a quote", quote_id: parent.id });
+    expect(await inHome(reply.id)).toMatchObject({ in_reply_to_id: parent.id });
+    await ok(call(server, cat, "DELETE", `/api/v1/statuses/${parent.id}`));
+    expect(await inHome(reply.id)).toMatchObject({ in_reply_to_id: null });
+    expect(await status(ben, reply.id)).toMatchObject({ in_reply_to_id: null });
+    expect(await inHome(quote.id)).toMatchObject({ quote: null, ext: { quote_id: null } });
+  });
+
   test("emoji reactions: the groups change for everyone, `me` only for the one who reacted", async () => {
     const s = await cachedPost();
     await ok(call(server, cat, "PUT", `/api/v1/ext/statuses/${s.id}/reactions/${encodeURIComponent("👍")}`));

@@ -11,7 +11,8 @@
 // - its counts: a favourite or its undo (actions.ops favouriteAs/unfavouriteAs), a reblog or its undo
 //   (reblogAs/unreblogAs: the original's id), a reply stored or deleted (statusStored/removeStatus: the
 //   parent's id) → `statuses_changed`; a deleted status and the original of a deleted reblog →
-//   `status_deleted`;
+//   `status_deleted`; the replies and quotes of a deleted status, whose `in_reply_to_id` / `quote_id` the
+//   database nulls (removeStatus) → `statuses_changed`;
 // - its reactions (reactions.ops), poll votes and closing (polls.ops, remote.ops), an attachment's
 //   description or focus (media.ops), its direct conversation (conversations.ops) → `statuses_changed`;
 // - what changes many statuses at once (an account's deletion, an instance purge, pruning remote

@@ -20,7 +20,7 @@ import { CLOSE_POLL_JOB, EXPIRE_STATUS_JOB, PUBLISH_SCHEDULED_JOB } from "./stat
 import { canSee, viewerContext } from "./visibility.ts";
 import { quoteTarget } from "./quotes.ops.ts";
 import { text } from "../input-limits.ts";
-import { statusesChanged } from "./status-cache.ts";
+import { allStatusesChanged, statusesChanged } from "./status-cache.ts";
 import { statusCountsChanged } from "../accounts/account-counts.ts";
 
 const HOUR_S = 60 * 60;
@@ -320,12 +320,20 @@ export const deleteStatus = operation({
   },
 });
 
+/** Replies and quotes of a deleted status named one by one in the cache's event; more drop every entry. */
+const MAX_NAMED_DEPENDENTS = 1_000;
+
 /** Deletes a status with its reblogs and tells the streams (`status_deleted` for each); local and remote deletions alike. */
 export async function removeStatus(ctx: Ctx, status: Status): Promise<void> {
-  const gone = await deletedStatuses(ctx, status); // with its reblogs, which go with it
+  const [gone, dependents] = await Promise.all([
+    deletedStatuses(ctx, status), // with its reblogs, which go with it
+    // the database nulls the `in_reply_to_id` of its replies and the `quote_id` of its quotes: their rows change
+    ctx.db.status.findMany({ where: { OR: [{ inReplyToId: status.id }, { quoteId: status.id }] }, select: { id: true }, take: MAX_NAMED_DEPENDENTS + 1 }),
+  ]);
   await ctx.db.status.deleteMany({ where: { id: status.id } });
-  // itself, its parent's replies_count, its original's reblogs_count
-  statusesChanged(ctx, [status.id, status.inReplyToId, status.reblogOfId, ...gone.map((d) => d.statusId)]);
+  // itself, its parent's replies_count, its original's reblogs_count, the rows of its replies and quotes
+  if (dependents.length > MAX_NAMED_DEPENDENTS) allStatusesChanged(ctx);
+  statusesChanged(ctx, [status.id, status.inReplyToId, status.reblogOfId, ...gone.map((d) => d.statusId), ...dependents.map((d) => d.id)]);
   statusCountsChanged(ctx, [status]); // its author's statuses_count (its reblogs count for no one)
   for (const d of gone) ctx.bus.publish("status_deleted", d);
 }
