@@ -332,8 +332,9 @@ export async function removeStatus(ctx: Ctx, status: Status): Promise<void> {
   ]);
   await ctx.db.status.deleteMany({ where: { id: status.id } });
   // itself, its parent's replies_count, its original's reblogs_count, the rows of its replies and quotes
+  const changed = [status.id, status.inReplyToId, status.reblogOfId, ...gone.map((d) => d.statusId), ...dependents.map((d) => d.id)];
   if (dependents.length > MAX_NAMED_DEPENDENTS) allStatusesChanged(ctx);
-  statusesChanged(ctx, [status.id, status.inReplyToId, status.reblogOfId, ...gone.map((d) => d.statusId), ...dependents.map((d) => d.id)]);
+  else statusesChanged(ctx, changed);
   statusCountsChanged(ctx, [status]); // its author's statuses_count (its reblogs count for no one)
   for (const d of gone) ctx.bus.publish("status_deleted", d);
 }
