@@ -35,8 +35,9 @@ describe.each(DB_KINDS)("context of a remote thread on %s", (kind) => {
     stop();
     expect(second.status).toBe(200);
     expect(second.body.descendants.map((s: { id: string }) => s.id)).toEqual(["01remtop00000000000000000b"]);
-    // the status asked for comes from the status cache (statuses.read.ts getVisibleStatus); the thread is read by its context once; the walk is not asked about again in this
-    // process (context.ops.ts lookedUpLately), so the federation's marker is not read
+    // the status asked for comes from the status cache (statuses.read.ts getVisibleStatus); the thread is read by its
+    // context once; the walk is not asked about again in this process (context.ops.ts lookedUpLately), so the
+    // federation's marker is not read
     const byId = seen.filter((sql) => /FROM "public"\."statuses" WHERE \("public"\."statuses"\."id" = \$1/.test(sql));
     const byContext = seen.filter((sql) => /FROM "public"\."statuses" WHERE \("public"\."statuses"\."context" = \$1/.test(sql));
     expect(byId, seen.join("\n---\n")).toHaveLength(0);
