@@ -42,6 +42,7 @@ import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
 import { closeStreamHub } from "./domain/streams/hub.ts";
 import { followRowWrites } from "./domain/row-caches.ts";
+import { installPageCache } from "./http/routes/page-cache.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
 export interface RunningServer {
@@ -185,7 +186,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   registerJobs(jobs, services, allJobs);
   const stopFollowingConfig = followConfigChanges(services.bus, config);
   const stopFollowingEmoji = followEmojiChanges(services.bus, settings);
-  const stopFollowingRowWrites = followRowWrites(services);
+  const stopFollowingRowWrites = followRowWrites(services, [installPageCache(services)]);
   const ctlSecret = newSecret(32);
   const { app, graphql, limiter } = buildApp(services, ctlSecret);
 

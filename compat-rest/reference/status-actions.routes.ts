@@ -113,6 +113,8 @@ export const statusActionRoutes: RouteDef[] = [
     tags: ["Statuses"],
     operation: statusContext,
     params: idParam,
+    // its own status is not in it, but a new reply to it changes its replies count (the status cache's event)
+    pageCache: (_ctx, { params }) => ({ ids: [params.id] }),
     async handler(ctx, { params }) {
       const { ancestors, descendants } = await statusContext(ctx, params);
       const rendered = await renderStatuses(ctx, [...ancestors, ...descendants]); // one batch for both lists

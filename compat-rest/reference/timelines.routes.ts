@@ -2,12 +2,23 @@
 import { z } from "zod";
 import type { Ctx } from "../../src/domain/context.ts";
 import type { Page } from "../../src/domain/pagination.ts";
+import type { StreamSpec } from "../../src/domain/streams/specs.ts";
 import type { Status } from "../../src/generated/prisma/client.ts";
 import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../../src/domain/timelines/timelines.ops.ts";
 import type { IdPage } from "../../src/http/routes/pagination.ts";
+import { liveTimelines, type PageCacheSpec } from "../../src/http/routes/page-cache.ts";
 import { route, type RouteDef } from "../../src/http/routes/route.ts";
 import { renderStatuses } from "../../src/views/status.ts";
 import { StatusListSchema } from "../../src/views/schemas/status.ts";
+
+/**
+ * What else than its statuses changes a timeline's page: new statuses of the live timelines given (a superset
+ * of what the page's filters keep). `with_muted` shows what the streams' rules leave out: not kept.
+ */
+function following(query: { with_muted?: boolean }, ...streams: (StreamSpec | null)[]): PageCacheSpec | null {
+  if (query.with_muted || streams.some((s) => !s)) return null;
+  return { streams: streams as StreamSpec[] };
+}
 
 /** A timeline's page with its statuses rendered (the mount code sets the Link header from the cursors). */
 async function answer(ctx: Ctx, page: Page<Status>): Promise<IdPage> {
@@ -24,6 +35,7 @@ export const timelineRoutes: RouteDef[] = [
     operation: homeTimeline,
     query: homeTimeline.input,
     paged: "id",
+    pageCache: (_ctx, { query }) => following(query, liveTimelines.home()),
     async handler(ctx, { query }) {
       return answer(ctx, await homeTimeline(ctx, query));
     },
@@ -37,6 +49,7 @@ export const timelineRoutes: RouteDef[] = [
     operation: directTimeline,
     query: directTimeline.input,
     paged: "id",
+    pageCache: (_ctx, { query }) => following(query, liveTimelines.direct()),
     async handler(ctx, { query }) {
       return answer(ctx, await directTimeline(ctx, query));
     },
@@ -51,6 +64,7 @@ export const timelineRoutes: RouteDef[] = [
     operation: publicTimeline,
     query: publicTimeline.input,
     paged: "id",
+    pageCache: (_ctx, { query }) => following(query, liveTimelines.public(query.local)),
     async handler(ctx, { query }) {
       return answer(ctx, await publicTimeline(ctx, query));
     },
@@ -80,6 +94,7 @@ export const timelineRoutes: RouteDef[] = [
     params: z.object({ hashtag: z.string() }),
     query: tagTimeline.input.omit({ hashtag: true }),
     paged: "id",
+    pageCache: (_ctx, { params, query }) => following(query, ...[params.hashtag, ...(query.any ?? [])].map((tag) => liveTimelines.tag(tag, query.local))),
     async handler(ctx, { params, query }) {
       return answer(ctx, await tagTimeline(ctx, { ...query, hashtag: params.hashtag }));
     },
@@ -94,6 +109,9 @@ export const timelineRoutes: RouteDef[] = [
     params: z.object({ id: z.string() }),
     query: accountStatuses.input.omit({ id: true }),
     paged: "id",
+    // its new statuses enter it (by id; its statuses name it by id when it was asked by nickname); a status
+    // pinned changes no status the pinned page shows: not kept
+    pageCache: (_ctx, { params, query }) => (query.pinned ? null : { authors: [params.id], keepEmpty: false }),
     async handler(ctx, { params, query }) {
       return answer(ctx, await accountStatuses(ctx, { ...query, id: params.id }));
     },

@@ -43,6 +43,7 @@ const EnvSchema = z.object({
   RATE_LIMITS_ENABLED: bool.default(true),
   /** statuses whose shared part this process keeps in memory (src/domain/statuses/status-cache.ts); 0 turns the cache off */
   STATUS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).optional(),
   /** bearer tokens whose viewer (token, app, account row) this process keeps in memory (src/domain/auth/token-cache.ts); 0 turns the cache off */
   TOKEN_CACHE_ENTRIES: z.coerce.number().int().min(0).max(10_000_000).optional(),
   ACCOUNT_CACHE_ENTRIES: z.coerce.number().int().min(0).max(10_000_000).optional(),
@@ -88,6 +89,8 @@ export interface Settings {
   jobsConcurrency?: number;
   /** the status cache's size in entries (absent in settings built by hand: its default) */
   statusCacheEntries?: number;
+  /** rendered timeline pages each process keeps (src/http/routes/page-cache.ts); 0: none */
+  pageCacheEntries?: number;
   /** the token cache's size in entries (absent in settings built by hand: its default) */
   tokenCacheEntries?: number;
   accountCacheEntries?: number;
@@ -128,6 +131,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     federationRetryInitialSeconds: e.FEDERATION_RETRY_INITIAL_SECONDS,
     jobsConcurrency: e.JOBS_CONCURRENCY,
     statusCacheEntries: e.STATUS_CACHE_ENTRIES,
+    pageCacheEntries: e.PAGE_CACHE_ENTRIES,
     tokenCacheEntries: e.TOKEN_CACHE_ENTRIES,
     accountCacheEntries: e.ACCOUNT_CACHE_ENTRIES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

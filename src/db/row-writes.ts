@@ -31,8 +31,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrismaClient } from "../generated/prisma/client.ts";
 import type { GenerationalLru } from "../kernel/generational-lru.ts";
 
-/** Whose rows: `a` accounts, `t` tokens, `p` apps, `f` an account's counts (its follows, by the accounts at their ends, and its counted statuses). */
-export type RowKind = "a" | "t" | "p" | "f";
+/**
+ * Whose rows: `a` accounts, `t` tokens, `p` apps, `f` an account's counts (its follows, by the accounts at their
+ * ends, and its counted statuses), `v` what an account's pages hide or show for it alone (its blocks and mutes,
+ * and those of others on it, its domain blocks, thread mutes, filters and lists: src/http/routes/page-cache.ts).
+ */
+export type RowKind = "a" | "t" | "p" | "f" | "v";
 
 /**
  * What changed: keys `a:<account id>`, `t:<token id>`, `p:<app id>`, `f:<account id>` (a follow from or
@@ -68,6 +72,37 @@ const MODELS: Record<string, { prefix: RowKind; byAccount?: boolean; byApp?: boo
   OAuthToken: { prefix: "t", byAccount: true, byApp: true },
   OAuthApp: { prefix: "p" },
 };
+/**
+ * A viewer's own state, by the fields naming the accounts whose pages a row changes (both ends of a block or
+ * mute: a blocked account no longer sees the blocker's statuses either). Writes that name them neither in
+ * `where` nor in their data or returned rows drop every page (`{ all: "v" }`).
+ */
+const VIEWER_STATE: Record<string, readonly string[]> = {
+  UserRelationship: ["sourceId", "targetId"],
+  DomainBlock: ["accountId"],
+  ThreadMute: ["accountId"],
+  Filter: ["accountId"],
+  List: ["accountId"],
+};
+
+/** The values of `field` every row a `where` matches has: the field itself or inside a compound unique key. */
+function pinnedValues(where: Where, field: string): string[] | null {
+  const direct = idsOf(where, field);
+  if (direct) return direct;
+  for (const v of Object.values(where ?? {})) if (isObject(v) && (typeof v[field] === "string" || typeof v[field] === "number")) return [String(v[field])];
+  return null;
+}
+
+function viewerStateWrites(fields: readonly string[], operation: string, args: { where?: Where; data?: unknown }, result: unknown): RowWrites[] {
+  const fromWhere = fields.map((f) => pinnedValues(args.where, f));
+  const fromRows = (value: unknown) => {
+    const rows = Array.isArray(value) ? value : [value];
+    return rows.every((r) => isObject(r) && fields.every((f) => r[f] != null)) ? rows.flatMap((r) => fields.map((f) => String((r as Record<string, unknown>)[f]))) : null;
+  };
+  const ids = fromWhere.every((v) => v !== null) ? (fromWhere as string[][]).flat() : ((CREATES.has(operation) ? fromRows(args.data) : null) ?? fromRows(result));
+  return [ids ? { keys: [...new Set(ids)].map((id) => `v:${id}`) } : { all: "v" }];
+}
+
 /** what of a follow its counts depend on (account-counts.ts counts accepted follows by their ends) */
 const COUNTED = ["followerId", "followingId", "follower", "following", "state"];
 
@@ -118,6 +153,7 @@ function followWrites(operation: string, args: { where?: Where; data?: unknown; 
 
 function keysOf(model: string, operation: string, args: { where?: Where; data?: unknown }, result: unknown): RowWrites[] {
   if (model === "Follow") return followWrites(operation, args, result);
+  if (VIEWER_STATE[model]) return viewerStateWrites(VIEWER_STATE[model], operation, args, result);
   if (CREATES.has(operation)) return [];
   const where = args.where;
   const m = MODELS[model];
@@ -189,7 +225,17 @@ export function announcingWrites(prisma: PrismaClient): PrismaClient {
   };
   const extended = prisma.$extends({
     name: "row-writes",
-    query: { account: { $allOperations: hook }, oAuthToken: { $allOperations: hook }, oAuthApp: { $allOperations: hook }, follow: { $allOperations: hook } },
+    query: {
+      account: { $allOperations: hook },
+      oAuthToken: { $allOperations: hook },
+      oAuthApp: { $allOperations: hook },
+      follow: { $allOperations: hook },
+      userRelationship: { $allOperations: hook },
+      domainBlock: { $allOperations: hook },
+      threadMute: { $allOperations: hook },
+      filter: { $allOperations: hook },
+      list: { $allOperations: hook },
+    },
   }) as unknown as PrismaClient;
   // a transaction's writes are announced once it has settled (committed, or rolled back: then harmlessly)
   const transaction = extended.$transaction.bind(extended) as (...args: unknown[]) => Promise<unknown>;

@@ -14,15 +14,16 @@ import { installCountCache } from "./accounts/count-cache.ts";
 import { installTokenCache } from "./auth/token-cache.ts";
 import type { Services } from "./context.ts";
 
-interface RowCache {
+export interface RowCache {
   invalidate(writes: RowWrites): void;
   off(): void;
 }
 
 /** Sets up this process's row caches and their invalidations; returns the function that stops them. */
-export function followRowWrites(services: Pick<Services, "bus" | "db"> & { settings: Pick<Settings, "tokenCacheEntries" | "accountCacheEntries"> }): () => void {
+export function followRowWrites(services: Pick<Services, "bus" | "db"> & { settings: Pick<Settings, "tokenCacheEntries" | "accountCacheEntries"> }, others: RowCache[] = []): () => void {
   const { bus, db, settings } = services;
-  const caches: RowCache[] = [installTokenCache(bus, settings), installAccountCache(bus, settings), installCountCache(bus, settings)];
+  // `others`: what the server keeps beyond rows, built from them (its rendered pages: src/http/routes/page-cache.ts)
+  const caches: RowCache[] = [installTokenCache(bus, settings), installAccountCache(bus, settings), installCountCache(bus, settings), ...others];
   const stopWrites = onRowWrites(db, (writes) => {
     for (const cache of caches) cache.invalidate(writes);
     bus.publish("viewers_changed", writes);

@@ -7,7 +7,8 @@ import type { Duplex } from "node:stream";
 import type express from "express";
 import { createYoga } from "graphql-yoga";
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { GraphQLError, execute, parse, subscribe, validate } from "graphql";
+import { GraphQLError, execute, getOperationAST, parse, subscribe, validate } from "graphql";
+import type { Plugin } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import { parse as parseCookie } from "cookie";
@@ -16,6 +17,7 @@ import { authenticate, type Credentials } from "../domain/auth/authenticate.ts";
 import { makeCtx, type Ctx, type Services } from "../domain/context.ts";
 import { DomainError } from "../kernel/errors.ts";
 import { faultOf } from "../http/faults.ts";
+import { viewerWrote } from "../http/routes/page-cache.ts";
 import { sameOriginUpgrade } from "../http/csrf.ts";
 import { unsafeGraphQLInput, useSafeInput } from "./safe-input.ts";
 import { schema } from "./schema.ts";
@@ -30,6 +32,17 @@ function maskError(error: unknown): GraphQLError {
   if (fault) return new GraphQLError(fault.body.error, { extensions: { code: fault.status === 503 ? "SERVICE_UNAVAILABLE" : "INSUFFICIENT_STORAGE", http: { status: fault.status } } });
   console.error("graphql error:", original);
   return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+}
+
+/** A mutation is a write of its viewer, as a REST call other than GET: its cached REST pages are dropped (page-cache.ts). */
+function useViewerWrites(): Plugin<Ctx> {
+  return {
+    onExecute({ args }) {
+      if (getOperationAST(args.document, args.operationName)?.operation !== "mutation") return;
+      const ctx = args.contextValue as Ctx;
+      return { onExecuteDone: () => viewerWrote(ctx) };
+    },
+  };
 }
 
 export interface GraphqlServer {
@@ -50,7 +63,7 @@ export function graphqlServer(services: Services, viewerCtx: (creds: Credentials
     graphiql: () => settings.development || services.config.get("graphql", "explorer"),
     logging: false, // maskError logs what is unexpected; expected refusals are not noise
     maskedErrors: { maskError },
-    plugins: [useSafeInput(), ...documentLimits(), useGraphQlJit()],
+    plugins: [useSafeInput(), ...documentLimits(), useGraphQlJit(), useViewerWrites()],
     context: async ({ req }) => viewerCtx(credentialsOf(req), req.ip),
   });
 

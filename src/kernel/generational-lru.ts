@@ -64,18 +64,26 @@ export class GenerationalLru<V> {
     return this.generation;
   }
 
-  /** Stores what a read begun at `since` found, unless `key` or one of `tags` was invalidated meanwhile. */
-  store(since: number, key: string, value: V, tags: readonly string[] = NO_TAGS): void {
+  /**
+   * Stores what a read begun at `since` found, unless `key` or one of `tags` was invalidated meanwhile;
+   * `until` (epoch ms) ends the entry's life earlier than the TTL would.
+   */
+  store(since: number, key: string, value: V, tags: readonly string[] = NO_TAGS, until = Infinity): void {
     if (this.maxEntries <= 0 || since < this.floor) return;
     if (this.droppedSince(since, key) || tags.some((t) => this.droppedSince(since, t))) return;
     this.drop(key);
-    this.entries.set(key, { value, tags, expires: this.now() + this.ttlMs });
+    this.entries.set(key, { value, tags, expires: Math.min(this.now() + this.ttlMs, until) });
     for (const t of tags) {
       let keys = this.byTag.get(t);
       if (!keys) this.byTag.set(t, (keys = new Set()));
       keys.add(key);
     }
     while (this.entries.size > this.maxEntries) this.drop(this.entries.keys().next().value!);
+  }
+
+  /** Whether an entry is stored with this tag (it may have expired, unread since). */
+  hasTag(tag: string): boolean {
+    return this.byTag.has(tag);
   }
 
   /** Drops the entries stored under these keys or tagged with them; reads in flight will not store them. */

@@ -37,7 +37,7 @@ export type BusEvents = {
   /** one side's chat changed: a new message (the `user:<ns>_chat` stream's `<ns>:chat_update`), or messages read */
   chat_update: [payload: { accountId: string; chatId: string; change: "message" | "read" }];
   /** a status was stored (posted, published from a schedule, reblogged): the streams' `update` */
-  status_created: [payload: { statusId: string }];
+  status_created: [payload: { statusId: string; /** its author (absent from processes of earlier versions) */ accountId?: string }];
   /** a status was edited: the streams' `status.update` */
   status_updated: [payload: { statusId: string }];
   /** what every viewer sees of these statuses changed (counts, reactions, poll, media, pin…; `all`: too many to name): status-cache.ts drops them */
@@ -46,10 +46,12 @@ export type BusEvents = {
   status_deleted: [payload: DeletedStatus];
   /** a direct status bumped one participant's conversation: that account's `direct` stream */
   conversation: [payload: { accountId: string; conversationId: string }];
-  /** accounts (`a:<id>`), OAuth tokens (`t:<id>`), apps (`p:<id>`) or follows (`f:<account id>`) were written, or too many of one kind to name: the row caches drop them (src/db/row-writes.ts `RowWrites`, src/domain/row-caches.ts) */
-  viewers_changed: [payload: { keys: string[] } | { all: "a" | "t" | "p" | "f" }];
+  /** accounts (`a:<id>`), OAuth tokens (`t:<id>`), apps (`p:<id>`), follows (`f:<account id>`) or what an account sees (`v:<account id>`: blocks, mutes, filters…) were written, or too many of one kind to name: the row caches drop them (src/db/row-writes.ts `RowWrites`, src/domain/row-caches.ts) */
+  viewers_changed: [payload: { keys: string[] } | { all: "a" | "t" | "p" | "f" | "v" }];
   /** an account's keyword filters changed: its `user` stream's `filters_changed` */
   filters_changed: [payload: { accountId: string }];
+  /** these local accounts wrote something through an API (REST, GraphQL): their cached pages are dropped (src/http/routes/page-cache.ts) */
+  viewers_wrote: [payload: { accountIds: string[] }];
 };
 
 /** A deleted status as the streams route its `delete` (src/domain/streams/streams.read.ts `deletedStatuses` builds it). */

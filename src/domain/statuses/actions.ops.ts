@@ -133,7 +133,7 @@ export async function reblogAs(ctx: Ctx, me: Account, original: Status, visibili
     // a concurrent reblog of the same status won: answer that one (one reblog per account and status)
     .catch(async (error) => ((error as { code?: string }).code === "P2002" ? (await existing()) ?? Promise.reject(error) : Promise.reject(error)));
   if (reblog.id !== id) return reblog;
-  ctx.bus.publish("status_created", { statusId: reblog.id });
+  ctx.bus.publish("status_created", { statusId: reblog.id, accountId: reblog.accountId });
   statusesChanged(ctx, [original.id]); // reblogs_count
   await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
   await notify(ctx, [{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);

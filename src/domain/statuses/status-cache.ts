@@ -44,8 +44,25 @@ const TTL_MS = 5 * 60_000;
 
 /** Keyed by status id, which is also the entry's one invalidation key; entries are shared, not copied. */
 export class StatusCache extends GenerationalLru<SharedStatusData> {
+  /**
+   * Told of every invalidation, local or from the bus (the ids, or "all"): what is built from statuses'
+   * shared parts (src/http/routes/page-cache.ts, rendered pages) drops with them, at the same moment.
+   */
+  readonly dependents = new Set<(ids: readonly string[] | "all") => void>();
+
   constructor(maxEntries = DEFAULT_ENTRIES, now: () => number = Date.now) {
     super(maxEntries, TTL_MS, now);
+  }
+
+  override invalidate(keys: Iterable<string | null | undefined>): void {
+    const ids = [...keys].filter((k): k is string => !!k);
+    super.invalidate(ids);
+    for (const d of this.dependents) d(ids);
+  }
+
+  override clear(): void {
+    super.clear();
+    for (const d of this.dependents) d("all");
   }
 }
 

@@ -218,7 +218,7 @@ function lastStatusDateMoves(author: { lastStatusAt: Date | null } | undefined, 
  */
 export async function statusStored(ctx: Ctx, stored: Status, mentionIds: readonly string[], author?: { lastStatusAt: Date | null }): Promise<Status> {
   const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
-  ctx.bus.publish("status_created", { statusId: status.id });
+  ctx.bus.publish("status_created", { statusId: status.id, accountId: status.accountId });
   statusesChanged(ctx, [status.inReplyToId]); // the parent's replies_count
   statusCountsChanged(ctx, [status]); // the author's statuses_count
   if (lastStatusDateMoves(author, status.createdAt)) {

@@ -18,7 +18,9 @@ export type StreamKind =
   | "hashtag:local"
   | "list"
   | "direct"
-  | "chat";
+  | "chat"
+  /** the home timeline's statuses alone: no client names it; the page cache follows it (src/http/routes/page-cache.ts) */
+  | "home";
 
 export const PUBLIC_KINDS: readonly StreamKind[] = ["public", "public:local", "public:media", "public:local:media", "public:remote", "public:remote:media", "hashtag", "hashtag:local"];
 /** what a token must hold (any one) for the streams of a signed-in account, as the family asks */
@@ -115,12 +117,13 @@ export async function authorizeStream(ctx: Ctx, spec: StreamSpec): Promise<Strea
 
 
 /** the streams that carry statuses */
-export const STATUS_STREAMS: readonly StreamKind[] = [...PUBLIC_KINDS, "user", "list", "direct"];
+export const STATUS_STREAMS: readonly StreamKind[] = [...PUBLIC_KINDS, "user", "home", "list", "direct"];
 
 /** The timeline a status stream is read live (`lists`: the subscribed lists the status's author belongs to). */
 export function timelineOf(spec: StreamSpec, lists: Map<string, ListFacts>): TimelineKind {
   switch (spec.kind) {
     case "user":
+    case "home":
       return { kind: "home" };
     case "list":
       return { kind: "list", list: lists.get(spec.listId!) };

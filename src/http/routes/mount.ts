@@ -14,6 +14,7 @@ import { HTTP_LIMITS, multipartBoundary, restBodyParsers, restMediaType } from "
 import { applyRateDecision, RateLimiter } from "../rate-limit.ts";
 import { credentialsOf } from "../credentials.ts";
 import { ExactPaths } from "./exact-paths.ts";
+import { pageCacheOf, sendPage, viewerWrote } from "./page-cache.ts";
 import { pageBody } from "./pagination.ts";
 import type { Settings } from "../../config/env.ts";
 import { assertRouteDeclared, authOf, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
@@ -98,6 +99,7 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
 
 export function mountRoutes(router: express.Router, routes: readonly RouteDef[], services: Services, limiter = new RateLimiter()) {
   routes.forEach(assertRouteDeclared);
+  const pages = pageCacheOf(services);
   // parameterless paths are found by one lookup, not by Express's walk through every route (exact-paths.ts)
   const exact = new ExactPaths();
   router.use(exact.middleware());
@@ -110,9 +112,11 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
     const schemas = () => (capped ??= { params: limited(def.params), query: limited(def.query), body: limited(def.body) });
     const bodyParsers = restBodyParsers(Math.min(def.bodyLimit ?? HTTP_LIMITS.bodyBytes, HTTP_LIMITS.maxBodyBytes));
     const multipart = multipartBoundary(def.files?.length ? upload.fields(def.files.map((name) => ({ name }))) : upload.none());
+    const reads = def.method === "GET";
     const handle = async (req: Request, res: Response) => {
+      let ctx: Ctx | undefined;
       try {
-        const ctx = await authorize(declared, services, req);
+        ctx = await authorize(declared, services, req);
         ctx.clientIp = req.ip;
         if (def.rateLimit && !applyRateDecision(res, await limiter.hit(services.config, def.rateLimit, { account: ctx.viewer.account?.id, ip: req.ip ?? "" }))) return;
         const query = (req.query ?? {}) as Record<string, unknown>;
@@ -131,13 +135,23 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
           req,
           res,
         };
+        // a page kept for this viewer is sent as it was rendered (page-cache.ts says what drops it)
+        const kept = reads && def.pageCache ? pages : null;
+        const keep = kept?.enabled ? def.pageCache!(ctx, input as any) : null;
+        const hit = keep ? kept!.get(ctx, req) : undefined;
+        if (hit) return sendPage(res, hit);
+        const since = keep ? kept!.begin(ctx, keep) : 0;
         const handled = await def.handler(ctx, input as any);
+        if (!reads) viewerWrote(ctx); // before the answer: the client's next read sees its write
         if (res.headersSent) return;
         // a paged route answers its page: the Link header from its cursors, the items as the body
         const result = def.paged ? pageBody(def.paged, req, res, services.settings.baseUrl, handled) : handled;
         if (result === undefined) res.status(def.status ?? 204).end();
+        else if (keep) sendPage(res, kept!.store(since, ctx, req, keep, result, res.get("Link")));
         else res.status(def.status ?? 200).json(result);
       } catch (error) {
+        // a write that failed half-way may have changed something: the viewer's pages go all the same
+        if (!reads && ctx) viewerWrote(ctx);
         sendError(res, error, def, services.settings);
       }
     };

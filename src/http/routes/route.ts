@@ -10,6 +10,7 @@ import type { AnyOperation } from "../../domain/operation.ts";
 import type { RateLimitName } from "../rate-limit.ts";
 import type { Settings } from "../../config/env.ts";
 import type { ViewSchema } from "../../views/schemas/view.ts";
+import type { PageCacheSpec } from "./page-cache.ts";
 import { PAGING_PARAMS, type IdPage, type OffsetPage, type Paging } from "./pagination.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -63,6 +64,12 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
    * Link header and sends the items; the query declares the paging parameters.
    */
   paged?: Paging;
+  /**
+   * a GET whose rendered page is kept per viewer (src/http/routes/page-cache.ts): what besides the page's own
+   * statuses and accounts can change it (the timelines new statuses enter it by…); null: this request is not
+   * kept (parameters the events cannot follow)
+   */
+  pageCache?: (ctx: Ctx, input: { params: z.output<P>; query: z.output<Q> }) => PageCacheSpec | null;
   /** success status (default 200) */
   status?: number;
   /** what a success sends (a schema of `views/schemas/`, a function of the namespace words): the OpenAPI document's success response */
