@@ -19,7 +19,7 @@ import {
 import { pageInput } from "../../src/domain/pagination.ts";
 import { array } from "../../src/domain/inputs.ts";
 import { idParam } from "../inputs.ts";
-import { liveTimelines } from "../../src/http/routes/page-cache.ts";
+import { pageSpecs } from "../../src/http/routes/page-cache.ts";
 import { route, type RouteDef } from "../../src/http/routes/route.ts";
 import { renderAccounts } from "../../src/views/account.ts";
 import { renderList } from "../../src/views/list.ts";
@@ -160,7 +160,7 @@ export const listRoutes: RouteDef[] = [
     params: idParam,
     query: listTimelineInput.omit({ id: true }),
     paged: "id",
-    pageCache: (_ctx, { params, query }) => (query.with_muted ? null : { streams: [liveTimelines.list(params.id)] }),
+    pageCache: (_ctx, { params, query }) => pageSpecs.list({ ...query, id: params.id }),
     async handler(ctx, { params, query }) {
       const page = await listTimeline(ctx, { ...query, id: params.id });
       return { ...page, items: await renderStatuses(ctx, page.items) };

@@ -23,6 +23,7 @@ import {
 } from "../../src/domain/statuses/actions.ops.ts";
 import { statusContext } from "../../src/domain/statuses/context.ops.ts";
 import { editInput, editStatus, statusHistory, statusSource, translateStatus } from "../../src/domain/statuses/edit.ops.ts";
+import { pageSpecs } from "../../src/http/routes/page-cache.ts";
 import { route, type RouteDef } from "../../src/http/routes/route.ts";
 import type { AnyOperation } from "../../src/domain/operation.ts";
 import { renderAccount, renderAccounts } from "../../src/views/account.ts";
@@ -113,8 +114,7 @@ export const statusActionRoutes: RouteDef[] = [
     tags: ["Statuses"],
     operation: statusContext,
     params: idParam,
-    // its own status is not in it, but a new reply to it changes its replies count (the status cache's event)
-    pageCache: (_ctx, { params }) => ({ ids: [params.id] }),
+    pageCache: (_ctx, { params }) => pageSpecs.context(params),
     async handler(ctx, { params }) {
       const { ancestors, descendants } = await statusContext(ctx, params);
       const rendered = await renderStatuses(ctx, [...ancestors, ...descendants]); // one batch for both lists

@@ -2,23 +2,13 @@
 import { z } from "zod";
 import type { Ctx } from "../../src/domain/context.ts";
 import type { Page } from "../../src/domain/pagination.ts";
-import type { StreamSpec } from "../../src/domain/streams/specs.ts";
 import type { Status } from "../../src/generated/prisma/client.ts";
 import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../../src/domain/timelines/timelines.ops.ts";
 import type { IdPage } from "../../src/http/routes/pagination.ts";
-import { liveTimelines, type PageCacheSpec } from "../../src/http/routes/page-cache.ts";
+import { pageSpecs } from "../../src/http/routes/page-cache.ts";
 import { route, type RouteDef } from "../../src/http/routes/route.ts";
 import { renderStatuses } from "../../src/views/status.ts";
 import { StatusListSchema } from "../../src/views/schemas/status.ts";
-
-/**
- * What else than its statuses changes a timeline's page: new statuses of the live timelines given (a superset
- * of what the page's filters keep). `with_muted` shows what the streams' rules leave out: not kept.
- */
-function following(query: { with_muted?: boolean }, ...streams: (StreamSpec | null)[]): PageCacheSpec | null {
-  if (query.with_muted || streams.some((s) => !s)) return null;
-  return { streams: streams as StreamSpec[] };
-}
 
 /** A timeline's page with its statuses rendered (the mount code sets the Link header from the cursors). */
 async function answer(ctx: Ctx, page: Page<Status>): Promise<IdPage> {
@@ -35,7 +25,7 @@ export const timelineRoutes: RouteDef[] = [
     operation: homeTimeline,
     query: homeTimeline.input,
     paged: "id",
-    pageCache: (_ctx, { query }) => following(query, liveTimelines.home()),
+    pageCache: (_ctx, { query }) => pageSpecs.home(query),
     async handler(ctx, { query }) {
       return answer(ctx, await homeTimeline(ctx, query));
     },
@@ -49,7 +39,7 @@ export const timelineRoutes: RouteDef[] = [
     operation: directTimeline,
     query: directTimeline.input,
     paged: "id",
-    pageCache: (_ctx, { query }) => following(query, liveTimelines.direct()),
+    pageCache: (_ctx, { query }) => pageSpecs.direct(query),
     async handler(ctx, { query }) {
       return answer(ctx, await directTimeline(ctx, query));
     },
@@ -64,7 +54,7 @@ export const timelineRoutes: RouteDef[] = [
     operation: publicTimeline,
     query: publicTimeline.input,
     paged: "id",
-    pageCache: (_ctx, { query }) => following(query, liveTimelines.public(query.local)),
+    pageCache: (_ctx, { query }) => pageSpecs.public(query),
     async handler(ctx, { query }) {
       return answer(ctx, await publicTimeline(ctx, query));
     },
@@ -94,7 +84,7 @@ export const timelineRoutes: RouteDef[] = [
     params: z.object({ hashtag: z.string() }),
     query: tagTimeline.input.omit({ hashtag: true }),
     paged: "id",
-    pageCache: (_ctx, { params, query }) => following(query, ...[params.hashtag, ...(query.any ?? [])].map((tag) => liveTimelines.tag(tag, query.local))),
+    pageCache: (_ctx, { params, query }) => pageSpecs.tag({ ...query, hashtag: params.hashtag }),
     async handler(ctx, { params, query }) {
       return answer(ctx, await tagTimeline(ctx, { ...query, hashtag: params.hashtag }));
     },
@@ -109,9 +99,7 @@ export const timelineRoutes: RouteDef[] = [
     params: z.object({ id: z.string() }),
     query: accountStatuses.input.omit({ id: true }),
     paged: "id",
-    // its new statuses enter it (by id; its statuses name it by id when it was asked by nickname); a status
-    // pinned changes no status the pinned page shows: not kept
-    pageCache: (_ctx, { params, query }) => (query.pinned ? null : { authors: [params.id], keepEmpty: false }),
+    pageCache: (_ctx, { params, query }) => pageSpecs.account({ ...query, id: params.id }),
     async handler(ctx, { params, query }) {
       return answer(ctx, await accountStatuses(ctx, { ...query, id: params.id }));
     },

@@ -21,6 +21,7 @@ import { viewerWrote } from "../http/routes/page-cache.ts";
 import { sameOriginUpgrade } from "../http/csrf.ts";
 import { unsafeGraphQLInput, useSafeInput } from "./safe-input.ts";
 import { schema } from "./schema.ts";
+import { useKeptQueries } from "./kept-queries.ts";
 import { documentLimitRules, documentLimits } from "./limits.ts";
 
 /** GraphQL errors: domain errors keep their message and a code; anything else is masked. */
@@ -63,7 +64,7 @@ export function graphqlServer(services: Services, viewerCtx: (creds: Credentials
     graphiql: () => settings.development || services.config.get("graphql", "explorer"),
     logging: false, // maskError logs what is unexpected; expected refusals are not noise
     maskedErrors: { maskError },
-    plugins: [useSafeInput(), ...documentLimits(), useGraphQlJit(), useViewerWrites()],
+    plugins: [useSafeInput(), ...documentLimits(), useGraphQlJit(), useViewerWrites(), useKeptQueries()],
     context: async ({ req }) => viewerCtx(credentialsOf(req), req.ip),
   });
 

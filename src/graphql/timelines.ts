@@ -6,6 +6,8 @@ import type { Page, PageInput } from "../domain/pagination.ts";
 import { accountStatuses, bubbleTimeline, directTimeline, homeTimeline, publicTimeline, tagTimeline } from "../domain/timelines/timelines.ops.ts";
 import type { Status } from "../generated/prisma/client.ts";
 import { builder } from "./builder.ts";
+import { keepField } from "./kept-queries.ts";
+import { pageSpecs } from "../http/routes/page-cache.ts";
 import { accessOf } from "./access.ts";
 import { opt, relayConnection, StatusType, type RelayArgs } from "./paging.ts";
 import "./statuses.ts";
@@ -37,7 +39,11 @@ builder.queryFields((t) => {
         type: StatusType,
         description: "The viewer's statuses, those of followed accounts and those addressed to the viewer",
         args: feed,
-        resolve: (_r, a, ctx) => page(a, (p) => homeTimeline(ctx, { ...p, ...feedInput(a) })),
+        resolve: (_r, a, ctx) => {
+          const input = feedInput(a);
+          keepField(ctx, pageSpecs.home(input));
+          return page(a, (p) => homeTimeline(ctx, { ...p, ...input }));
+        },
       },
       StatusConnection,
     ),
@@ -47,7 +53,11 @@ builder.queryFields((t) => {
         type: StatusType,
         description: "Direct statuses the viewer wrote or is addressed by",
         args: common,
-        resolve: (_r, a, ctx) => page(a, (p) => directTimeline(ctx, { ...p, ...commonInput(a) })),
+        resolve: (_r, a, ctx) => {
+          const input = commonInput(a);
+          keepField(ctx, pageSpecs.direct(input));
+          return page(a, (p) => directTimeline(ctx, { ...p, ...input }));
+        },
       },
       StatusConnection,
     ),
@@ -56,7 +66,11 @@ builder.queryFields((t) => {
         ...accessOf(publicTimeline),
         type: StatusType,
         args: { ...feed, instance: t.arg.string({ description: "only statuses from this host" }) },
-        resolve: (_r, a, ctx) => page(a, (p) => publicTimeline(ctx, { ...p, ...feedInput(a), instance: opt(a.instance) })),
+        resolve: (_r, a, ctx) => {
+          const input = { ...feedInput(a), instance: opt(a.instance) };
+          keepField(ctx, pageSpecs.public(input));
+          return page(a, (p) => publicTimeline(ctx, { ...p, ...input }));
+        },
       },
       StatusConnection,
     ),
@@ -65,8 +79,11 @@ builder.queryFields((t) => {
         ...accessOf(tagTimeline),
         type: StatusType,
         args: { ...feed, tag: t.arg.string({ required: true }), any: t.arg.stringList(), all: t.arg.stringList(), none: t.arg.stringList() },
-        resolve: (_r, a, ctx) =>
-          page(a, (p) => tagTimeline(ctx, { ...p, ...feedInput(a), hashtag: a.tag, any: opt(a.any), all: opt(a.all), none: opt(a.none) })),
+        resolve: (_r, a, ctx) => {
+          const input = { ...feedInput(a), hashtag: a.tag, any: opt(a.any), all: opt(a.all), none: opt(a.none) };
+          keepField(ctx, pageSpecs.tag(input));
+          return page(a, (p) => tagTimeline(ctx, { ...p, ...input }));
+        },
       },
       StatusConnection,
     ),
@@ -85,7 +102,10 @@ builder.queryFields((t) => {
         ...accessOf(listTimeline),
         type: StatusType,
         args: { id: t.arg.id({ required: true }) },
-        resolve: (_r, a, ctx) => page(a, (p) => listTimeline(ctx, { ...p, id: String(a.id) })),
+        resolve: (_r, a, ctx) => {
+          keepField(ctx, pageSpecs.list({ id: String(a.id) }));
+          return page(a, (p) => listTimeline(ctx, { ...p, id: String(a.id) }));
+        },
       },
       StatusConnection,
     ),

@@ -1,3 +1,5 @@
+import { streamHub } from "../../src/domain/streams/hub.ts";
+import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
@@ -68,6 +70,7 @@ describe.each(DB_KINDS)("GraphQL timelines on %s", (kind) => {
   });
 
   test("a first page followed by more items knows hasNextPage from its own query: the timeline is read once", async () => {
+    pageCacheOf(server.services)!.clear(); // an earlier test's same query is kept: read it again
     const reads: string[] = [];
     const stop = server.database.onQuery((sql) => void (/SELECT s\.id, s\.reblog_of_id FROM statuses s\s+JOIN accounts a/.test(sql) && reads.push(sql)));
     try {
@@ -155,6 +158,9 @@ describe.each(DB_KINDS)("GraphQL timelines on %s", (kind) => {
       id content favouritesCount reblogsCount repliesCount favourited reblogged bookmarked pinned tags
       mediaAttachments { id } poll { id } emojiReactions { name } reblog { id }
       account { nickname followersCount followingCount relationship { following } } } } } }`;
+    // the stream hub, which tells the kept pages of the posts above, reads in the background: not this page's count
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await streamHub(server.services).idle();
     const five = await server.countQueries(() => gql(query, { n: 5 }));
     const twenty = await server.countQueries(() => gql(query, { n: 20 }));
     expect(five.result.errors).toBeUndefined();

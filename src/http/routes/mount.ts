@@ -138,7 +138,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
         // a page kept for this viewer is sent as it was rendered (page-cache.ts says what drops it)
         const kept = reads && def.pageCache ? pages : null;
         const keep = kept?.enabled ? def.pageCache!(ctx, input as any) : null;
-        const hit = keep ? kept!.get(ctx, req) : undefined;
+        const hit = keep ? kept!.get(ctx, req.originalUrl) : undefined;
         if (hit) return sendPage(res, hit);
         const since = keep ? kept!.begin(ctx, keep) : 0;
         const handled = await def.handler(ctx, input as any);
@@ -147,7 +147,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
         // a paged route answers its page: the Link header from its cursors, the items as the body
         const result = def.paged ? pageBody(def.paged, req, res, services.settings.baseUrl, handled) : handled;
         if (result === undefined) res.status(def.status ?? 204).end();
-        else if (keep) sendPage(res, kept!.store(since, ctx, req, keep, result, res.get("Link")));
+        else if (keep) sendPage(res, kept!.store(since, ctx, req.originalUrl, keep, result, res.get("Link")));
         else res.status(def.status ?? 200).json(result);
       } catch (error) {
         // a write that failed half-way may have changed something: the viewer's pages go all the same

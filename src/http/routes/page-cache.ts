@@ -28,7 +28,7 @@
 // announces (a timed mute's end, another program's SQL). Events come over the bus, so with Redis every
 // process drops its pages; the viewer's own writes and the status cache's local invalidations drop them in
 // the writing process at once, so a client reads its own write.
-import type { Request, Response } from "express";
+import type { Response } from "express";
 import type { Settings } from "../../config/env.ts";
 import type { RowWrites } from "../../db/row-writes.ts";
 import type { Ctx, Services, Viewer } from "../../domain/context.ts";
@@ -102,9 +102,9 @@ export class PageCache {
     return this.lru.maxEntries > 0;
   }
 
-  /** The page kept for this viewer and request, if any. */
-  get(ctx: Ctx, req: Request): CachedPage | undefined {
-    return this.lru.get(pageKey(ctx, req));
+  /** The page kept for this viewer under `key` (a REST request's URL, a GraphQL query's text and variables), if any. */
+  get(ctx: Ctx, key: string): CachedPage | undefined {
+    return this.lru.get(`${viewerKey(ctx.viewer)}\u0000${key}`);
   }
 
   /** Before reading a page: follows its timelines from now on; answers the generation to hand to `store`. */
@@ -132,7 +132,7 @@ export class PageCache {
    * The page rendered (`items`: the body) by a read begun at `since`, kept unless something it shows
    * changed meanwhile.
    */
-  store(since: number, ctx: Ctx, req: Request, spec: PageCacheSpec, items: unknown, link: string | undefined): CachedPage {
+  store(since: number, ctx: Ctx, key: string, spec: PageCacheSpec, items: unknown, link?: string): CachedPage {
     const page = { body: Buffer.from(JSON.stringify(items)), link };
     if (this.stopped || page.body.length > MAX_BODY_BYTES) return page;
     if (spec.keepEmpty === false && Array.isArray(items) && items.length === 0) return page;
@@ -145,7 +145,7 @@ export class PageCache {
     // an account's page is named by id or nickname: its statuses' own authors name it by id
     if (spec.authors && Array.isArray(items)) for (const s of items) if (typeof s?.account?.id === "string") shown.add(`acct:${s.account.id}`);
     for (const s of spec.streams ?? []) shown.add(timelineTag(viewer, s.key));
-    this.lru.store(since, pageKey(ctx, req), page, [...shown], until.at);
+    this.lru.store(since, `${viewer}\u0000${key}`, page, [...shown], until.at);
     return page;
   }
 
@@ -194,11 +194,6 @@ export class PageCache {
   }
 }
 
-/** The viewer and the request as the client wrote it: the path and query (the Link header repeats them). */
-function pageKey(ctx: Ctx, req: Request): string {
-  return `${viewerKey(ctx.viewer)}\u0000${req.originalUrl}`;
-}
-
 /** Every id the rendered page shows (`id`, `*_id`), and the first moment something in it expires. */
 function collectShown(value: unknown, out: Set<string>, until: { at: number }): void {
   if (Array.isArray(value)) {
@@ -208,8 +203,9 @@ function collectShown(value: unknown, out: Set<string>, until: { at: number }): 
   for (const key in value as Record<string, unknown>) {
     const v = (value as Record<string, unknown>)[key];
     if (typeof v === "string") {
-      if (key === "id" || key.endsWith("_id")) out.add(v);
-      else if (key === "expires_at") {
+      // REST's `in_reply_to_id`, GraphQL's `inReplyToId`
+      if (key === "id" || key.endsWith("_id") || key.endsWith("Id")) out.add(v);
+      else if (key === "expires_at" || key === "expiresAt") {
         const at = Date.parse(v);
         if (at < until.at) until.at = at;
       }
@@ -282,11 +278,34 @@ export function viewerWrote(ctx: Pick<Ctx, "bus" | "viewer">): void {
   ctx.bus.publish("viewers_wrote", { accountIds: [id] });
 }
 
-/** The live timelines a route's page follows (stream specs as the hub knows them; no client names `home`). */
-export const liveTimelines = {
+/** The live timelines pages follow (stream specs as the hub knows them; no client names `home`). */
+const live = {
   home: (): StreamSpec => ({ kind: "home", wire: ["home"], key: "home" }),
   direct: (): StreamSpec => parseStream("", { stream: "direct" })!,
   public: (local: boolean | undefined): StreamSpec => parseStream("", { stream: local ? "public:local" : "public" })!,
   tag: (tag: string, local: boolean | undefined): StreamSpec | null => parseStream("", { stream: local ? "hashtag:local" : "hashtag", tag }),
   list: (id: string): StreamSpec => parseStream("", { stream: "list", list: id })!,
+};
+
+/**
+ * A timeline's page follows live timelines whose rules keep a superset of what the page's parameters keep.
+ * `with_muted` shows what the streams' rules leave out: such a page is not kept.
+ */
+function following(input: { with_muted?: boolean }, ...streams: (StreamSpec | null)[]): PageCacheSpec | null {
+  if (input.with_muted || streams.some((s) => !s)) return null;
+  return { streams: streams as StreamSpec[] };
+}
+
+/** What changes each kind of page, from its operation's input: the REST routes and the GraphQL fields share them. */
+export const pageSpecs = {
+  home: (input: { with_muted?: boolean }) => following(input, live.home()),
+  direct: (input: { with_muted?: boolean }) => following(input, live.direct()),
+  public: (input: { with_muted?: boolean; local?: boolean }) => following(input, live.public(input.local)),
+  tag: (input: { with_muted?: boolean; local?: boolean; hashtag: string; any?: string[] }) =>
+    following(input, ...[input.hashtag, ...(input.any ?? [])].map((tag) => live.tag(tag, input.local))),
+  list: (input: { with_muted?: boolean; id: string }) => following(input, live.list(input.id)),
+  /** its new statuses enter it (asked by nickname, its statuses name it by id); a new pin changes no status the pinned page shows: not kept */
+  account: (input: { id: string; pinned?: boolean }): PageCacheSpec | null => (input.pinned ? null : { authors: [input.id], keepEmpty: false }),
+  /** its own status is not in it, but a new reply to it changes its replies count (the status cache's event) */
+  context: (input: { id: string }): PageCacheSpec => ({ ids: [input.id] }),
 };
