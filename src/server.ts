@@ -43,6 +43,7 @@ import { channelPrefix } from "./realtime/redis-bus.ts";
 import { closeStreamHub } from "./domain/streams/hub.ts";
 import { followRowWrites } from "./domain/row-caches.ts";
 import { installPageCache } from "./http/routes/page-cache.ts";
+import { keptGraphqlAnswers } from "./http/kept-graphql.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
 
 export interface RunningServer {
@@ -100,6 +101,7 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.use(["/graphql", "/trpc"], declaredBodyLimit(GRAPHQL_TRPC_BODY_BYTES), boundedTextBody(GRAPHQL_TRPC_BODY_BYTES));
   // the admin UI's cookie session: cross-site requests and header-less cookie requests are refused
   app.use(["/graphql", "/trpc"], csrfGuard(ns));
+  app.use("/graphql", keptGraphqlAnswers(services, ns, viewerCtx));
   app.use("/graphql", (req, res, next) => void graphql.load().then((g) => g.http(req, res, next), next));
 
   // the admin UI's sign-in counts against the same `authentication` limit as the token endpoint

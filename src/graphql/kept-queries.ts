@@ -2,10 +2,14 @@
 // events). A query is kept when every root field it asks is a page that says what changes it (`keepField`, called
 // by the timeline fields' resolvers with the spec their REST routes use); its answer is then dropped by the ids it
 // shows (statuses, accounts, nested ones too), the viewer's own writes and state, and the timelines it follows.
-// The key is the viewer, its token's scopes (fields check them), the document, the operation and its variables.
-import { getOperationAST, Kind, type DocumentNode, type ExecutionResult } from "graphql";
+// The key is the viewer, its token's scopes (fields check them) and the request's JSON body as sent (the query's
+// text, operation and variables): src/http/kept-graphql.ts answers it again before yoga is reached; a query sent
+// otherwise (GET, multipart) is not kept.
+import type { Request } from "express";
+import { getOperationAST, Kind, type ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Ctx } from "../domain/context.ts";
+import { graphqlKey } from "../http/kept-graphql.ts";
 import { pageCacheOf, type PageCacheSpec } from "../http/routes/page-cache.ts";
 
 /** the query being read for keeping: when it began, how many root fields it asks, what each said */
@@ -17,9 +21,6 @@ interface Read {
 }
 
 const reads = new WeakMap<object, Read>();
-/** documents are parsed once per text (yoga's parser cache): their identity stands for their text */
-const documents = new WeakMap<DocumentNode, number>();
-let documentCount = 0;
 
 /** A root field's resolver, before it reads: what changes the page it answers (null: this one cannot be kept). */
 export function keepField(ctx: Ctx, spec: PageCacheSpec | null): void {
@@ -42,9 +43,9 @@ export function useKeptQueries(): Plugin<Ctx> {
       if (roots.some((s) => s.kind !== Kind.FIELD)) return;
       const fields = roots.filter((s) => s.kind === Kind.FIELD && s.name.value !== "__typename").length;
       if (fields === 0) return;
-      let document = documents.get(args.document);
-      if (document === undefined) documents.set(args.document, (document = documentCount++));
-      const key = `graphql\u0000${ctx.viewer.scopes.join(" ")}\u0000${document}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}`;
+      const req = (args.contextValue as { req?: Request }).req;
+      if (req?.method !== "POST" || typeof req.body !== "string") return;
+      const key = graphqlKey(ctx, req.body);
       const kept = cache.get(ctx, key);
       if (kept) return setResultAndStopExecution(JSON.parse(kept.body.toString()) as ExecutionResult);
       const read: Read = { since: cache.begin(ctx, {}), roots: fields, specs: [], refused: false };
