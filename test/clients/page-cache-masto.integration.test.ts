@@ -47,7 +47,8 @@ describe("the masto client polling cached pages", () => {
   });
   afterAll(() => server?.close());
 
-  const home = () => mia.v1.timelines.home.list({ limit: 20 });
+  // a Paginator is awaited for its first page
+  const home = async () => await mia.v1.timelines.home.list({ limit: 20 });
 
   test("a followed account's new post reaches the polled home timeline", async () => {
     const before = await kept(home);
@@ -72,7 +73,7 @@ describe("the masto client polling cached pages", () => {
   });
 
   test("a new local post reaches the polled local timeline", async () => {
-    const local = () => mia.v1.timelines.public.list({ local: true, limit: 20 });
+    const local = async () => await mia.v1.timelines.public.list({ local: true, limit: 20 });
     const lou = await clientOf("lou");
     const before = await kept(local);
     expect(before.length).toBeGreaterThan(0);

@@ -68,6 +68,8 @@ const viewerKey = (viewer: Viewer) => viewer.account?.id ?? "-";
 class ViewerTimelines implements StreamListener {
   readonly specs = new Map<string, StreamSpec>();
   remove: () => void = () => {};
+  /** when a read of one of these timelines last began: until it stores its page, the timelines stay followed */
+  begunAt = 0;
   constructor(
     readonly viewer: Viewer,
     private readonly drop: (tag: string) => void,
@@ -113,10 +115,12 @@ export class PageCache {
     if (spec.streams?.length) {
       const key = viewerKey(ctx.viewer);
       let follower = this.timelines.get(key);
+      if (follower) follower.begunAt = Date.now();
       const added = spec.streams.filter((s) => !follower?.specs.has(s.key));
       if (added.length) {
         const fresh = !follower;
         follower ??= new ViewerTimelines(ctx.viewer, (tag) => this.lru.invalidate([tag]));
+        follower.begunAt = Date.now();
         for (const s of added) follower.specs.set(s.key, s);
         const hub = streamHub(this.services);
         if (fresh) {
@@ -184,10 +188,13 @@ export class PageCache {
     this.sweep();
   }
 
-  /** Stops following the timelines of viewers whose pages are all gone (evicted, dropped or expired). */
-  sweep(): void {
+  /**
+   * Stops following the timelines of viewers whose pages are all gone (evicted, dropped or expired) and who began
+   * no read lately (a read in flight stores its page after this, and that page must be followed).
+   */
+  sweep(now = Date.now()): void {
     for (const [key, follower] of this.timelines) {
-      if (!this.stopped && this.lru.hasTag(`v:${key}`)) continue;
+      if (!this.stopped && (this.lru.hasTag(`v:${key}`) || now - follower.begunAt < TTL_MS)) continue;
       follower.remove();
       this.timelines.delete(key);
     }
