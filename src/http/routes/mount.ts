@@ -119,6 +119,10 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
         ctx = await authorize(declared, services, req);
         ctx.clientIp = req.ip;
         if (def.rateLimit && !applyRateDecision(res, await limiter.hit(services.config, def.rateLimit, { account: ctx.viewer.account?.id, ip: req.ip ?? "" }))) return;
+        // a page kept for this viewer and URL was validated when it was read: it is sent before the input is parsed again
+        const kept = reads && def.pageCache ? pages : null;
+        const hit = kept?.enabled ? kept.get(ctx, req.originalUrl) : undefined;
+        if (hit) return sendPage(res, hit);
         const query = (req.query ?? {}) as Record<string, unknown>;
         const body = req.is("multipart/form-data") ? normalizeMultipart(req.body) : ((req.body ?? {}) as Record<string, unknown>);
         // the text rule before the handler reads the input: no NUL, no unpaired surrogate (422)
@@ -135,11 +139,8 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
           req,
           res,
         };
-        // a page kept for this viewer is sent as it was rendered (page-cache.ts says what drops it)
-        const kept = reads && def.pageCache ? pages : null;
+        // what can change this page, if it is to be kept (page-cache.ts)
         const keep = kept?.enabled ? def.pageCache!(ctx, input as any) : null;
-        const hit = keep ? kept!.get(ctx, req.originalUrl) : undefined;
-        if (hit) return sendPage(res, hit);
         const since = keep ? kept!.begin(ctx, keep) : 0;
         const handled = await def.handler(ctx, input as any);
         if (!reads) viewerWrote(ctx); // before the answer: the client's next read sees its write
