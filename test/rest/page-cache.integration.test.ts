@@ -6,7 +6,10 @@
 // the stream hub, asynchronously: those reads poll (2 s at most); the viewer's own writes show at once.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
+import type { RunningServer } from "../../src/server.ts";
+import { bearer } from "../support/actors.ts";
 import { DB_KINDS } from "../support/databases.ts";
+import { serversSharingRedis, signInOn, type SharedServers } from "../support/redis-servers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
 
@@ -338,5 +341,119 @@ describe("page cache off (PAGE_CACHE_ENTRIES=0)", () => {
     expect(second.queries).toBe(first.queries);
     expect(pageCacheOf(server.services)!.size).toBe(0);
     expect(pageCacheOf(server.services)!.enabled).toBe(false);
+  });
+});
+
+// Two server processes of one instance (one database, one Redis: the bus is Redis pub/sub). Every change is made
+// through A while the reader's page is kept on B (proved before each change: a repeated read on B costs 0 of B's
+// statements and answers the same bytes), so the change can show on B only through an event that crossed Redis
+// and dropped B's page; without it B would send its kept page for 60 s. Events cross asynchronously: B is polled.
+describe("page cache across two servers sharing Redis", () => {
+  let shared: SharedServers;
+  let a: RunningServer;
+  let b: RunningServer;
+  type Who = { id: string; token: string };
+  let rea: Who; // the reader: follows ana and bad; reads on B, writes on A
+  let ana: Who; // an author the reader follows
+  let bad: Who; // followed by the reader, then blocks it
+
+  const send = async (server: RunningServer, who: Who, method: string, path: string, body?: unknown) => {
+    const res = await fetch(server.url + path, { method, headers: { ...bearer(who.token), "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    expect(res.status, `${method} ${path}: ${text}`).toBe(200);
+    return JSON.parse(text);
+  };
+  const raw = async (server: RunningServer, who: Who, path: string) => {
+    const res = await fetch(server.url + path, { headers: bearer(who.token) });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    return { text, body: JSON.parse(text) };
+  };
+  /** B's own SQL statements while `fn` runs (the job queue's polling aside, as in test/support/server.ts) */
+  const countOn = async <T>(server: RunningServer, fn: () => Promise<T>) => {
+    let queries = 0;
+    const stop = server.database.onQuery((sql) => void (/\bjobs\b/.test(sql) || queries++));
+    try {
+      return { result: await fn(), queries };
+    } finally {
+      stop();
+    }
+  };
+  /**
+   * Reads the reader's page on B until it is kept: a repeated read costs none of B's statements and answers the
+   * same bytes (a read while an event was on its way, or while B ran background work, is read again).
+   */
+  const warmB = async (path = HOME): Promise<any[]> => {
+    const end = Date.now() + 5_000;
+    for (;;) {
+      const first = await raw(b, rea, path);
+      const again = await countOn(b, () => raw(b, rea, path));
+      if (again.queries === 0) {
+        expect(again.result.text).toBe(first.text);
+        return first.body;
+      }
+      if (Date.now() > end) throw new Error(`${path} never kept on B: a repeated read cost ${again.queries} statements`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  /** polls the reader's page on B until `check` holds: HUB_MS at most (the kept page would last 60 s) */
+  const onB = async (check: (page: any[]) => boolean, what: string): Promise<any[]> => {
+    const end = Date.now() + HUB_MS;
+    for (;;) {
+      const page = (await raw(b, rea, HOME)).body as any[];
+      if (check(page)) return page;
+      if (Date.now() > end) throw new Error(`B: ${what} not seen within ${HUB_MS} ms; page ${JSON.stringify(page.map((s) => [s.id, s.account.display_name, s.bookmarked]))}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const ids = (page: any[]) => page.map((s) => s.id);
+  const find = (page: any[], id: string) => page.find((s) => s.id === id);
+  let anaFirst: { id: string };
+  let badPost: { id: string };
+
+  beforeAll(async () => {
+    shared = await serversSharingRedis(2);
+    [a, b] = shared.servers;
+    [rea, ana, bad] = [await signInOn(a, "rea"), await signInOn(a, "ana"), await signInOn(a, "bad")];
+    for (const who of [ana, bad]) await send(a, rea, "POST", `/api/v1/accounts/${who.id}/follow`);
+    anaFirst = await send(a, ana, "POST", "/api/v1/statuses", { status: "ana's first" });
+    badPost = await send(a, bad, "POST", "/api/v1/statuses", { status: "bad posts" });
+  }, 120_000);
+  afterAll(() => shared?.close());
+
+  test("16. the reader's home read on B is kept by B: a repeated read costs 0 statements, byte for byte", async () => {
+    const cache = pageCacheOf(b.services)!;
+    const before = cache.size;
+    const page = await warmB();
+    expect(ids(page)).toEqual(expect.arrayContaining([anaFirst.id, badPost.id]));
+    expect(cache.size).toBeGreaterThan(before);
+  });
+
+  test("17. a followed author's post through A enters the reader's page on B", async () => {
+    const kept = await warmB();
+    const s = await send(a, ana, "POST", "/api/v1/statuses", { status: "ana posts through A" });
+    expect(ids(kept)).not.toContain(s.id);
+    const page = await onB((p) => ids(p).includes(s.id), "the new status");
+    expect(ids(page)[0]).toBe(s.id);
+  });
+
+  test("18. the reader's bookmark through A shows bookmarked on B", async () => {
+    expect(find(await warmB(), anaFirst.id)).toMatchObject({ bookmarked: false });
+    await send(a, rea, "POST", `/api/v1/statuses/${anaFirst.id}/bookmark`);
+    await onB((p) => find(p, anaFirst.id)?.bookmarked === true, "bookmarked: true");
+  });
+
+  test("19. the author's new display name through A shows on B", async () => {
+    expect(find(await warmB(), anaFirst.id).account.display_name).not.toBe("Ana Across");
+    await send(a, ana, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Ana Across" });
+    const page = await onB((p) => find(p, anaFirst.id)?.account.display_name === "Ana Across", "the new display name");
+    expect(find(page, anaFirst.id).account).toMatchObject({ id: ana.id, display_name: "Ana Across" });
+  });
+
+  test("20. a block of the reader through A takes the blocker's statuses off the reader's page on B", async () => {
+    expect(ids(await warmB())).toContain(badPost.id);
+    await send(a, bad, "POST", `/api/v1/accounts/${rea.id}/block`);
+    const page = await onB((p) => !ids(p).includes(badPost.id), "the block");
+    expect(ids(page)).toContain(anaFirst.id);
   });
 });

@@ -114,20 +114,21 @@ export class PageCache {
     const since = this.lru.begin();
     if (spec.streams?.length) {
       const key = viewerKey(ctx.viewer);
+      const hub = streamHub(this.services);
       let follower = this.timelines.get(key);
-      if (follower) follower.begunAt = Date.now();
-      const added = spec.streams.filter((s) => !follower?.specs.has(s.key));
-      if (added.length) {
-        const fresh = !follower;
-        follower ??= new ViewerTimelines(ctx.viewer, (tag) => this.lru.invalidate([tag]));
-        follower.begunAt = Date.now();
-        for (const s of added) follower.specs.set(s.key, s);
-        const hub = streamHub(this.services);
-        if (fresh) {
-          this.timelines.set(key, follower);
-          follower.remove = hub.add(follower, Date.now());
-        } else for (const s of added) hub.subscribed(follower, s.key, Date.now());
+      if (!follower) {
+        follower = new ViewerTimelines(ctx.viewer, (tag) => this.lru.invalidate([tag]));
+        for (const s of spec.streams) follower.specs.set(s.key, s);
+        this.timelines.set(key, follower);
+        follower.remove = hub.add(follower, Date.now());
+      } else {
+        for (const s of spec.streams) {
+          if (follower.specs.has(s.key)) continue;
+          follower.specs.set(s.key, s);
+          hub.subscribed(follower, s.key, Date.now());
+        }
       }
+      follower.begunAt = Date.now();
     }
     return since;
   }
