@@ -182,11 +182,12 @@ function tell(client: object, writes: RowWrites) {
   for (const l of listeners.get(client) ?? []) l(writes);
 }
 
-const TABLES = { accounts: "a", oauth_tokens: "t", oauth_apps: "p", follows: "f" } as const;
+const TABLES = { accounts: "a", oauth_tokens: "t", oauth_apps: "p", follows: "f", user_relationships: "v", domain_blocks: "v", thread_mutes: "v", filters: "v", lists: "v" } as const;
 
 /**
  * Announces writes done in raw SQL (which the extension does not see): `ids` of the `table`'s rows (for
- * `follows`, the accounts at both ends of the follows written), or all rows. Call it after the
+ * `follows`, the accounts at both ends of the follows written; for the tables of what only some accounts' pages
+ * depend on, `VIEWER_STATE`'s, those accounts), or all rows. Call it after the
  * statement; inside a transaction it waits for the commit like the rest.
  */
 export function announceRowWrites(db: object, table: keyof typeof TABLES, ids: (string | number)[] | "all"): void {

@@ -66,6 +66,24 @@ describe.each(DB_KINDS)("row write announcements on %s", (kind) => {
     expect(await hear(() => db.account.delete({ where: { id: "A4" } }))).toEqual([{ keys: ["a:A4"] }, { all: "f" }]);
   });
 
+  test("what only an account's pages depend on (blocks and mutes on both sides, domain blocks, thread mutes, filters, lists) names those accounts (v:<id>)", async () => {
+    const db = database.prisma;
+    const v = (ids: string[]) => [{ keys: ids.map((id) => `v:${id}`) }];
+    // a block names both ends: the blocked account's pages lose the blocker's statuses too
+    expect(await hear(() => db.userRelationship.create({ data: { id: "R1", sourceId: "A1", targetId: "A2", type: "block" } }))).toEqual(v(["A1", "A2"]));
+    expect(await hear(() => db.userRelationship.delete({ where: { sourceId_targetId_type: { sourceId: "A1", targetId: "A2", type: "block" } } }))).toEqual(v(["A1", "A2"]));
+    expect(await hear(() => db.threadMute.create({ data: { id: "T1", accountId: "A3", context: "ctx" } }))).toEqual(v(["A3"]));
+    expect(await hear(() => db.threadMute.updateMany({ where: { accountId: "A3" }, data: { expiresAt: new Date(0) } }))).toEqual(v(["A3"]));
+    // by id: the row returned names its owner
+    expect(await hear(() => db.filter.create({ data: { id: "FL1", accountId: "A2", title: "t", context: ["home"] } }))).toEqual(v(["A2"]));
+    expect(await hear(() => db.filter.delete({ where: { id: "FL1" } }))).toEqual(v(["A2"]));
+    expect(await hear(() => db.list.create({ data: { id: "L1", accountId: "A1", title: "l" } }))).toEqual(v(["A1"]));
+    expect(await hear(() => db.domainBlock.create({ data: { id: "D1", accountId: "A1", domain: "y.test" } }))).toEqual(v(["A1"]));
+    // rows named by something else (a prune of expired mutes): every page
+    expect(await hear(() => db.threadMute.deleteMany({ where: { expiresAt: { lt: new Date() } } }))).toEqual([{ all: "v" }]);
+    expect(await hear(() => db.domainBlock.deleteMany({ where: { domain: "nowhere.test" } }))).toEqual([]); // nothing changed
+  });
+
   test("a transaction's writes are announced once it has committed", async () => {
     const db = database.prisma;
     const during: RowWrites[][] = [];
