@@ -94,4 +94,77 @@ describe("exact paths", () => {
     }
     expect(t.size).toBeGreaterThan(250);
   });
+
+  it("a path with parameters goes to the first declared pattern that matches it, with its parameters decoded", () => {
+    const t = new ExactPaths();
+    t.add("get", "/api/v1/things/:id", [handler("by id")]);
+    t.add("get", "/api/v1/things/:other", [handler("never: the first takes it")]);
+    t.add("get", "/api/v1/things/:id/more", [handler("more")]);
+    t.add("get", "/api/v1/Plain", [handler("plain")]);
+    t.add("get", "/api/v1/:word", [handler("a word")]);
+    const hit = t.lookupPattern("GET", "/api/v1/things/a%20b");
+    expect([(hit?.handlers[0] as any).label, hit?.params]).toEqual(["by id", { id: "a b" }]);
+    expect((t.lookupPattern("GET", "/API/V1/THINGS/7/MORE")?.handlers[0] as any).label).toBe("more");
+    expect(t.lookupPattern("GET", "/api/v1/plain"), "a parameterless route matches it: Express decides").toBeUndefined();
+    expect((t.lookupPattern("GET", "/api/v1/other")?.handlers[0] as any).label).toBe("a word");
+    expect(t.lookupPattern("GET", "/api/v1/things/%E0%A4%A"), "undecodable: Express answers 400").toBeUndefined();
+    expect(t.lookupPattern("POST", "/api/v1/things/7"), "another method").toBeUndefined();
+  });
+
+  it("paths with parameters: for every route of the server, the route and parameters Express itself chooses", async () => {
+    // two routers with every declared route in order, each answering which route took the request and its
+    // parameters: Express alone, and the table in front of Express
+    const apps = [false, true].map((withTable) => {
+      const router = express.Router();
+      const t = new ExactPaths();
+      if (withTable) router.use(t.middleware());
+      for (const r of allRoutes) {
+        const def = resolveRoute(r, "ext", "own");
+        const method = def.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+        for (const path of def.paths) {
+          const hs = [(req: express.Request, res: express.Response) => void res.json({ route: `${def.method} ${path}`, params: { ...req.params } })];
+          router[method](path, ...hs);
+          t.add(def.method, path, hs);
+        }
+      }
+      const app = express();
+      app.use(router);
+      app.use((err: Error & { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(err.status ?? 500).json({ error: err.message }));
+      return { app, table: t };
+    });
+    const requests = new Set<string>();
+    for (const r of allRoutes) {
+      const def = resolveRoute(r, "ext", "own");
+      for (const path of def.paths) {
+        // a parameterless path in another case or with a slash: a pattern may match it too, and Express takes
+        // whichever was declared first (verify_credentials before accounts/:id)
+        if (!path.includes(":")) {
+          for (const p of [path.toUpperCase(), `${path}/`]) requests.add(`${def.method} ${p}`);
+          continue;
+        }
+        const sample = path.replace(/:(\w+)/g, (_m, name: string) => `${name}1`);
+        for (const p of [sample, sample.toUpperCase(), `${sample}/`, path.replace(/:(\w+)/g, "a%20b%C3%A9"), path.replace(/:(\w+)/g, "bad%E0%A4%A")])
+          requests.add(`${def.method} ${p}`);
+      }
+    }
+    expect(apps[1]!.table.lookupPattern("GET", "/api/v1/statuses/123/context")?.params).toEqual({ id: "123" });
+    expect(apps[1]!.table.lookupPattern("GET", "/API/V1/ACCOUNTS/VERIFY_CREDENTIALS"), "a parameterless route matches it too").toBeUndefined();
+    const servers = apps.map(({ app }) => app.listen(0));
+    const bases = servers.map((s) => `http://127.0.0.1:${(s.address() as { port: number }).port}`);
+    try {
+      const differ: string[] = [];
+      for (const request of requests) {
+        const [method, p] = request.split(" ") as [string, string];
+        const [plain, tabled] = await Promise.all(bases.map(async (base) => {
+          const r = await fetch(`${base}${p}`, { method });
+          return `${r.status} ${await r.text()}`;
+        }));
+        if (plain !== tabled) differ.push(`${request}: Express ${plain} | table ${tabled}`);
+      }
+      expect(requests.size).toBeGreaterThan(700);
+      expect(differ).toEqual([]);
+    } finally {
+      for (const s of servers) s.close();
+    }
+  }, 60_000);
 });
