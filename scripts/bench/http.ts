@@ -481,9 +481,9 @@ async function main() {
     const auth = { authorization: `Bearer ${token}` };
 
     // targets, found through the API as a client would find them
-    // a reply in a thread (earlier runs' posts, kept with --reuse, are not replies: look past them)
+    // a reply in a thread (earlier runs' posts, kept with --reuse, are not replies: look past them; a run posts ~2,000)
     let reply: { id: string; in_reply_to_id: string | null } | undefined;
-    for (let i = 0, maxId = ""; i < 50 && !reply; i++) {
+    for (let i = 0, maxId = ""; i < 2000 && !reply; i++) {
       const page = await api<{ id: string; in_reply_to_id: string | null }[]>(server, token, "GET", `/api/v1/timelines/public?limit=40${maxId ? `&max_id=${maxId}` : ""}`);
       if (!page.length) throw new Error("no reply in the public timeline");
       reply = page.find((s) => s.in_reply_to_id);

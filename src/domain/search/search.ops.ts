@@ -106,7 +106,8 @@ async function searchStatuses(ctx: Ctx, q: string, opts: { limit: number; offset
       ORDER BY id DESC LIMIT ${CANDIDATES}`;
     if (!candidates.length) break;
     const ids = candidates.map((c) => c.id);
-    found.push(...(await ctx.db.status.findMany({ where: { AND: [...and, { id: { in: ids } }] }, orderBy: { id: "desc" } })));
+    // only the rows still wanted: the candidates are newest first, and each visible one is a whole status row
+    found.push(...(await ctx.db.status.findMany({ where: { AND: [...and, { id: { in: ids } }] }, orderBy: { id: "desc" }, take: wanted - found.length })));
     if (ids.length < CANDIDATES) break;
     below = ids.at(-1);
   }
