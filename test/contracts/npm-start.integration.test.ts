@@ -39,7 +39,12 @@ async function npmStart(extraEnv: Record<string, string>) {
 
 /** the server process's environment and command line, as the kernel has them */
 function processOf(pid: number) {
-  const environ = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
+  // glibc parses GLIBC_TUNABLES in place, ending each tunable with a NUL: its later tunables read as entries of their own
+  const environ = fs
+    .readFileSync(`/proc/${pid}/environ`, "utf8")
+    .split("\0")
+    .filter(Boolean)
+    .reduce<string[]>((all, kv) => (kv.startsWith("glibc.") && all.at(-1)?.startsWith("GLIBC_TUNABLES=") ? [...all.slice(0, -1), `${all.at(-1)}:${kv}`] : [...all, kv]), []);
   const env = Object.fromEntries(environ.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
   const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
   return { env, argv };
@@ -57,11 +62,11 @@ afterEach(async () => {
 });
 
 describe.skipIf(process.platform !== "linux")("npm start", () => {
-  it("runs the built server with the young-generation flag and glibc's trim threshold, and it answers", async () => {
+  it("runs the built server with the young-generation flag and glibc's trim and mmap thresholds, and it answers", async () => {
     const { url, pid } = await npmStart({});
     const { env, argv } = processOf(pid);
     expect(argv.slice(1)).toEqual(["--max-semi-space-size=4", "scripts/start.mjs"]); // the build checks, then dist/main.js in the same process
-    expect(env.GLIBC_TUNABLES).toBe("glibc.malloc.trim_threshold=2097152");
+    expect(env.GLIBC_TUNABLES).toBe("glibc.malloc.trim_threshold=2097152:glibc.malloc.mmap_threshold=32768");
     const res = await fetch(`${url}/api/v1/instance`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { uri: string }).uri).toBeTruthy();
