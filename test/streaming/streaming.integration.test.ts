@@ -11,6 +11,7 @@ import { systemCtx } from "../../src/domain/context.ts";
 import { DB_KINDS } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { streamHub } from "../../src/domain/streams/hub.ts";
+import { loadAudience, loadStatusFacts } from "../../src/domain/streams/streams.read.ts";
 import { openStream, type StreamClient } from "./helpers.ts";
 
 describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
@@ -372,5 +373,60 @@ describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
     expect(forDave.payload.reblog).toMatchObject({ id: s.id, bookmarked: false, poll: { voted: false, own_votes: [] } });
     // what the REST view says to each of them, for the same status
     expect((await ok(as("bob", `/api/v1/statuses/${s.id}`))).poll.own_votes).toEqual(forBob.payload.reblog.poll.own_votes);
+  });
+
+  test("the user stream keeps home's own rules: followed hashtags, exclusive lists, muted threads", async () => {
+    for (const nick of ["fay", "gus", "hal", "ivy"]) {
+      id[nick] = (await server.createUser(nick)).id;
+      token[nick] = (await passwordToken(server, nick)).access_token;
+    }
+    for (const who of ["gus", "hal"]) await ok(as("fay", `/api/v1/accounts/${id[who]}/follow`, { json: {} }));
+    await ok(as("fay", "/api/v1/tags/kiwi/follow", { json: {} }));
+    const exclusive = await ok(as("fay", "/api/v1/lists", { json: { title: "only here", exclusive: true } }));
+    await ok(as("fay", `/api/v1/lists/${exclusive.id}/accounts`, { json: { account_ids: [id.hal] } }));
+    const root = await post("fay", "a thread fay mutes t20");
+    await ok(as("fay", `/api/v1/statuses/${root.id}/mute`, { json: {} }));
+    const fayUser = await stream("stream=user", "fay");
+    const fayList = await stream(`stream=list&list=${exclusive.id}`, "fay");
+
+    await post("ivy", "a stranger's #kiwi t20");
+    await post("ivy", "a stranger's unlisted #kiwi t20", { visibility: "unlisted" });
+    await post("hal", "hal, in an exclusive list t20");
+    await post("gus", "@fay gus, in the muted thread t20", { in_reply_to_id: root.id });
+    await post("gus", "sentinel t20");
+
+    await fayUser.status("a stranger's #kiwi t20");
+    await fayUser.status("sentinel t20");
+    await fayList.status("hal, in an exclusive list t20");
+    expect(fayUser.hasStatus("unlisted #kiwi t20")).toBe(false);
+    expect(fayUser.hasStatus("hal, in an exclusive list t20")).toBe(false);
+    expect(fayUser.hasStatus("gus, in the muted thread t20")).toBe(false);
+  });
+
+  // the hub's reads run for every new status while anyone streams or has a page kept (the page cache)
+  test("the hub reads a status's facts in one statement and its audience's relations in two, whatever the number of viewers", async () => {
+    const ctx = systemCtx(server.services);
+    const original = await post("alice", "facts of #Cats t21", { poll: { options: ["a", "b"], expires_in: 3600 } });
+    const reply = await post("bob", "@alice a reply t21", { in_reply_to_id: original.id });
+    const reblog = await ok(as("carol", `/api/v1/statuses/${reply.id}/reblog`, { json: {} }));
+    const read = await server.countQueries(() => loadStatusFacts(ctx, reblog.id));
+    expect(read.queries).toBe(1);
+    expect(read.result).toMatchObject({
+      status: { id: reblog.id, accountId: id.carol, reblogOfId: reply.id },
+      author: { id: id.carol, domain: null, deactivated: false },
+      tags: [],
+      hasMedia: false,
+      reblogOf: { status: { id: reply.id, inReplyToId: original.id }, author: { id: id.bob }, hasMedia: false },
+      parent: { id: original.id, accountId: id.alice, visibility: "public", authorDeactivated: false },
+    });
+    expect(read.result!.status.createdAt).toBeInstanceOf(Date);
+    expect((await loadStatusFacts(ctx, original.id))!.tags).toEqual(["cats"]);
+
+    const viewers = ["bob", "carol", "dave", "eve", "s1", "s2", "s3"].map((who) => id[who]);
+    const audience = await server.countQueries(() => loadAudience(ctx, viewers, read.result!));
+    expect(audience.queries).toBe(2);
+    // bob follows alice (set up above) and carol does not: the view of each
+    expect(audience.result.view(id.bob).follows(id.alice)).toBe(true);
+    expect(audience.result.view(id.carol).follows(id.alice)).toBe(false);
   });
 });

@@ -2,43 +2,60 @@
 // whatever the number of subscribers: the facts of one status (or of deleted ones), the relations of
 // many viewers to its accounts, the subscribed lists it belongs to, and the few reads of the
 // account-side events. What they load is what the rules of timelines/rules.ts look at.
-import type { Announcement, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
+import { modelJson, decodeModel } from "../../db/model-rows.ts";
+import { rows } from "../../db/sql.ts";
+import { Prisma, type Announcement, type Status, type Visibility } from "../../generated/prisma/client.ts";
 import type { DeletedStatus } from "../../realtime/bus.ts";
 import type { Ctx } from "../context.ts";
 import { loadActiveFilters } from "../filters/filters.read.ts";
 import { activeRelation } from "../relationships/relationships.read.ts";
-import { anonymousView, type Audience, type ListFacts, type ParentFacts, type StatusCore, type StatusFacts, type ViewerView } from "../timelines/rules.ts";
+import { anonymousView, type Audience, type AuthorFacts, type ListFacts, type ParentFacts, type StatusCore, type StatusFacts, type ViewerView } from "../timelines/rules.ts";
 
-const authorSelect = { select: { id: true, domain: true, deactivated: true } } as const;
-const parentSelect = { select: { id: true, accountId: true, visibility: true, recipientIds: true, account: { select: { deactivated: true } } } } as const;
+interface FactsRow {
+  status: Record<string, unknown>;
+  author: AuthorFacts;
+  tags: string[] | null;
+  hasMedia: boolean;
+  original: Record<string, unknown> | null;
+  originalAuthor: AuthorFacts | null;
+  originalHasMedia: boolean;
+  parent: ParentFacts | null;
+}
 
-/** One status with its author, tags, media presence, original and parent: one query. */
+/**
+ * One status with its author, tags, media presence, original and parent: ONE statement. It runs for every
+ * new or edited status while anyone streams or has a page kept (the page cache follows timelines through
+ * the hub), where Prisma's `include` of the same had sent eight (docs/performance.md, "Fifteenth round").
+ */
 export async function loadStatusFacts(ctx: Pick<Ctx, "db">, statusId: string): Promise<StatusFacts | null> {
-  const row = await ctx.db.status.findUnique({
-    where: { id: statusId },
-    include: {
-      account: authorSelect,
-      tags: { select: { tag: { select: { name: true } } } },
-      _count: { select: { media: true } },
-      inReplyTo: parentSelect,
-      reblogOf: { include: { account: authorSelect, _count: { select: { media: true } }, inReplyTo: parentSelect } },
-    },
-  });
+  const { db } = ctx;
+  const author = (alias: string) => Prisma.raw(`json_build_object('id', ${alias}.id, 'domain', ${alias}.domain, 'deactivated', ${alias}.deactivated)`);
+  const [row] = await rows<FactsRow>(
+    db,
+    Prisma.sql`SELECT ${modelJson(db, "Status", "s")} AS status, ${author("a")} AS author,
+      (SELECT json_agg(t.name) FROM status_tags st JOIN tags t ON t.id = st.tag_id WHERE st.status_id = s.id) AS tags,
+      EXISTS (SELECT 1 FROM media_attachments m WHERE m.status_id = s.id) AS "hasMedia",
+      CASE WHEN r.id IS NULL THEN NULL ELSE ${modelJson(db, "Status", "r")} END AS original,
+      CASE WHEN r.id IS NULL THEN NULL ELSE ${author("ra")} END AS "originalAuthor",
+      EXISTS (SELECT 1 FROM media_attachments m WHERE m.status_id = r.id) AS "originalHasMedia",
+      -- the parent of the status shown: the original's, for a reblog
+      (SELECT json_build_object('id', p.id, 'accountId', p.account_id, 'visibility', p.visibility, 'recipientIds', p.recipient_ids, 'authorDeactivated', pa.deactivated)
+        FROM statuses p JOIN accounts pa ON pa.id = p.account_id
+        WHERE p.id = CASE WHEN r.id IS NULL THEN s.in_reply_to_id ELSE r.in_reply_to_id END) AS parent
+    FROM statuses s
+    JOIN accounts a ON a.id = s.account_id
+    LEFT JOIN statuses r ON r.id = s.reblog_of_id
+    LEFT JOIN accounts ra ON ra.id = r.account_id
+    WHERE s.id = ${statusId}`,
+  );
   if (!row) return null;
-  const { account, tags, _count, inReplyTo, reblogOf, ...status } = row;
-  const parentOf = (p: typeof inReplyTo): ParentFacts | null => (p ? { id: p.id, accountId: p.accountId, visibility: p.visibility, recipientIds: p.recipientIds, authorDeactivated: p.account.deactivated } : null);
-  let original: StatusFacts["reblogOf"] = null;
-  if (reblogOf) {
-    const { account: innerAuthor, _count: innerCount, inReplyTo: _p, ...inner } = reblogOf;
-    original = { status: inner, author: innerAuthor, hasMedia: innerCount.media > 0 };
-  }
   return {
-    status,
-    author: account,
-    tags: tags.map((t) => t.tag.name.toLowerCase()),
-    hasMedia: _count.media > 0,
-    reblogOf: original,
-    parent: parentOf(reblogOf ? reblogOf.inReplyTo : inReplyTo),
+    status: decodeModel(db, "Status", row.status),
+    author: row.author,
+    tags: (row.tags ?? []).map((name) => name.toLowerCase()),
+    hasMedia: row.hasMedia,
+    reblogOf: row.original && row.originalAuthor ? { status: decodeModel(db, "Status", row.original), author: row.originalAuthor, hasMedia: row.originalHasMedia } : null,
+    parent: row.parent,
   };
 }
 
@@ -121,9 +138,6 @@ export function deletedFacts(d: DeletedStatus): StatusFacts<StatusCore> {
 
 // ---- viewers ------------------------------------------------------------------------------
 
-
-// ---- viewers ------------------------------------------------------------------------------
-
 const key = (a: string, b: string) => `${a} ${b}`;
 
 function group<T>(rows: T[], by: (r: T) => string): Map<string, T[]> {
@@ -137,9 +151,10 @@ function group<T>(rows: T[], by: (r: T) => string): Map<string, T[]> {
 }
 
 /**
- * The relations of many viewers to the accounts of one event, in at most seven queries whatever the
- * number of viewers: the batch form of viewerContext (visibility.ts) plus what runTimeline reads
- * (mutes, domain blocks, thread mutes, irreversible filters) and the home timeline's exclusive lists.
+ * The relations of many viewers to the accounts of one event, in two statements whatever the number of
+ * viewers (`audienceRows` and the filters): the batch form of viewerContext (visibility.ts) plus what
+ * runTimeline reads (mutes, domain blocks, thread mutes, irreversible filters), the home timeline's exclusive
+ * lists and followed tags.
  */
 export async function loadAudience(ctx: Pick<Ctx, "db" | "clock">, viewerIds: readonly string[], facts: StatusFacts<StatusCore>): Promise<Audience> {
   const viewers = [...new Set(viewerIds)];
@@ -148,28 +163,15 @@ export async function loadAudience(ctx: Pick<Ctx, "db" | "clock">, viewerIds: re
   const accounts = [...new Set([s.accountId, facts.reblogOf?.author.id, facts.parent?.accountId, s.inReplyToAccountId].filter((id): id is string => !!id))];
   const domains = [...new Set([facts.author.domain, facts.reblogOf?.author.domain].filter((d): d is string => !!d))];
   const now = ctx.clock();
-  const inViewers = { in: viewers };
-  const [follows, relations, domainBlocks, threadMutes, filters, exclusive] = await Promise.all([
-    ctx.db.follow.findMany({ where: { followerId: inViewers, followingId: { in: accounts }, state: "accept" }, select: { followerId: true, followingId: true, showReblogs: true } }),
-    ctx.db.userRelationship.findMany({
-      where: {
-        AND: [
-          activeRelation(now),
-          { OR: [{ sourceId: inViewers, targetId: { in: accounts }, type: { in: ["block", "mute"] } }, { sourceId: { in: accounts }, targetId: inViewers, type: "block" }] },
-        ],
-      },
-      select: { sourceId: true, targetId: true, type: true },
-    }),
-    domains.length ? ctx.db.domainBlock.findMany({ where: { accountId: inViewers, domain: { in: domains } }, select: { accountId: true, domain: true } }) : Promise.resolve([]),
-    ctx.db.threadMute.findMany({ where: { AND: [{ accountId: inViewers, context: s.context }, activeRelation(now)] }, select: { accountId: true } }),
-    loadActiveFilters(ctx, viewers),
-    ctx.db.listMember.findMany({ where: { accountId: s.accountId, list: { accountId: inViewers, exclusive: true } }, select: { list: { select: { accountId: true } } } }),
-  ]);
   // only a public original with hashtags can reach a home timeline through a followed tag
   const tagged = s.visibility === "public" && !s.reblogOfId && facts.tags.length > 0;
-  const tagFollowers = tagged
-    ? new Set((await ctx.db.followedTag.findMany({ where: { accountId: inViewers, tag: { name: { in: [...facts.tags] } } }, select: { accountId: true } })).map((f) => f.accountId))
-    : new Set<string>();
+  const [[row], filters] = await Promise.all([audienceRows(ctx, viewers, accounts, domains, s, tagged ? facts.tags : null, now), loadActiveFilters(ctx, viewers)]);
+  const follows = row?.follows ?? [];
+  const relations = row?.relations ?? [];
+  const domainBlocks = row?.domainBlocks ?? [];
+  const threadMutes = row?.threadMutes ?? [];
+  const exclusive = row?.exclusive ?? [];
+  const tagFollowers = new Set(row?.tagFollowers ?? []);
   const followed = new Map(follows.map((f) => [key(f.followerId, f.followingId), f.showReblogs]));
   const viewerSet = new Set(viewers);
   const blocked = new Set<string>();
@@ -183,9 +185,9 @@ export async function loadAudience(ctx: Pick<Ctx, "db" | "clock">, viewerIds: re
     }
   }
   const blockedDomains = new Set(domainBlocks.map((d) => key(d.accountId, d.domain)));
-  const mutedThread = new Set(threadMutes.map((t) => t.accountId));
+  const mutedThread = new Set(threadMutes);
   const filtersOf = group(filters, (f) => f.filter.accountId);
-  const exclusiveOwners = new Set(exclusive.map((m) => m.list.accountId));
+  const exclusiveOwners = new Set(exclusive);
   const views = new Map<string, ViewerView>();
   return {
     view(viewerId) {
@@ -214,6 +216,49 @@ export async function loadAudience(ctx: Pick<Ctx, "db" | "clock">, viewerIds: re
       return v;
     },
   };
+}
+
+interface AudienceRow {
+  follows: { followerId: string; followingId: string; showReblogs: boolean }[] | null;
+  relations: { sourceId: string; targetId: string; type: string }[] | null;
+  domainBlocks: { accountId: string; domain: string }[] | null;
+  /** viewers who muted the status's thread */
+  threadMutes: string[] | null;
+  /** viewers with an exclusive list the author is in (home leaves such statuses to the list) */
+  exclusive: string[] | null;
+  /** viewers who follow one of the status's hashtags (null when it cannot reach home that way) */
+  tagFollowers: string[] | null;
+}
+
+/**
+ * The viewers' follows, blocks and mutes (either way where it counts), domain blocks, thread mutes, exclusive
+ * lists and followed tags for one status: ONE statement whatever the number of viewers (six or seven before).
+ */
+function audienceRows(ctx: Pick<Ctx, "db">, viewers: string[], accounts: string[], domains: string[], s: StatusCore, tags: string[] | null, now: Date) {
+  return rows<AudienceRow>(
+    ctx.db,
+    Prisma.sql`WITH v AS (SELECT ${viewers}::text[] AS ids), x AS (SELECT ${accounts}::text[] AS ids),
+      clock AS (SELECT (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC') AS now)
+    SELECT
+      (SELECT json_agg(json_build_object('followerId', f.follower_id, 'followingId', f.following_id, 'showReblogs', f.show_reblogs))
+        FROM follows f, v, x WHERE f.follower_id = ANY(v.ids) AND f.following_id = ANY(x.ids) AND f.state = 'accept') AS follows,
+      (SELECT json_agg(json_build_object('sourceId', r.source_id, 'targetId', r.target_id, 'type', r.type))
+        FROM user_relationships r, v, x, clock
+        WHERE (r.expires_at IS NULL OR r.expires_at > clock.now)
+          AND ((r.source_id = ANY(v.ids) AND r.target_id = ANY(x.ids) AND r.type IN ('block', 'mute'))
+            OR (r.source_id = ANY(x.ids) AND r.target_id = ANY(v.ids) AND r.type = 'block'))) AS relations,
+      (SELECT json_agg(json_build_object('accountId', d.account_id, 'domain', d.domain))
+        FROM domain_blocks d, v WHERE d.account_id = ANY(v.ids) AND d.domain = ANY(${domains}::text[])) AS "domainBlocks",
+      (SELECT json_agg(t.account_id) FROM thread_mutes t, v, clock
+        WHERE t.account_id = ANY(v.ids) AND t.context = ${s.context} AND (t.expires_at IS NULL OR t.expires_at > clock.now)) AS "threadMutes",
+      (SELECT json_agg(DISTINCT l.account_id) FROM list_members m JOIN lists l ON l.id = m.list_id, v
+        WHERE m.account_id = ${s.accountId} AND l.account_id = ANY(v.ids) AND l.exclusive) AS exclusive,
+      ${
+        tags
+          ? Prisma.sql`(SELECT json_agg(DISTINCT ft.account_id) FROM followed_tags ft JOIN tags t ON t.id = ft.tag_id, v WHERE ft.account_id = ANY(v.ids) AND t.name = ANY(${tags}::text[]))`
+          : Prisma.sql`NULL::json`
+      } AS "tagFollowers"`,
+  );
 }
 
 // ---- the rules ----------------------------------------------------------------------------
