@@ -8,7 +8,8 @@
 //   npm run bench:http                       20,000 accounts, 1,000,000 statuses (docs/performance.md)
 //   npm run bench:http -- --quick            2,000 accounts, 20,000 statuses, 3 s per endpoint (CI)
 //   npm run bench:http -- --db pglite        the same on the embedded database
-//   npm run bench:http -- --keep | --reuse   keep the seeded database / measure it again without seeding
+//   npm run bench:http -- --keep | --reuse   keep the seeded database / measure it again without seeding (undoing the
+//                                            last run's follows and favourites first)
 //   npm run bench:http -- --write            also rewrites the HTTP results section of docs/performance.md
 //   npm run bench:http -- --only home        only the endpoints whose name matches (a regular expression; writes too)
 //   npm run bench:http -- --profile home     CPU profile of the server during that endpoint (bench-<name>.cpuprofile)
@@ -374,6 +375,33 @@ async function api<T>(server: Server, token: string, method: string, p: string, 
   return r.json() as Promise<T>;
 }
 
+/** The follows and favourites of the last run's write rows (the bench user's), undone by the next --reuse. */
+const UNDO_FILE = path.join(WORK, "undo.json");
+
+/**
+ * Undoes what the write rows of a run kept with --reuse followed and favourited, so that every run has the
+ * seeded graph's targets to follow and favourite (they ran out after one run). Unfollowing a remote account
+ * queues an Undo delivery: a few seconds of quiet let those jobs run before anything is measured.
+ */
+async function undoEarlierWrites(server: Server, token: string) {
+  if (!fs.existsSync(UNDO_FILE)) return;
+  const { follows, favourites } = JSON.parse(fs.readFileSync(UNDO_FILE, "utf8")) as { follows: string[]; favourites: string[] };
+  const calls = [...follows.map((id) => `/api/v1/accounts/${id}/unfollow`), ...favourites.map((id) => `/api/v1/statuses/${id}/unfavourite`)];
+  let next = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const r = await fetch(`${server.url}${calls[next++]}`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+      if (!r.ok) failed++;
+      await r.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  fs.rmSync(UNDO_FILE);
+  log(`undid the last run's ${follows.length} follows and ${favourites.length} favourites${failed ? ` (${failed} failed)` : ""}`);
+  await sleep(10_000);
+}
+
 async function passwordToken(server: Server, username: string): Promise<string> {
   const app = await (
     await fetch(`${server.url}/api/v1/apps`, {
@@ -479,6 +507,7 @@ async function main() {
     const token = await passwordToken(server, "bench");
     const writerToken = await passwordToken(server, "writer");
     const auth = { authorization: `Bearer ${token}` };
+    if (opts.reuse) await undoEarlierWrites(server, token);
 
     // targets, found through the API as a client would find them
     // a reply in a thread (earlier runs' posts, kept with --reuse, are not replies: look past them; a run posts ~2,000)
@@ -586,6 +615,8 @@ async function main() {
         const { load: l, stats } = await measure(server, pgClient, name, req);
         memory.peak = Math.max(memory.peak, rssMb());
         writes.push({ name, what, load: l, stats, pageKb: l.bytes / 1024 });
+        // for the next --reuse: every target this row may have reached so far
+        fs.writeFileSync(UNDO_FILE, JSON.stringify({ follows: toFollow.slice(0, Math.min(fo, toFollow.length)), favourites: statuses.slice(0, Math.min(fi, statuses.length)) }));
         log(
           `${name}: ${f0(l.rps)} req/s, p50 ${f1(l.p50)} ms, p99 ${f1(l.p99)} ms; ${f1(stats.statements)} SQL (+${f1(stats.jobStatements!)} job queue), ${f2(stats.pgCpuMs)} ms PG CPU, ${f2(stats.cpuMs)} ms server CPU per request` +
             (l.non2xx || l.errors || l.timeouts ? `; ${l.non2xx} non-2xx (${JSON.stringify(l.codes)}), ${l.errors} errors, ${l.timeouts} timeouts` : ""),
