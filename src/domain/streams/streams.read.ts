@@ -25,7 +25,7 @@ interface FactsRow {
 /**
  * One status with its author, tags, media presence, original and parent: ONE statement. It runs for every
  * new or edited status while anyone streams or has a page kept (the page cache follows timelines through
- * the hub), where Prisma's `include` of the same had sent eight (docs/performance.md, "Fifteenth round").
+ * the hub), where Prisma's `include` of the same had sent ten (docs/performance.md, "Fifteenth round").
  */
 export async function loadStatusFacts(ctx: Pick<Ctx, "db">, statusId: string): Promise<StatusFacts | null> {
   const { db } = ctx;
