@@ -6,6 +6,7 @@
 // longer answers.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { startPeer } from "../support/federation/peer.ts";
 import { startRelay, type TestRelay } from "../support/federation/relay.ts";
 
 let net: FederationNet;
@@ -69,13 +70,23 @@ describe("relays", () => {
     await relay.acceptPending();
     await wait(async () => (await relayRow(b))?.followed_back === true && (await relayRow(b))?.state === "accepted", { what: "b to be subscribed" });
 
+    // bob reads the federated timeline before the post exists: b keeps that page, and the relayed post must drop it
+    const federated = () => b.api("/api/v1/timelines/public?remote=true&limit=40", { token: bob.token });
+    expect((await federated()).status).toBe(200);
+    expect((await federated()).status).toBe(200);
     const posted = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "through the relay", visibility: "public" } }));
     const create = await wait(async () => relay.received.find((x) => x.type === "Create" && x.object?.id === posted.uri), { what: "the relay to receive alice's post" });
     expect(create.actor).toBe(`${a.baseUrl}/users/alice`);
     const onB = await wait(async () => {
-      const timeline = await json(await b.api("/api/v1/timelines/public?remote=true&limit=40", { token: bob.token }));
+      const timeline = await json(await federated());
       return timeline.find((s: { uri: string }) => s.uri === posted.uri);
-    }, { what: "alice's post on b's federated timeline" });
+    }, { what: "alice's post on b's federated timeline" }).catch(async (error) => {
+      // which side failed: b never stored the post (the Announce or the fetch of the note), or b's page did not show it
+      const stored = await b.sql("SELECT id, created_at FROM statuses WHERE uri = $1", [posted.uri]);
+      const announces = relay.received.filter((x) => x.type === "Create").length;
+      console.error(`---- a\n${a.logs()}\n---- b\n${b.logs()}`);
+      throw new Error(`${(error as Error).message}; stored on b: ${JSON.stringify(stored)}; Creates at the relay: ${announces}`);
+    });
     expect(onB).toMatchObject({ content: expect.stringContaining("through the relay"), account: { acct: "alice@a.fed.test" }, reblog: null });
     // a plain status, not a reblog by the relay's account
     expect(await b.sql("SELECT s.id FROM statuses s JOIN accounts x ON x.id = s.account_id WHERE x.ap_id = $1", [relay.actorId])).toEqual([]);
@@ -87,6 +98,21 @@ describe("relays", () => {
     const marker = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "marker", visibility: "public" } }));
     await wait(async () => relay.received.some((x) => x.type === "Create" && x.object?.id === marker.uri), { what: "the marker post" });
     expect(relay.received.some((x) => x.object?.id === unlisted.uri)).toBe(false);
+  }, 120_000);
+
+  test("a relayed post whose server does not answer at first is stored once it does (b handles the Announce again)", async () => {
+    const origin = await startPeer(net, "origin");
+    await origin.actor("carol");
+    const note = { "@context": "https://www.w3.org/ns/activitystreams", id: `${origin.baseUrl}/notes/late`, type: "Note", attributedTo: `${origin.baseUrl}/users/carol`, content: "<p>relayed while its server was down</p>", to: ["https://www.w3.org/ns/activitystreams#Public"], published: new Date().toISOString() };
+    origin.publish(note);
+    // two answers: Fedify's signed fetch knocks twice (RFC 9421, then draft-cavage) before it gives up
+    const down = origin.failNext(note.id, 2, 503);
+    await relay.announce(note.id, [`${b.baseUrl}/relay`]);
+    await wait(async () => down.failed() === 2, { what: "b's first fetches of the note (answered 503)" });
+    // Fedify's inbox retry policy: the Announce is handled again about 10 s later
+    const stored = await wait(async () => (await b.sql<{ content: string }>("SELECT content FROM statuses WHERE uri = $1", [note.id]))[0], { what: "the note stored on b" });
+    expect(stored.content).toContain("relayed while its server was down");
+    await origin.close();
   }, 120_000);
 
   test("unfollow sends Undo Follow from the relay actor and removes the relay", async () => {

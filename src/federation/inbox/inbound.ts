@@ -6,7 +6,7 @@ import { isActor, type Activity } from "@fedify/vocab";
 import type { Account } from "../../generated/prisma/client.ts";
 import { systemCtx, type Ctx, type Services } from "../../domain/context.ts";
 import { hostOf, rejectedBy } from "../../domain/instance/rejected-domains.ts";
-import { accountForActorUri, signedLoader } from "../remote/actors.ts";
+import { accountForActorUri, lookupSigned } from "../remote/actors.ts";
 import { idOf, isObject, sameOrigin, types, type Json } from "../remote/json.ts";
 import { refusedActivity } from "../../domain/federation/policy/index.ts";
 import { objectJson } from "../remote/objects.ts";
@@ -46,7 +46,7 @@ export async function trustedObject(inb: Inbound): Promise<Json | null> {
   const id = idOf(embedded);
   if (!id || rejectedBy(inb.fctx.data, hostOf(id))) return null;
   if (isObject(embedded) && Object.keys(embedded).length > 1 && sameOrigin(id, inb.actor.apId)) return embedded;
-  const object = await inb.fctx.lookupObject(id, { documentLoader: await signedLoader(inb.fctx) }).catch(() => null);
+  const object = await lookupSigned(inb.fctx, id, { retry: true });
   if (!object || isActor(object) || object.id?.href !== id) return null;
   return objectJson(inb.fctx, object);
 }

@@ -6,7 +6,7 @@ import { relayAnswered, relayByActor, relayFollowedBack } from "../../domain/rel
 import { federate } from "../../domain/federation/outbox.ts";
 import { Note } from "@fedify/vocab";
 import { rememberObject } from "../remote/objects.ts";
-import { signedLoader } from "../remote/actors.ts";
+import { lookupSigned } from "../remote/actors.ts";
 import { idOf, isObject, types, type Json } from "../remote/json.ts";
 import { objectJson } from "../remote/objects.ts";
 import { RELAY_ACTOR } from "../service-actors.ts";
@@ -59,7 +59,7 @@ export async function relayAnnounce(inb: Inbound): Promise<boolean> {
   if (object && (types(object).includes("Create") || types(object).includes("Update"))) {
     const inner = idOf(object.object);
     if (!inner || (await statusAt(inb.ctx, inner))) return true;
-    const fetched = await inb.fctx.lookupObject(inner, { documentLoader: await signedLoader(inb.fctx) }).catch(() => null);
+    const fetched = await lookupSigned(inb.fctx, inner, { retry: true });
     object = fetched && fetched.id?.href === inner ? await objectJson(inb.fctx, fetched) : null;
   }
   const id = object ? idOf(object) : null;

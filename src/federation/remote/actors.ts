@@ -3,7 +3,7 @@
 // resolution port (resolve.ts) and object storage all go through here, so an account is the same row
 // however it was met. Fetches are signed by the instance actor (authorized-fetch peers require it).
 import { exportSpki, type DocumentLoader } from "@fedify/fedify";
-import { Application, Emoji, Group, Image, isActor, Link, Organization, PropertyValue, Service, type Actor } from "@fedify/vocab";
+import { Application, Emoji, Group, Image, isActor, Link, Organization, PropertyValue, Service, type Actor, type Object as APObject } from "@fedify/vocab";
 import type { Account, ActorType } from "../../generated/prisma/client.ts";
 import { systemCtx } from "../../domain/context.ts";
 import { upsertRemoteAccount, type RemoteAccountData } from "../../domain/accounts/remote.ops.ts";
@@ -14,10 +14,43 @@ import type { FederationContext } from "../federation.ts";
 import { INSTANCE_ACTOR } from "../service-actors.ts";
 import { isObject } from "./json.ts";
 import { findModelRow } from "../../db/model-rows.ts";
+import { GuardedFetchError } from "../../net/guarded-fetch.ts";
 
 /** The instance actor's signed document loader (for peers that require signed fetches). */
 export function signedLoader(fctx: FederationContext): Promise<DocumentLoader> {
   return fctx.getDocumentLoader({ identifier: INSTANCE_ACTOR });
+}
+
+/**
+ * The object at `id`, fetched signed; null when there is none to have (gone, refused, not a document).
+ * With `retry`, a failure that may pass (unreachable, a timeout, 5xx, 429) throws instead: an inbox
+ * activity that cannot be handled without the object is then handled again later (Fedify's inbox retry
+ * policy, src/federation/federation.ts) rather than lost, as a relayed post was when its server was slow.
+ */
+export async function lookupSigned(fctx: FederationContext, id: string, opts: { retry?: boolean } = {}): Promise<APObject | null> {
+  const loader = await signedLoader(fctx);
+  // Fedify's lookup answers null whatever went wrong: the loader's own error says whether it may pass
+  let failure: unknown = null;
+  const documentLoader: DocumentLoader = (url, options) =>
+    loader(url, options).catch((error) => {
+      if (url === id) failure ??= error;
+      throw error;
+    });
+  const object = await fctx.lookupObject(id, { documentLoader }).catch((error) => {
+    failure ??= error;
+    return null;
+  });
+  if (!object && opts.retry && failure && mayPass(failure)) throw new Error(`Could not fetch ${id} (will retry): ${(failure as Error).message ?? failure}`);
+  return object;
+}
+
+/** Whether a failed fetch may succeed later: not an answer that the document is gone or refused. */
+function mayPass(error: unknown): boolean {
+  if (error instanceof GuardedFetchError) return error.reason === "timeout" || error.reason === "network";
+  const status = (error as { response?: Response }).response?.status;
+  if (typeof status === "number") return status >= 500 || status === 429 || status === 408;
+  // fetch's own failures (a refused connection, a reset, an abort on timeout)
+  return error instanceof TypeError || (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError"));
 }
 
 function actorType(actor: Actor): ActorType {
@@ -146,7 +179,7 @@ export async function accountForActorUri(fctx: FederationContext, uri: string | 
   const stored = await findModelRow(services.db, "Account", "apId", href);
   if (stored && (stored.local || !opts.refresh)) return stored;
   if (rejectedBy(services, hostOf(href))) return null;
-  const object = await fctx.lookupObject(href, { documentLoader: await signedLoader(fctx) }).catch(() => null);
+  const object = await lookupSigned(fctx, href);
   if (!object || !isActor(object) || object.id?.href !== href) return stored;
   return (await rememberActor(fctx, object)) ?? stored;
 }

@@ -11,7 +11,7 @@ import { htmlToText, sanitizeRemoteHtml } from "../../domain/statuses/formatter.
 import { storeRemoteStatus, updateRemoteStatus, type RemoteMedia, type RemotePoll, type RemoteStatusData } from "../../domain/statuses/remote.ops.ts";
 import { filterRemoteStatus } from "../../domain/federation/policy/index.ts";
 import type { FederationContext } from "../federation.ts";
-import { accountForActorUri, signedLoader } from "./actors.ts";
+import { accountForActorUri, lookupSigned } from "./actors.ts";
 import { date, idOf, ids, isObject, list, mapped, PUBLIC_IDS, str, types, urlOf, type Json } from "./json.ts";
 
 export const STATUS_TYPES = ["Note", "Article", "Page", "Question"] as const;
@@ -94,7 +94,7 @@ async function parentOf(fctx: FederationContext, uri: string | null, depth: numb
   const known = await db.status.findFirst({ where: { OR: [{ uri }, { url: uri }], reblogOfId: null } });
   if (known || depth >= MAX_PARENT_FETCHES) return known;
   // an unknown parent: fetched (signed), so the reply is threaded under it
-  const object = await fctx.lookupObject(uri, { documentLoader: await signedLoader(fctx) }).catch(() => null);
+  const object = await lookupSigned(fctx, uri);
   if (!object || isActor(object)) return null;
   return rememberObjectJson(fctx, await objectJson(fctx, object), depth + 1).catch(() => null);
 }

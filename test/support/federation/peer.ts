@@ -66,6 +66,8 @@ export interface Peer {
    * sender has made and not yet seen acknowledged (what a crash of the sender leaves in flight).
    */
   hold(): { held(): number; release(): void };
+  /** the next `count` GETs of `url` are answered `status` (a server briefly down); answers how many were */
+  failNext(url: string, count: number, status?: number): { failed(): number };
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
   const files = new Map<string, { body: Buffer; contentType: string }>();
   const received: Record<string, any>[] = [];
   let holding: { waiting: (() => void)[] } | null = null;
+  const failing = new Map<string, { left: number; status: number; failed: number }>();
 
   const federation: Federation<void> = createFederation<void>({ kv: new MemoryKvStore(), origin: baseUrl, allowPrivateAddress: true });
   federation
@@ -118,6 +121,12 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
     const url = new URL(req.url ?? "/", baseUrl);
     const user = url.pathname.match(/^\/users\/([^/]+)$/)?.[1];
     if (req.method === "GET" && user && removed.has(user)) return void res.writeHead(410).end();
+    const failure = req.method === "GET" ? failing.get(url.href) : undefined;
+    if (failure && failure.left > 0) {
+      failure.left--;
+      failure.failed++;
+      return void res.writeHead(failure.status).end();
+    }
     if (req.method === "POST" && url.pathname.endsWith("/inbox")) {
       try {
         received.push(JSON.parse(body.toString("utf8")));
@@ -183,6 +192,11 @@ export async function startPeer(net: FederationNet, name = "peer"): Promise<Peer
       if (!opts.unsigned) request = await signRequest(request, signer.keys.privateKey, new URL(signer.keyId), { spec: opts.spec ?? "draft-cavage-http-signatures-12" });
       if (opts.tamper) request = new Request(request.url, { method: "POST", headers: request.headers, body: body.replace(/}$/, ',"extra":"changed after signing"}') });
       return request;
+    },
+    failNext(url, count, status = 503) {
+      const failure = { left: count, status, failed: 0 };
+      failing.set(url, failure);
+      return { failed: () => failure.failed };
     },
     hold() {
       const h = { waiting: [] as (() => void)[] };

@@ -21,6 +21,8 @@ export interface TestRelay {
   pending(): string[];
   /** accepts the Follows held while `autoAccept` was off (and follows those subscribers back) */
   acceptPending(): Promise<void>;
+  /** announces `objectId` (a post on another server) to these subscribers, as it does a post it was sent */
+  announce(objectId: string, to: string[]): Promise<void>;
   /** the relay stops answering (connections refused) */
   close(): Promise<void>;
 }
@@ -116,6 +118,13 @@ export async function startRelay(net: FederationNet, name = "relay", opts: { aut
     pending: () => pending.map((p) => p.actor.id!.href),
     async acceptPending() {
       for (const { follow, actor } of pending.splice(0)) await accept(federation.createContext(new URL(baseUrl)), follow, actor);
+    },
+    async announce(objectId, to) {
+      const ctx = federation.createContext(new URL(baseUrl));
+      const self = ctx.getActorUri("relay");
+      const inboxes = to.map((id) => subscribers.get(id)).filter((a): a is Actor => !!a);
+      const announce = new Announce({ id: new URL(`${baseUrl}/announces/${randomUUID()}`), actor: self, object: new URL(objectId), to: PUBLIC_COLLECTION, cc: ctx.getFollowersUri("relay") });
+      await ctx.sendActivity({ identifier: "relay" }, inboxes, announce, { preferSharedInbox: true });
     },
     close: () =>
       new Promise<void>((resolve) => {
