@@ -15,9 +15,9 @@ import { createStreamingServer } from "../compat-rest/streaming/index.ts";
 import type { Settings } from "./config/env.ts";
 import { followConfigChanges, loadRuntimeConfig } from "./config/runtime.ts";
 import { openDatabase, type Database } from "./db/client.ts";
-import { authenticate, type Credentials } from "./domain/auth/authenticate.ts";
+import { authenticatedCtx, type Credentials } from "./domain/auth/authenticate.ts";
 import { safeEqual, newSecret } from "./domain/auth/secrets.ts";
-import { makeCtx, systemCtx, type Ctx, type Services } from "./domain/context.ts";
+import { systemCtx, type Ctx, type Services } from "./domain/context.ts";
 import { packsDir } from "./domain/emoji/pack-store.ts";
 import { followEmojiChanges, loadEmojiRegistry } from "./domain/emoji/registry.ts";
 import { DomainError } from "./kernel/errors.ts";
@@ -79,7 +79,7 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.use(requestBoundary());
 
   const viewerCtx = async (creds: Credentials, clientIp?: string): Promise<Ctx> => {
-    const ctx = makeCtx(services, await authenticate(makeCtx(services), creds));
+    const ctx = await authenticatedCtx(services, creds);
     ctx.clientIp = clientIp;
     return ctx;
   };

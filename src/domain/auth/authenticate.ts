@@ -1,8 +1,9 @@
 // Turns the credentials a request carries into a Viewer. Surfaces extract the raw credentials;
 // the rules (token expiry, deactivated accounts, admin token) live here once.
 import { decodeModel, modelJson } from "../../db/model-rows.ts";
-import type { Ctx, Viewer } from "../context.ts";
-import { ALL_SCOPES, anonymous } from "../context.ts";
+import type { Ctx, Services, Viewer } from "../context.ts";
+import { ALL_SCOPES, anonymous, makeCtx } from "../context.ts";
+import { DomainError } from "../../kernel/errors.ts";
 import { Unauthorized } from "../../kernel/errors.ts";
 import { noteActivity } from "./last-activity.ts";
 import { digest, safeEqual } from "./secrets.ts";
@@ -16,6 +17,21 @@ export interface Credentials {
   basic?: { username: string; password: string };
   sessionToken?: string;
   adminToken?: string;
+}
+
+/**
+ * The context of a request made with these credentials: one per request, since authentication reads the
+ * services only and the viewer is then set on the same context. `lenient`: credentials that do not hold
+ * (a dead token) make the request anonymous instead of failing it, as the family's public routes do.
+ */
+export async function authenticatedCtx(services: Services, creds: Credentials, opts: { lenient?: boolean } = {}): Promise<Ctx> {
+  const ctx = makeCtx(services);
+  const viewer = await authenticate(ctx, creds).catch((error) => {
+    if (opts.lenient && error instanceof DomainError) return null;
+    throw error;
+  });
+  ctx.viewer = viewer ?? anonymous;
+  return ctx;
 }
 
 export async function authenticate(ctx: Ctx, creds: Credentials): Promise<Viewer> {

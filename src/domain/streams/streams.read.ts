@@ -22,6 +22,11 @@ interface FactsRow {
   parent: ParentFacts | null;
 }
 
+/** An author's facts as JSON (the fragments are built once: they are the same for every status) */
+const authorJson = (alias: string) => Prisma.raw(`json_build_object('id', ${alias}.id, 'domain', ${alias}.domain, 'deactivated', ${alias}.deactivated)`);
+const AUTHOR_A = authorJson("a");
+const AUTHOR_RA = authorJson("ra");
+
 /**
  * One status with its author, tags, media presence, original and parent: ONE statement. It runs for every
  * new or edited status while anyone streams or has a page kept (the page cache follows timelines through
@@ -29,14 +34,13 @@ interface FactsRow {
  */
 export async function loadStatusFacts(ctx: Pick<Ctx, "db">, statusId: string): Promise<StatusFacts | null> {
   const { db } = ctx;
-  const author = (alias: string) => Prisma.raw(`json_build_object('id', ${alias}.id, 'domain', ${alias}.domain, 'deactivated', ${alias}.deactivated)`);
   const [row] = await rows<FactsRow>(
     db,
-    Prisma.sql`SELECT ${modelJson(db, "Status", "s")} AS status, ${author("a")} AS author,
+    Prisma.sql`SELECT ${modelJson(db, "Status", "s")} AS status, ${AUTHOR_A} AS author,
       (SELECT json_agg(t.name) FROM status_tags st JOIN tags t ON t.id = st.tag_id WHERE st.status_id = s.id) AS tags,
       EXISTS (SELECT 1 FROM media_attachments m WHERE m.status_id = s.id) AS "hasMedia",
       CASE WHEN r.id IS NULL THEN NULL ELSE ${modelJson(db, "Status", "r")} END AS original,
-      CASE WHEN r.id IS NULL THEN NULL ELSE ${author("ra")} END AS "originalAuthor",
+      CASE WHEN r.id IS NULL THEN NULL ELSE ${AUTHOR_RA} END AS "originalAuthor",
       EXISTS (SELECT 1 FROM media_attachments m WHERE m.status_id = r.id) AS "originalHasMedia",
       -- the parent of the status shown: the original's, for a reblog
       (SELECT json_build_object('id', p.id, 'accountId', p.account_id, 'visibility', p.visibility, 'recipientIds', p.recipient_ids, 'authorDeactivated', pa.deactivated)

@@ -2,7 +2,7 @@
 import express, { type Request, type Response } from "express";
 import multer from "multer";
 import type { z } from "zod";
-import { authenticate } from "../../domain/auth/authenticate.ts";
+import { authenticatedCtx } from "../../domain/auth/authenticate.ts";
 import { requirePrivilege, requireRole, requireScopes } from "../../domain/auth/policy.ts";
 import { anonymous, makeCtx, type Ctx, type Services } from "../../domain/context.ts";
 import { DomainError, Forbidden, httpStatus, UpstreamFailure } from "../../kernel/errors.ts";
@@ -74,13 +74,7 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
   const auth = authOf(def);
   const lenient = auth === "public" || !!auth.optional;
   // like the family's servers, a dead token on a public or optional route just means "anonymous"
-  // one context for the request: authentication reads the services only, then the viewer is set on it
-  const ctx = makeCtx(services);
-  const viewerOrNull = await authenticate(ctx, creds).catch((error) => {
-    if (lenient && error instanceof DomainError) return null;
-    throw error;
-  });
-  ctx.viewer = viewerOrNull ?? anonymous;
+  const ctx = await authenticatedCtx(services, creds, { lenient });
   if (auth === "public") return ctx;
   const { scopes, optional, role, privilege, appToken } = auth;
   const { viewer } = ctx;
