@@ -309,10 +309,16 @@ function applyStoredSettings(next: RuntimeSettings, rows: { group: string; key: 
 /** Every process reloads its settings when any of them announces a change; returns the unsubscribe. */
 export function followConfigChanges(bus: Bus, config: RuntimeConfig): () => Promise<void> {
   const changes = bus.subscribe("config_changed");
+  const reload = () => config.reload().catch((error) => console.error("runtime configuration reload failed:", error));
   void (async () => {
-    for await (const _ of changes) await config.reload().catch((error) => console.error("runtime configuration reload failed:", error));
+    for await (const _ of changes) await reload();
   })();
-  return async () => void (await changes.return());
+  // a change announced while Redis was away was missed: read the settings again once it is back
+  const stopGaps = bus.onGap((down) => void (down || reload()));
+  return async () => {
+    stopGaps();
+    await changes.return();
+  };
 }
 
 /** The mailer's defaults: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */

@@ -16,6 +16,8 @@ import type { Services } from "./context.ts";
 
 export interface RowCache {
   invalidate(writes: RowWrites): void;
+  /** while the bus's events may be missed (its connection to Redis dropped), keep nothing */
+  suspend(suspended: boolean): void;
   off(): void;
 }
 
@@ -29,6 +31,10 @@ export function followRowWrites(services: Pick<Services, "bus" | "db"> & { setti
     bus.publish("viewers_changed", writes);
   });
   const events = bus.subscribe("viewers_changed");
+  // events lost while Redis was away would have dropped entries: keep nothing until they arrive again
+  const stopGaps = bus.onGap((down) => {
+    for (const cache of caches) cache.suspend(down);
+  });
   (async () => {
     for await (const writes of events) for (const cache of caches) cache.invalidate(writes);
   })().catch((error) => {
@@ -38,6 +44,7 @@ export function followRowWrites(services: Pick<Services, "bus" | "db"> & { setti
   });
   return () => {
     stopWrites();
+    stopGaps();
     for (const cache of caches) cache.off();
     void events.return?.(undefined);
   };

@@ -36,6 +36,8 @@ export class GenerationalLru<V> {
   private invalidatedAt = new Map<string, number>();
   /** reads begun before this generation store nothing (set when `invalidatedAt` is forgotten or all is dropped) */
   private floor = 0;
+  /** while the invalidations may not arrive (`suspend(true)`), nothing is stored */
+  private suspended = false;
 
   constructor(
     public maxEntries: number,
@@ -69,7 +71,7 @@ export class GenerationalLru<V> {
    * `until` (epoch ms) ends the entry's life earlier than the TTL would.
    */
   store(since: number, key: string, value: V, tags: readonly string[] = NO_TAGS, until = Infinity): void {
-    if (this.maxEntries <= 0 || since < this.floor) return;
+    if (this.maxEntries <= 0 || this.suspended || since < this.floor) return;
     if (this.droppedSince(since, key) || tags.some((t) => this.droppedSince(since, t))) return;
     this.drop(key);
     this.entries.set(key, { value, tags, expires: Math.min(this.now() + this.ttlMs, until) });
@@ -114,6 +116,15 @@ export class GenerationalLru<V> {
     this.byTag.clear();
     this.invalidatedAt.clear();
     this.floor = ++this.generation;
+  }
+
+  /**
+   * The invalidations may have been missed (the bus's connection dropped: `true`) or arrive again (`false`):
+   * either way everything is dropped, and while suspended nothing is stored.
+   */
+  suspend(suspended: boolean): void {
+    this.clear();
+    this.suspended = suspended;
   }
 
   /** Drops everything and stores nothing from now on (a cache whose invalidations stopped arriving). */

@@ -75,12 +75,19 @@ export type Bus = PubSub<BusEvents> & {
   redisPrefix?: string;
   /** closes the Redis connections, if any (server shutdown) */
   close(): Promise<void>;
+  /**
+   * Calls `listener(true)` when events of other processes may be missed from now on (the connection to
+   * Redis dropped, or is not made yet: at once if so) and `listener(false)` once they arrive again; never
+   * in-process. What is kept on the strength of events (the caches) keeps nothing meanwhile. Answers the
+   * function that stops it.
+   */
+  onGap(listener: (down: boolean) => void): () => void;
 };
 
 /** In-process without options; over Redis with `{url, prefix}` (prefix: channelPrefix in redis-bus.ts). */
 export function createBus(redis?: { url: string; prefix: string; log?: (message: string) => void }): Bus {
-  if (!redis) return Object.assign(createPubSub<BusEvents>(), { close: async () => {} });
-  const { target, close } = createRedisTopicTarget(redis);
+  if (!redis) return Object.assign(createPubSub<BusEvents>(), { close: async () => {}, onGap: () => () => {} });
+  const { target, close, onGap } = createRedisTopicTarget(redis);
   const pubsub = createPubSub<BusEvents>({ eventTarget: target as unknown as PubSubEventTarget<BusEvents> });
-  return Object.assign(pubsub, { redisPrefix: redis.prefix, close });
+  return Object.assign(pubsub, { redisPrefix: redis.prefix, close, onGap });
 }

@@ -10,6 +10,7 @@ import type { Redis } from "ioredis";
 import { redisClient } from "../net/ioredis.ts";
 import { instanceKey } from "../config/instance-key.ts";
 import type { Settings } from "../config/env.ts";
+import type { Bus } from "./bus.ts";
 
 export interface RedisEventTargetOptions {
   url: string;
@@ -35,7 +36,7 @@ export function channelPrefix(settings: Pick<Settings, "domain" | "databaseUrl">
   return `ext-bus:${instanceKey(settings)}:`;
 }
 
-export function createRedisTopicTarget(options: RedisEventTargetOptions): { target: TopicEventTarget; close(): Promise<void> } {
+export function createRedisTopicTarget(options: RedisEventTargetOptions): { target: TopicEventTarget; onGap: Bus["onGap"]; close(): Promise<void> } {
   const log = options.log ?? ((message: string) => console.error(`[bus] ${message}`));
   // two connections: one in subscriber mode cannot publish. A SUBSCRIBE waits for Redis however long it
   // is away (a rejected one would leave its listener deaf for good); a PUBLISH gives up after ioredis's
@@ -55,6 +56,28 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
   const channel = (topic: string) => options.prefix + topic;
   let closed = false;
 
+  // Gaps: while the subscriber connection is down, other processes' events are lost (Redis keeps no
+  // backlog), so what the caches keep on the strength of those events must go (bus.ts `onGap`). Down
+  // until the first connection; up again once Redis has answered a PING sent after ioredis's own
+  // re-SUBSCRIBE (it sends that after "ready", and Redis answers in order), so no event is missed between.
+  const gapListeners = new Set<(down: boolean) => void>();
+  let down = true;
+  const gap = (now: boolean) => {
+    if (now === down || closed) return;
+    down = now;
+    if (now) log("redis: connection lost; events of other processes may be missed, caches paused until it is back");
+    for (const listener of gapListeners) listener(now);
+  };
+  subscribeClient.on("close", () => gap(true));
+  subscribeClient.on("ready", () =>
+    setImmediate(() =>
+      subscribeClient
+        .ping()
+        .then(() => subscribeClient.status === "ready" && gap(false))
+        .catch(() => {}),
+    ),
+  );
+
   const target: TopicEventTarget = {
     // after close() the connections are gone: subscriptions ending during shutdown need no UNSUBSCRIBE
     addEventListener: (topic, listener) => void (closed || inner.addEventListener(channel(topic), listener as never)),
@@ -67,6 +90,11 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
 
   return {
     target,
+    onGap(listener) {
+      gapListeners.add(listener);
+      if (down) listener(true);
+      return () => void gapListeners.delete(listener);
+    },
     async close() {
       if (closed) return;
       closed = true;

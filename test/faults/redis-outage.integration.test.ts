@@ -73,4 +73,36 @@ describe("Redis outage with two processes", () => {
     expect(b.child.exitCode).toBe(null);
     onB.close();
   });
+
+  test("while Redis is away a process keeps nothing the lost events would have dropped: another process's edit and deactivation show at once", async () => {
+    const { carol } = await usersOn(a.url, ["carol"]);
+    const json = { ...carol.auth, "content-type": "application/json" };
+    const posted = await (await fetch(`${a.url}/api/v1/statuses`, { method: "POST", headers: json, body: JSON.stringify({ status: "as first written" }) })).json();
+    const statusOnB = async () => (await (await fetch(`${b.url}/api/v1/statuses/${posted.id}`, { headers: carol.auth })).json()).content as string;
+    const meOnB = () => fetch(`${b.url}/api/v1/accounts/verify_credentials`, { headers: carol.auth });
+    // b keeps the status, its token and account (read twice: the second read is served from what b kept)
+    for (let i = 0; i < 2; i++) {
+      expect(await statusOnB()).toContain("as first written");
+      expect((await meOnB()).status).toBe(200);
+    }
+
+    const lostBefore = (b.output().match(/connection lost/g) ?? []).length;
+    await redis.stop();
+    await eventually(async () => (b.output().match(/connection lost/g) ?? []).length > lostBefore, "b to notice that Redis is away");
+    // a's writes cannot reach b over the bus now; b must read them from the database
+    const edit = await fetch(`${a.url}/api/v1/statuses/${posted.id}`, { method: "PUT", headers: json, body: JSON.stringify({ status: "edited while Redis was away" }) });
+    expect(edit.status).toBe(200);
+    expect(await statusOnB()).toContain("edited while Redis was away");
+    const deactivated = await fetch(`${a.url}/api/v1/ext/admin/users/deactivate`, { method: "PATCH", headers: { "content-type": "application/json", "x-admin-token": PROCESS_ADMIN_TOKEN }, body: JSON.stringify({ nicknames: ["carol"] }) });
+    expect(deactivated.status).toBe(200);
+    expect((await meOnB()).status).toBeGreaterThanOrEqual(400);
+
+    await redis.start();
+    // once back, b keeps things again and hears a's events: a reactivation on a lets carol in on b at once
+    const active = await fetch(`${a.url}/api/v1/ext/admin/users/activate`, { method: "PATCH", headers: { "content-type": "application/json", "x-admin-token": PROCESS_ADMIN_TOKEN }, body: JSON.stringify({ nicknames: ["carol"] }) });
+    expect(active.status).toBe(200);
+    await eventually(async () => (await meOnB()).status === 200, "carol active again on b");
+    expect(a.child.exitCode).toBe(null);
+    expect(b.child.exitCode).toBe(null);
+  });
 });

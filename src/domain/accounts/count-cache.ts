@@ -68,6 +68,11 @@ export class CountCache {
   off(): void {
     this.lru.off();
   }
+
+  /** Its invalidations may have been missed (true) or arrive again (false): see GenerationalLru.suspend. */
+  suspend(suspended: boolean): void {
+    this.lru.suspend(suspended);
+  }
 }
 
 const caches = perServer(new CountCache(0));

@@ -85,6 +85,11 @@ export class TokenCache {
   off(): void {
     this.lru.off();
   }
+
+  /** Its invalidations may have been missed (true) or arrive again (false): see GenerationalLru.suspend. */
+  suspend(suspended: boolean): void {
+    this.lru.suspend(suspended);
+  }
 }
 
 const caches = perServer(new TokenCache(0));

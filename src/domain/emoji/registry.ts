@@ -61,14 +61,20 @@ export function emojiUrl(ctx: { settings: Pick<Settings, "baseUrl"> }, emoji: Pi
 /** Rescans the packs whenever a process changed them (its own changes come back too: a harmless second scan). */
 export function followEmojiChanges(bus: Bus, settings: Pick<Settings, "dataDir">): () => Promise<void> {
   const changes = bus.subscribe("emoji_changed");
-  void (async () => {
-    for await (const _ of changes) {
-      try {
-        loadEmojiRegistry(settings);
-      } catch (error) {
-        console.error("custom emoji reload failed:", error);
-      }
+  const rescan = () => {
+    try {
+      loadEmojiRegistry(settings);
+    } catch (error) {
+      console.error("custom emoji reload failed:", error);
     }
+  };
+  void (async () => {
+    for await (const _ of changes) rescan();
   })();
-  return async () => void (await changes.return());
+  // a change announced while Redis was away was missed: scan again once it is back
+  const stopGaps = bus.onGap((down) => void (down || rescan()));
+  return async () => {
+    stopGaps();
+    await changes.return();
+  };
 }

@@ -18,7 +18,8 @@
 // - what changes many statuses at once (an account's deletion, an instance purge, pruning remote
 //   statuses, a thread reattached) → `statuses_changed` with `all`.
 // Events come over the bus, so with Redis every process drops its entries; the publishing process
-// drops them synchronously too (`statusesChanged`), so a client reads its own write at once.
+// drops them synchronously too (`statusesChanged`), so a client reads its own write at once. While Redis
+// is away other processes' events are lost: nothing is kept until it is back (`onGap`, realtime/bus.ts).
 // A read that started before an invalidation does not store what it read (the generation check of
 // src/kernel/generational-lru.ts, which keeps the entries), and every entry lives at most TTL_MS: a
 // write path that forgot its event heals by itself.
@@ -94,6 +95,8 @@ function follow(bus: Bus, cache: StatusCache) {
   loop(bus.subscribe("statuses_changed"), (e) => ("all" in e ? cache.clear() : cache.invalidate(e.ids))).catch(fail);
   loop(bus.subscribe("status_updated"), (e) => cache.invalidate([e.statusId])).catch(fail);
   loop(bus.subscribe("status_deleted"), (e) => cache.invalidate([e.statusId, e.reblogOfId])).catch(fail);
+  // events lost while Redis was away would have dropped entries: keep nothing until they arrive again
+  bus.onGap((down) => cache.suspend(down));
 }
 
 /**

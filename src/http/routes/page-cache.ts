@@ -27,7 +27,8 @@
 // TTL_MS, and no longer than the first `expires_at` it shows (a poll's `expired`): that bounds what no event
 // announces (a timed mute's end, another program's SQL). Events come over the bus, so with Redis every
 // process drops its pages; the viewer's own writes and the status cache's local invalidations drop them in
-// the writing process at once, so a client reads its own write.
+// the writing process at once, so a client reads its own write. While Redis is away, other processes'
+// events are lost: no page is kept until it is back (`suspend`, through src/domain/row-caches.ts).
 import type { Response } from "express";
 import type { Settings } from "../../config/env.ts";
 import type { RowWrites } from "../../db/row-writes.ts";
@@ -180,6 +181,11 @@ export class PageCache {
       else if (kind === "v") tags.push(k);
     }
     this.drop(tags);
+  }
+
+  /** Its invalidations may have been missed (true) or arrive again (false): see GenerationalLru.suspend. */
+  suspend(suspended: boolean): void {
+    this.lru.suspend(suspended);
   }
 
   /** Stops keeping pages (a server closing, or a cache whose events stopped arriving). */
