@@ -62,10 +62,13 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
   // re-SUBSCRIBE (it sends that after "ready", and Redis answers in order), so no event is missed between.
   const gapListeners = new Set<(down: boolean) => void>();
   let down = true;
+  let lost = false;
   const gap = (now: boolean) => {
     if (now === down || closed) return;
     down = now;
     if (now) log("redis: connection lost; events of other processes may be missed, caches paused until it is back");
+    else if (lost) log("redis: events of other processes arrive again; caches resumed");
+    lost ||= now;
     for (const listener of gapListeners) listener(now);
   };
   subscribeClient.on("close", () => gap(true));

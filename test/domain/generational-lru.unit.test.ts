@@ -101,4 +101,19 @@ describe("GenerationalLru", () => {
     lru.store(lru.begin(), "b", "B");
     expect(lru.size).toBe(0);
   });
+
+  test("suspended (its invalidations may be missed), it drops everything and stores nothing until resumed; a read begun before stores nothing", () => {
+    const lru = new GenerationalLru<string>(10, 1_000);
+    lru.store(lru.begin(), "a", "A");
+    const during = lru.begin();
+    lru.suspend(true);
+    expect(lru.get("a")).toBeUndefined();
+    lru.store(lru.begin(), "b", "B");
+    expect(lru.size).toBe(0);
+    lru.suspend(false);
+    lru.store(during, "c", "C"); // began before the events came back: it may have missed one
+    expect(lru.size).toBe(0);
+    lru.store(lru.begin(), "d", "D");
+    expect(lru.get("d")).toBe("D");
+  });
 });

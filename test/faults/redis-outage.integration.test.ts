@@ -98,6 +98,7 @@ describe("Redis outage with two processes", () => {
     expect((await meOnB()).status).toBeGreaterThanOrEqual(400);
 
     await redis.start();
+    await eventually(async () => /caches resumed/.test(b.output().slice(b.output().lastIndexOf("connection lost"))), "b's caches to resume");
     // once back, b keeps things again and hears a's events: a reactivation on a lets carol in on b at once
     const active = await fetch(`${a.url}/api/v1/ext/admin/users/activate`, { method: "PATCH", headers: { "content-type": "application/json", "x-admin-token": PROCESS_ADMIN_TOKEN }, body: JSON.stringify({ nicknames: ["carol"] }) });
     expect(active.status).toBe(200);
