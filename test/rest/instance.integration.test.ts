@@ -129,6 +129,15 @@ describe.each(DB_KINDS)("instance and migrations on %s", (kind) => {
     expect(await peers.json()).toEqual(["a.example", "b.example"]);
   });
 
+  test("GET /api/v1/instance reads its counts in one statement: a constant few in all, however many accounts and servers", async () => {
+    const { queries } = await server.countQueries(() => server.fetch("/api/v1/instance").then((r) => r.json()));
+    for (let i = 0; i < 5; i++) await remoteAccount(server, `more${i}`, `s${i}.example`);
+    const again = await server.countQueries(() => server.fetch("/api/v1/instance").then((r) => r.json()));
+    expect(again.result.stats.domain_count).toBe(5 + 2);
+    expect(again.queries).toBe(queries);
+    expect(queries).toBeLessThanOrEqual(3);
+  });
+
   test("a change of the runtime settings shows at once", async () => {
     try {
       await setConfig(server, {

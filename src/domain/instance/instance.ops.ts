@@ -7,6 +7,8 @@ import type { RuntimeConfig, RuntimeSettings } from "../../config/runtime.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
 import { policyTransparency } from "../federation/policy/transparency.ts";
+import { rows } from "../../db/sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export { SOFTWARE_VERSION };
 /** The reference client API level we follow. */
@@ -66,12 +68,42 @@ export function federationInfo(cfg: Pick<InstanceSettings, "federating">, config
 }
 
 /** Active local users: not deactivated, not internal actors. */
-const localUsers = { local: true, deactivated: false, actorType: { not: "Application" } } as const;
+const LOCAL_USERS = Prisma.sql`local AND NOT deactivated AND actor_type <> 'Application'`;
 
-/** Posts made on this instance (reblogs excluded), from the counters a trigger keeps (see admin stats). */
-async function localStatusCount(ctx: Ctx): Promise<number> {
-  const total = await ctx.db.statusCounter.aggregate({ where: { instance: "" }, _sum: { count: true } });
-  return Number(total._sum.count ?? 0);
+/**
+ * The instance's counts in one statement (every client asks for /api/v1/instance at start; its counts
+ * were six Prisma statements): local users, posts made here (reblogs excluded, from the counters a trigger
+ * keeps: see admin stats), the remote servers known, and local users active in the last 30 and 180 days.
+ */
+function instanceCounts(ctx: Ctx): Promise<InstanceCounts> {
+  // the instance and usage operations both need them, often for the same request (nodeinfo, /api/v1/instance)
+  let counts = countsOfRequest.get(ctx);
+  if (!counts) countsOfRequest.set(ctx, (counts = readInstanceCounts(ctx)));
+  return counts;
+}
+
+interface InstanceCounts {
+  users: number;
+  statuses: number;
+  domains: number;
+  activeMonth: number;
+  activeHalfyear: number;
+}
+const countsOfRequest = new WeakMap<Ctx, Promise<InstanceCounts>>();
+
+async function readInstanceCounts(ctx: Ctx): Promise<InstanceCounts> {
+  const now = ctx.clock().getTime();
+  const since = (days: number) => new Date(now - days * DAY_MS);
+  const [row] = await rows<InstanceCounts>(
+    ctx.db,
+    Prisma.sql`SELECT
+      (SELECT count(*)::int FROM accounts WHERE ${LOCAL_USERS}) AS users,
+      (SELECT coalesce(sum(count), 0)::float8 FROM status_counters WHERE instance = '') AS statuses,
+      (SELECT count(DISTINCT domain)::int FROM accounts WHERE domain IS NOT NULL AND domain <> '') AS domains,
+      (SELECT count(*)::int FROM accounts WHERE ${LOCAL_USERS} AND last_active_at >= ${since(30)}) AS "activeMonth",
+      (SELECT count(*)::int FROM accounts WHERE ${LOCAL_USERS} AND last_active_at >= ${since(180)}) AS "activeHalfyear"`,
+  );
+  return row!;
 }
 
 async function remoteDomains(ctx: Ctx): Promise<string[]> {
@@ -85,7 +117,7 @@ export const instanceInfo = operation({
   input: z.object({}),
   async run(ctx) {
     const cfg = instanceSettings(ctx.config);
-    const [userCount, statusCount, domains] = await Promise.all([ctx.db.account.count({ where: localUsers }), localStatusCount(ctx), remoteDomains(ctx)]);
+    const counts = await instanceCounts(ctx);
     const s = ctx.settings;
     return {
       domain: s.domain,
@@ -93,9 +125,9 @@ export const instanceInfo = operation({
       title: cfg.name,
       email: cfg.email,
       registrationsOpen: cfg.registrations_open,
-      userCount,
-      statusCount,
-      domainCount: domains.length,
+      userCount: counts.users,
+      statusCount: counts.statuses,
+      domainCount: counts.domains,
       softwareVersion: SOFTWARE_VERSION,
       features: instanceFeatures(s, cfg, { mediaProxy: ctx.config.get("media_proxy", "enabled") }),
       federation: federationInfo(cfg, ctx.config),
@@ -119,11 +151,8 @@ export const instanceUsage = operation({
   name: "instance.usage",
   input: z.object({}),
   async run(ctx) {
-    const now = ctx.clock().getTime();
-    const activeSince = (days: number) => ctx.db.account.count({ where: { ...localUsers, lastActiveAt: { gte: new Date(now - days * DAY_MS) } } });
-    const [activeMonth, activeHalfyear, staff] = await Promise.all([
-      activeSince(30),
-      activeSince(180),
+    const [{ activeMonth, activeHalfyear }, staff] = await Promise.all([
+      instanceCounts(ctx),
       ctx.db.account.findMany({
         where: { local: true, deactivated: false, OR: [{ isAdmin: true }, { isModerator: true }] },
         select: { apId: true },
