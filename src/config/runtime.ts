@@ -313,7 +313,7 @@ export function followConfigChanges(bus: Bus, config: RuntimeConfig): () => Prom
   void (async () => {
     for await (const _ of changes) await reload();
   })();
-  // a change announced while Redis was away was missed: read the settings again once it is back
+  // a change announced while Redis was away (or before the first SUBSCRIBE took effect) was missed: read again once it is
   const stopGaps = bus.onGap((down) => void (down || reload()));
   return async () => {
     stopGaps();

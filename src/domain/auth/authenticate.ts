@@ -3,8 +3,7 @@
 import { decodeModel, modelJson } from "../../db/model-rows.ts";
 import type { Ctx, Services, Viewer } from "../context.ts";
 import { ALL_SCOPES, anonymous, makeCtx } from "../context.ts";
-import { DomainError } from "../../kernel/errors.ts";
-import { Unauthorized } from "../../kernel/errors.ts";
+import { DomainError, Unauthorized } from "../../kernel/errors.ts";
 import { noteActivity } from "./last-activity.ts";
 import { digest, safeEqual } from "./secrets.ts";
 import { validateSession } from "./sessions.ts";

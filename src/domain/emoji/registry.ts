@@ -71,7 +71,7 @@ export function followEmojiChanges(bus: Bus, settings: Pick<Settings, "dataDir">
   void (async () => {
     for await (const _ of changes) rescan();
   })();
-  // a change announced while Redis was away was missed: scan again once it is back
+  // a change announced while Redis was away (or before the first SUBSCRIBE took effect) was missed: scan again once it is
   const stopGaps = bus.onGap((down) => void (down || rescan()));
   return async () => {
     stopGaps();

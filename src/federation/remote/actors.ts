@@ -29,18 +29,19 @@ export function signedLoader(fctx: FederationContext): Promise<DocumentLoader> {
  */
 export async function lookupSigned(fctx: FederationContext, id: string, opts: { retry?: boolean } = {}): Promise<APObject | null> {
   const loader = await signedLoader(fctx);
-  // Fedify's lookup answers null whatever went wrong: the loader's own error says whether it may pass
+  if (!opts.retry) return fctx.lookupObject(id, { documentLoader: loader }).catch(() => null);
+  // Fedify's lookup answers null whatever went wrong: the loader's first error says whether it may pass
   let failure: unknown = null;
   const documentLoader: DocumentLoader = (url, options) =>
     loader(url, options).catch((error) => {
-      if (url === id) failure ??= error;
+      failure ??= error;
       throw error;
     });
   const object = await fctx.lookupObject(id, { documentLoader }).catch((error) => {
     failure ??= error;
     return null;
   });
-  if (!object && opts.retry && failure && mayPass(failure)) throw new Error(`Could not fetch ${id} (will retry): ${(failure as Error).message ?? failure}`);
+  if (!object && failure && mayPass(failure)) throw new Error(`Could not fetch ${id} (will retry): ${(failure as Error).message ?? failure}`);
   return object;
 }
 
