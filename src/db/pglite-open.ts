@@ -24,7 +24,11 @@ export function startEmbeddedDatabase(url: string): Promise<PGlite> | undefined 
   return pglite;
 }
 
-/** PGlite for `url` (`pglite:<dir>` or `pglite:memory://…`): the instance started early for it, else a new one. */
+/**
+ * PGlite for `url` (`pglite:<dir>` or `pglite:memory://…`): the instance started early for it, else a new one.
+ * `pglite:memory://?loadDataDir=<file>` starts the in-memory database from a data directory PGlite dumped
+ * (`dumpDataDir()`): the tests' already-migrated databases (test/support/databases.ts).
+ */
 export function openPglite(url: string): Promise<PGlite> {
   if (early?.url === url) {
     const { pglite } = early;
@@ -36,13 +40,19 @@ export function openPglite(url: string): Promise<PGlite> {
 
 async function newPglite(url: string): Promise<PGlite> {
   const { PGlite } = await import("@electric-sql/pglite");
-  const dir = url.replace(/^pglite:/, "");
-  if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true }); // PGlite does not create parents
+  let dir = url.replace(/^pglite:/, "");
+  let loadDataDir: Blob | undefined;
+  if (dir.startsWith("memory://")) {
+    const query = dir.indexOf("?");
+    const from = query < 0 ? null : new URLSearchParams(dir.slice(query + 1)).get("loadDataDir");
+    if (from) loadDataDir = new Blob([fs.readFileSync(from)]);
+    if (query >= 0) dir = dir.slice(0, query);
+  } else fs.mkdirSync(dir, { recursive: true }); // PGlite does not create parents
   // PostgreSQL's default buffer pool (128 MB) is sized for a database server with the machine to itself;
   // inside this process it is WebAssembly memory that, once touched, is never given back. 16 MB holds
   // a small instance's hot pages (the rest comes from the OS's file cache) and cut the resident memory
   // by about 110 MB (docs/performance.md, "Start-up and idle memory").
-  const pglite = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] });
+  const pglite = new PGlite(dir, { loadDataDir, startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] });
   await pglite.waitReady;
   return pglite;
 }

@@ -6,7 +6,7 @@ import { createRestAPIClient, createStreamingAPIClient, type mastodon } from "ma
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { streamHub } from "../../src/domain/streams/hub.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 // masto declares Node 22+: on Node 20 it needs a global WebSocket and Promise.withResolvers
@@ -23,7 +23,7 @@ type Client = ReturnType<typeof createRestAPIClient>;
 
 const keywordShape = (keyword: string, wholeWord: boolean): mastodon.v1.FilterKeyword => ({ id: expect.any(String), keyword, wholeWord });
 
-describe.each(DB_KINDS)("filters v2 through masto (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("filters v2 through masto (%s)", (kind) => {
   let server: TestServer;
   let mia: Client;
   let noa: Client;

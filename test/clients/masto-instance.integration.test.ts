@@ -3,12 +3,12 @@
 // weekly activity, the profile directory and the viewer's preferences.
 import { createRestAPIClient, type mastodon } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 const ADMIN_TOKEN = "admin-token-for-instance-tests";
 
-describe.each(DB_KINDS)("instance and discovery through masto (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("instance and discovery through masto (%s)", (kind) => {
   let server: TestServer;
   let mia: ReturnType<typeof createRestAPIClient>;
   let anonymous: ReturnType<typeof createRestAPIClient>;

@@ -3,12 +3,12 @@
 // with its accounts and dismissed; unread counts follow the notifications marker.
 import { createRestAPIClient, type mastodon } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 type Client = ReturnType<typeof createRestAPIClient>;
 
-describe.each(DB_KINDS)("notifications v2 through masto (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("notifications v2 through masto (%s)", (kind) => {
   let server: TestServer;
   let miaToken: string;
   let mia: Client;

@@ -4,7 +4,7 @@
 import { createRestAPIClient, type mastodon } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { admin, moderator, user } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -21,7 +21,7 @@ function expectHistory(history: mastodon.v1.TagHistory[] | null | undefined) {
   expect(history!.map((d) => Number(d.day))).toEqual(Array.from({ length: 7 }, (_, i) => today - i * DAY));
 }
 
-describe.each(DB_KINDS)("trends through masto (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("trends through masto (%s)", (kind) => {
   let server: TestServer;
   const clients: Record<string, Client> = {};
   let anonymous: Client;

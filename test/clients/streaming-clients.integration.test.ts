@@ -8,7 +8,7 @@ import generator from "megalodon";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { streamHub } from "../../src/domain/streams/hub.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 // masto declares Node 22+: on Node 20 it needs a global WebSocket and Promise.withResolvers
@@ -30,7 +30,7 @@ const freePort = () =>
     });
   });
 
-describe.each(DB_KINDS)("streaming clients (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("streaming clients (%s)", (kind) => {
   let server: TestServer;
   let token: string;
   let posterToken: string;

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "../../src/db/client.ts";
 import { ROLLED_BACK_UNDER_CALLBACK } from "../../src/db/closed-transactions.ts";
 import { faultOf } from "../../src/http/faults.ts";
-import { DB_KINDS, freshDatabase } from "../support/databases.ts";
+import { freshDatabase, suiteKinds } from "../support/databases.ts";
 
 const statusRow = (id: string) => ({ id, uri: `https://x.test/objects/${id}`, accountId: "A1", context: `ctx-${id}`, source: id });
 
-describe.each(DB_KINDS)("transactions on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("transactions on %s", (kind) => {
   let database: Database;
   let drop: () => Promise<void>;
   let url: string;

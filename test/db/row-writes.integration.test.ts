@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "../../src/db/client.ts";
 import { onRowWrites, type RowWrites } from "../../src/db/row-writes.ts";
-import { DB_KINDS, freshDatabase } from "../support/databases.ts";
+import { freshDatabase, suiteKinds } from "../support/databases.ts";
 
-describe.each(DB_KINDS)("row write announcements on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("row write announcements on %s", (kind) => {
   let database: Database;
   let drop: () => Promise<void>;
   let heard: RowWrites[] = [];

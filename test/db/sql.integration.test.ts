@@ -7,9 +7,9 @@ import { openDatabase, type Database } from "../../src/db/client.ts";
 import { sqlFor } from "../../src/db/sql.ts";
 import { findModelRow, insertModelRow, isUniqueViolation } from "../../src/db/model-rows.ts";
 import { DbKvStore } from "../../src/federation/kv-store.ts";
-import { DB_KINDS, freshDatabase } from "../support/databases.ts";
+import { freshDatabase, suiteKinds } from "../support/databases.ts";
 
-describe.each(DB_KINDS)("sqlFor on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("sqlFor on %s", (kind) => {
   let database: Database;
   let drop: () => Promise<void>;
   const zone = process.env.TZ;

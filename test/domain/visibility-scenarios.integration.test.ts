@@ -8,7 +8,7 @@
 // (hide and warn) and the replies settings of lists and home.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { openStream, type StreamClient } from "../streaming/helpers.ts";
 
@@ -35,7 +35,7 @@ interface Scenario {
   in: Column[];
 }
 
-describe.each(DB_KINDS)("visibility scenarios: timelines and streams agree (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("visibility scenarios: timelines and streams agree (%s)", (kind) => {
   let server: TestServer;
   const id: Record<string, string> = {};
   const token: Record<string, string> = {};

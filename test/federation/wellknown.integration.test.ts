@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { escapeXml, jrdToXrd, parseResource } from "../../src/federation/webfinger.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const BASE = "http://localhost:4000";
@@ -43,7 +43,7 @@ describe("webfinger helpers", () => {
   });
 });
 
-describe.each(DB_KINDS)("well-known documents on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("well-known documents on %s", (kind) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(kind, { CONFIGURABLE_FROM_DATABASE: "true" });

@@ -1,10 +1,10 @@
 // The viewer's account settings over GraphQL (issue 18, criterion 5): the same operations as the own
 // namespace's account actions and token routes, with the same effects on the database.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("GraphQL account settings on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL account settings on %s", (kind) => {
   let server: TestServer;
   let token: string;
   let meId: string;
@@ -60,7 +60,7 @@ describe.each(DB_KINDS)("GraphQL account settings on %s", (kind) => {
   });
 });
 
-describe.each(DB_KINDS)("GraphQL profile images and moves on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL profile images and moves on %s", (kind) => {
   let server: TestServer;
   let token: string;
   let meId: string;

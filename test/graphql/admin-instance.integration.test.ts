@@ -5,12 +5,12 @@ import path from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { cast, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
-describe.each(DB_KINDS)("GraphQL admin documents, frontends, backups on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL admin documents, frontends, backups on %s", (kind) => {
   let server: TestServer;
   let token: Cast["token"];
   const gql = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = { authorization: `Bearer ${token.ada}` }) =>

@@ -2,13 +2,13 @@
 // operations as REST, guarded by the same privileges and roles.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { cast, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 
-describe.each(DB_KINDS)("GraphQL admin invites, relays, apps, announcements, media proxy on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL admin invites, relays, apps, announcements, media proxy on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let token: Cast["token"];

@@ -5,7 +5,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { cast, post as postStatus, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
@@ -13,7 +13,7 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 const ADMIN_TOKEN = "admin-token-for-graphql-tests";
 const REPORT_FIELDS = "id state content account { id nickname } actor { id nickname } statusIds statuses { id content } removedStatuses { id content visibility } notes { id content author { nickname } }";
 
-describe.each(DB_KINDS)("admin GraphQL on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin GraphQL on %s", (kind) => {
   let server: TestServer;
   let id: Cast["id"];
   let token: Cast["token"];

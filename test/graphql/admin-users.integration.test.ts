@@ -2,11 +2,11 @@
 // privilege together), and the mutations running the REST operations (state and log messages).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken } from "../support/server.ts";
 import { ADMIN_TOKEN, adminFixture, BASE, type AdminFixture } from "../rest/admin-users-helpers.ts";
 
-describe.each(DB_KINDS)("GraphQL admin users on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL admin users on %s", (kind) => {
   let f: AdminFixture;
   const gql = (query: string, variables?: Record<string, unknown>, token: string | null = f.tokens.admin) =>
     f.server.fetch("/graphql", { json: { query, variables }, headers: token ? { authorization: `Bearer ${token}` } : {} }).then((r) => r.json() as Promise<any>);

@@ -4,14 +4,14 @@
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 const MESSAGE = "id chatId accountId content unread idempotencyKey emojis { shortcode } account { nickname }";
 
-describe.each(DB_KINDS)("GraphQL chats on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL chats on %s", (kind) => {
   let server: TestServer;
   const tokens: Record<string, string> = {};
   const ids: Record<string, string> = {};

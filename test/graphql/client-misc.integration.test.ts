@@ -2,10 +2,10 @@
 // instance's description and peers, suggestions, birthdays and unreachable instances answer what REST
 // answers for the same rows, and filing a report stores what REST stores.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("GraphQL reports, suggestions, birthdays and instance extras on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL reports, suggestions, birthdays and instance extras on %s", (kind) => {
   let server: TestServer;
   let ann: string;
   let annId: string;

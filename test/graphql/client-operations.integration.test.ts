@@ -1,10 +1,10 @@
 // The client operations added for GraphQL parity (issue 18, criterion 5), area by area: each answers what
 // REST answers for the same data, and each mutation changes the database as its REST route does.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("GraphQL client operations on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL client operations on %s", (kind) => {
   let server: TestServer;
   let ann: string;
   let bob: string;

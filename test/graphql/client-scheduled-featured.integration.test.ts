@@ -1,10 +1,10 @@
 // GraphQL parity (issue 18, criterion 5) for scheduled statuses, featured tags and the v2 filter reads:
 // each answers what REST answers for the same data, and each mutation changes the rows as REST does.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("GraphQL scheduled statuses, featured tags and filters on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL scheduled statuses, featured tags and filters on %s", (kind) => {
   let server: TestServer;
   let ann: string;
   let annId: string;

@@ -1,10 +1,10 @@
 // GraphQL parity (issue 18, criterion 5) for the viewer's client settings: the mascot, the synced
 // frontend settings profiles and the registered apps answer what REST answers, and changes land in the rows.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("GraphQL mascot, frontend profiles and own apps on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL mascot, frontend profiles and own apps on %s", (kind) => {
   let server: TestServer;
   let ann: string;
   let annId: string;

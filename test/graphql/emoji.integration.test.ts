@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { admin, user, type User } from "../support/actors.ts";
 import { packsDir, writePackOnDisk } from "../rest/emoji-helpers.ts";
 
-describe.each(DB_KINDS)("GraphQL emoji on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL emoji on %s", (kind) => {
   let server: TestServer;
   let root: User;
   let ann: User;

@@ -1,12 +1,12 @@
 // Filters over GraphQL: the same operations as /api/v2/filters (what one surface writes the other reads),
 // with the REST routes' scopes.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 const FILTER = "id title context filterAction expiresAt keywords { id keyword wholeWord } statuses { id statusId }";
 
-describe.each(DB_KINDS)("GraphQL filters on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL filters on %s", (kind) => {
   let server: TestServer;
   let token: string;
   let readOnly: string;

@@ -1,10 +1,10 @@
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("GraphQL on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL on %s", (kind) => {
   let server: TestServer;
   const gql = (query: string, token?: string, variables?: Record<string, unknown>) =>
     server.fetch("/graphql", { json: { query, variables }, headers: token ? { authorization: `Bearer ${token}` } : {} }).then((r) => r.json());

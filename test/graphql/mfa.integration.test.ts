@@ -3,10 +3,10 @@
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateTOTP } from "@oslojs/otp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("GraphQL multi-factor settings on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL multi-factor settings on %s", (kind) => {
   let server: TestServer;
   let token: string;
   let readOnly: string;

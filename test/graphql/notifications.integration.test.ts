@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { countCache } from "../../src/domain/accounts/count-cache.ts";
 
@@ -10,7 +10,7 @@ interface Edge {
 
 const LIST = "pageInfo { hasNextPage hasPreviousPage endCursor } edges { cursor node { id type isSeen emoji account { nickname } status { id } } }";
 
-describe.each(DB_KINDS)("GraphQL notifications and conversations on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL notifications and conversations on %s", (kind) => {
   let server: TestServer;
   const tokens: Record<string, string> = {};
   const ids: Record<string, string> = {};

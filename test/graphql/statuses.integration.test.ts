@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("GraphQL statuses on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL statuses on %s", (kind) => {
   let server: TestServer;
   let token: string;
   const gql = (query: string, variables?: Record<string, unknown>, bearer: string | null = token) =>

@@ -5,7 +5,7 @@
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { waitForListeners } from "../streaming/helpers.ts";
 import { streamHub } from "../../src/domain/streams/hub.ts";
@@ -26,7 +26,7 @@ interface Ev {
 
 const FIELDS = "event stream status { id content } deletedStatusId notification { type } conversation { id } announcement { id rawContent } deletedAnnouncementId followRelationshipsUpdate { state } chat { id }";
 
-describe.each(DB_KINDS)("GraphQL streamEvents (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL streamEvents (%s)", (kind) => {
   let server: TestServer;
   const id: Record<string, string> = {};
   const token: Record<string, string> = {};

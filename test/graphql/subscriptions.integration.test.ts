@@ -4,12 +4,12 @@
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { waitForListeners } from "../streaming/helpers.ts";
 import { streamHub } from "../../src/domain/streams/hub.ts";
 
-describe.each(DB_KINDS)("GraphQL subscriptions (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL subscriptions (%s)", (kind) => {
   let server: TestServer;
   const id: Record<string, string> = {};
   const token: Record<string, string> = {};

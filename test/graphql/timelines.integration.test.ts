@@ -1,7 +1,7 @@
 import { streamHub } from "../../src/domain/streams/hub.ts";
 import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 const PAGE = "pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id content } }";
@@ -11,7 +11,7 @@ interface PageResult {
   edges: { cursor: string; node: { id: string; content: string } }[];
 }
 
-describe.each(DB_KINDS)("GraphQL timelines on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("GraphQL timelines on %s", (kind) => {
   let server: TestServer;
   const tokens: Record<string, string> = {};
   const ids: Record<string, string> = {};

@@ -6,7 +6,7 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createBus, type Bus } from "../../src/realtime/bus.ts";
 import { channelPrefix } from "../../src/realtime/redis-bus.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { cast } from "../support/actors.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { REDIS_URL, collect, gqlSubscribe, listeners, newRedis, waitFor } from "./helpers.ts";
@@ -114,7 +114,7 @@ describe("the bus over Redis", () => {
   });
 });
 
-describe.each(DB_KINDS)("a server with REDIS_URL on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("a server with REDIS_URL on %s", (kind) => {
   let server: TestServer;
   let redis: Redis;
   const id: Record<string, string> = {};

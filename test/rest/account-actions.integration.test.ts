@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { createSession } from "../../src/domain/auth/sessions.ts";
 import { makeCtx } from "../../src/domain/context.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
 
 const BASE = "http://localhost:4000";
 const PASSWORD = "secret-password";
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(DB_KINDS)("own account actions on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("own account actions on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
 

@@ -2,13 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 const PNG = fs.readFileSync("src/media/assets/avi.png");
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(DB_KINDS)("accounts on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("accounts on %s", (kind) => {
   let server: TestServer;
   let alice: { access_token: string };
   let bob: { access_token: string };

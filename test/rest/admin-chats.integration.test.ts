@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { bearer, cast, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
@@ -11,7 +11,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 const ADMIN_TOKEN = "admin-token-for-chat-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
 
-describe.each(DB_KINDS)("admin chats on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin chats on %s", (kind) => {
   let server: TestServer;
   let id: Cast["id"];
   let token: Cast["token"];

@@ -3,7 +3,7 @@
 // effect at once, need_reboot, the 400 without CONFIGURABLE_FROM_DATABASE, and admin-only access.
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { registeredSettings } from "../../src/config/registry.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { cast } from "../support/actors.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -30,7 +30,7 @@ async function users(server: TestServer) {
   return token;
 }
 
-describe.each(DB_KINDS)("admin runtime configuration on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin runtime configuration on %s", (kind) => {
   describe("with CONFIGURABLE_FROM_DATABASE", () => {
     let server: TestServer;
     let token: Record<string, string>;

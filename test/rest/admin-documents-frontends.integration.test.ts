@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { zipSync, strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { cast } from "../support/actors.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -27,7 +27,7 @@ async function buildServer(zip: Uint8Array) {
 const build = zipSync({ "dist/index.html": strToU8("<html>fe</html>"), "dist/static/app.js": strToU8("console.log(1)"), "README.md": strToU8("x") });
 const slip = zipSync({ "dist/index.html": strToU8("ok"), "dist/../../../escaped.txt": strToU8("owned") });
 
-describe.each(DB_KINDS)("admin documents and frontends on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin documents and frontends on %s", (kind) => {
   for (const allowPrivate of [false, true]) {
     describe(allowPrivate ? "private fetches allowed" : "private fetches refused", () => {
       let server: TestServer;

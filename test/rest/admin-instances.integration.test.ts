@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { bearer, cast, post as postStatus, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
@@ -12,7 +12,7 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 const ADMIN_TOKEN = "admin-token-for-instance-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
 
-describe.each(DB_KINDS)("admin instances and stats on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin instances and stats on %s", (kind) => {
   let server: TestServer;
   let id: Cast["id"];
   let token: Cast["token"];

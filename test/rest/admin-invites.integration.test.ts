@@ -2,7 +2,7 @@
 // prefixes, their privilege, and registrations spending admin-made invites of every type.
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { bearer, cast, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { linkIn, readMails } from "../support/mailbox.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -13,7 +13,7 @@ const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
 const DAY = 24 * 60 * 60 * 1000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-describe.each(DB_KINDS)("admin invites on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin invites on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let token: Cast["token"];

@@ -1,7 +1,7 @@
 // Admin API: OAuth apps (list with filters, create, change, delete) under both prefixes, admins only.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { bearer, cast, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
@@ -9,7 +9,7 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
 const APP_KEYS = ["client_id", "client_secret", "id", "name", "redirect_uri", "trusted", "website"];
 
-describe.each(DB_KINDS)("admin OAuth apps on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin OAuth apps on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let token: Cast["token"];

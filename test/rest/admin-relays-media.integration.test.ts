@@ -3,14 +3,14 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { isMediaProxyBanned } from "../../src/domain/media-proxy/media-proxy.ops.ts";
 import { bearer, cast, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
 
-describe.each(DB_KINDS)("admin relays and media-proxy bans on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin relays and media-proxy bans on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let token: Cast["token"];

@@ -2,7 +2,7 @@
 // accounts and statuses (deleted ones from their snapshot); moderation-log messages; privileges.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { bearer, cast, post as postStatus, type Cast } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
@@ -10,7 +10,7 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 const ADMIN_TOKEN = "admin-token-for-tests";
 const PREFIXES = ["/api/v1/ext/admin", "/api/ext/admin"];
 
-describe.each(DB_KINDS)("admin reports on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin reports on %s", (kind) => {
   let server: TestServer;
   let id: Cast["id"];
   let token: Cast["token"];

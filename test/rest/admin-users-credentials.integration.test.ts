@@ -3,11 +3,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { mailsTo } from "../support/mailbox.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, registerApp } from "../support/server.ts";
 import { adminFixture, BASE, LEGACY, type AdminFixture } from "./admin-users-helpers.ts";
 
-describe.each(DB_KINDS)("admin users' statuses and credentials on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin users' statuses and credentials on %s", (kind) => {
   let f: AdminFixture;
   const json = async (res: Response) => ({ status: res.status, body: res.status === 204 ? await res.text() : await res.json() });
   const grant = async (username: string, password: string) => {

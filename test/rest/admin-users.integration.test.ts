@@ -3,11 +3,11 @@
 // messages, and who is refused.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken } from "../support/server.ts";
 import { ADMIN_TOKEN, adminFixture, BASE, LEGACY, V1, waitForDeleteJob, type AdminFixture } from "./admin-users-helpers.ts";
 
-describe.each(DB_KINDS)("admin users on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("admin users on %s", (kind) => {
   let f: AdminFixture;
   const json = async (res: Response) => ({ status: res.status, body: res.status === 204 ? await res.text() : await res.json() });
 

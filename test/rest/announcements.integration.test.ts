@@ -1,7 +1,7 @@
 // Announcements: the admin API's CRUD (every announcement, both prefixes, its privilege) and the
 // reference API's active list, dismissal and reactions.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { cast } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -13,7 +13,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const ANNOUNCEMENT_KEYS = ["all_day", "content", "emojis", "ends_at", "id", "mentions", "published", "published_at", "reactions", "starts_at", "statuses", "tags", "updated_at"];
 
-describe.each(DB_KINDS)("announcements on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("announcements on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   const token: Record<string, string> = {};

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { admin, user } from "../support/actors.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -14,7 +14,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 const PNG = fs.readFileSync("src/media/assets/avi.png");
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(DB_KINDS)("backups on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("backups on %s", (kind) => {
   let server: TestServer;
   const token: Record<string, string> = {};
   const id: Record<string, string> = {};

@@ -2,11 +2,11 @@
 // lists (paging, Link, with_relationships, a constant number of queries) and domain blocks.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXPIRE_MUTE_JOB } from "../../src/domain/relationships/relationships.jobs.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, expectLink, followEvents, rel, remoteAccount, until, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("blocks and mutes on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("blocks and mutes on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let carol: User, dan: User, eve: User;

@@ -2,12 +2,12 @@
 // checked at registration: right answer once, wrong answer, expired, reused and tampered data refused.
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { registerApp, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
-describe.each(DB_KINDS)("captcha on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("captcha on %s", (kind) => {
   let server: TestServer;
   let appToken: string;
   let n = 0;

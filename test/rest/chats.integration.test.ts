@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { loadEmojiRegistry } from "../../src/domain/emoji/registry.ts";
 import type { BusEvents } from "../../src/realtime/bus.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { user, type User } from "./relationships-helpers.ts";
 
@@ -16,7 +16,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 const V1 = "/api/v1/ext/chats";
 const V2 = "/api/v2/ext/chats";
 
-describe.each(DB_KINDS)("chats on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("chats on %s", (kind) => {
   let server: TestServer;
   let ana: User, ben: User, cal: User, dan: User, eve: User;
 

@@ -2,12 +2,12 @@
 // bench:http): the first view tries to fetch the missing ancestors; the next views of this process do not ask
 // again, and read the thread once — the top is not read again when the walk changed nothing.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
 import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
 
-describe.each(DB_KINDS)("context of a remote thread on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("context of a remote thread on %s", (kind) => {
   let server: TestServer;
   let ana: User;
   beforeAll(async () => {

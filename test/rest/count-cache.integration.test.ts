@@ -14,7 +14,7 @@ import { tokenCache } from "../../src/domain/auth/token-cache.ts";
 import { systemCtx } from "../../src/domain/context.ts";
 import type { RunningServer } from "../../src/server.ts";
 import { admin, bearer, user, type User } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { serversSharingRedis, signInOn, type SharedServers } from "../support/redis-servers.ts";
 import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -37,7 +37,7 @@ async function statements(server: Pick<RunningServer, "database">, fn: () => Pro
 
 const countsOf = (a: { followers_count: number; following_count: number }) => [a.followers_count, a.following_count];
 
-describe.each(DB_KINDS)("count cache on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("count cache on %s", (kind) => {
   let server: TestServer;
   let ana: User; // the author
   let ben: User; // a reader who follows ana

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { zipSync, strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { linkIn, readMails } from "../support/mailbox.ts";
 import { admin, user } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
@@ -17,7 +17,7 @@ const ADMIN = "/api/v1/ext/admin";
 const DAY = 24 * 60 * 60 * 1000;
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(DB_KINDS)("counters and small truths on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("counters and small truths on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   const token: Record<string, string> = {};

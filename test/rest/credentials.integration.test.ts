@@ -2,7 +2,7 @@
 // management (/api/oauth_tokens), against a real server.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const OOB = "urn:ietf:wg:oauth:2.0:oob";
@@ -18,7 +18,7 @@ interface Token {
   scope: string;
 }
 
-describe.each(DB_KINDS)("credentials and own tokens on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("credentials and own tokens on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let app: { client_id: string; client_secret: string };

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { admin, user, type User } from "../support/actors.ts";
 import { call, GIF, writePackOnDisk } from "./emoji-helpers.ts";
 
-describe.each(DB_KINDS)("custom emoji on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("custom emoji on %s", (kind) => {
   let server: TestServer;
   let root: User;
   let ana: User;

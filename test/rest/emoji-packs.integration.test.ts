@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { admin, user, type User } from "../support/actors.ts";
 import { call, freePort, GIF, packsDir, PNG, writePackOnDisk } from "./emoji-helpers.ts";
@@ -55,7 +55,7 @@ function fixtureServer() {
   };
 }
 
-describe.each(DB_KINDS)("emoji packs on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("emoji packs on %s", (kind) => {
   /** ours: fetches private addresses (ALLOW_PRIVATE_FETCH) */
   let server: TestServer;
   /** a second instance of our server, guard on, reachable at its BASE_URL */

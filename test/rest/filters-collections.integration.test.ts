@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { matchesKeyword } from "../../src/domain/filters/filters.read.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
 
@@ -20,7 +20,7 @@ test("matchesKeyword: case-insensitive, whole words only where the keyword start
 
 const ids = (body: { id: string }[]) => body.map((s) => s.id);
 
-describe.each(DB_KINDS)("filters and collections on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("filters and collections on %s", (kind) => {
   let server: TestServer;
   let ana: User;
   let ben: User;

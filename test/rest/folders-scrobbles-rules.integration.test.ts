@@ -1,11 +1,11 @@
 // The family's bookmark folders, scrobbles, birthdays and the admin API's instance rules (issue 18,
 // routes the family's clients call), under the pleroma profile.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { bearer, cast } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("bookmark folders, scrobbles, birthdays, rules (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("bookmark folders, scrobbles, birthdays, rules (%s)", (kind) => {
   let server: TestServer;
   const tokens: Record<string, string> = {};
   const call = async (who: string | null, method: string, path: string, json?: unknown) => {

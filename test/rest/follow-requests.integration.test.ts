@@ -1,11 +1,11 @@
 // Follow requests to a locked account: pending → listed → authorized or rejected, with events, paging
 // and the family's followback permission.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, expectLink, followEvents, rel, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("follow requests on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("follow requests on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let lena: User, amy: User, ben: User, cal: User;

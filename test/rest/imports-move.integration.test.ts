@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { IMPORT_JOB } from "../../src/domain/relationships/relationships.jobs.ts";
 import { parseImportList } from "../../src/domain/relationships/imports.ops.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, remoteAccount, until, user, type User } from "./relationships-helpers.ts";
 
@@ -20,7 +20,7 @@ describe("import lists", () => {
   });
 });
 
-describe.each(DB_KINDS)("imports and moves on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("imports and moves on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let ns: string;

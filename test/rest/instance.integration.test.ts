@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /** Writes runtime settings the way the admin config API does, then reloads them. */
@@ -26,7 +26,7 @@ function remoteAccount(server: TestServer, nickname: string, domain: string) {
   });
 }
 
-describe.each(DB_KINDS)("instance and migrations on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("instance and migrations on %s", (kind) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(kind, { CONFIGURABLE_FROM_DATABASE: "true" });

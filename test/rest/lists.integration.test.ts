@@ -1,13 +1,13 @@
 // Lists: CRUD, members (only followed accounts), the lists containing an account, posting to a list
 // and the list timeline, on both databases.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, expectLink, user, type User } from "./relationships-helpers.ts";
 
 const ids = (body: { id: string }[]) => body.map((s) => s.id);
 
-describe.each(DB_KINDS)("lists on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("lists on %s", (kind) => {
   let server: TestServer;
   let ana: User;
   let ben: User;

@@ -2,11 +2,11 @@
 // marking notifications as seen with `<ns>.unread_count`; the family's read endpoint moves it too.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("markers on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("markers on %s", (kind) => {
   let server: TestServer;
   let ana: User;
   let ben: User;

@@ -2,14 +2,14 @@
 // 415 for a non-image whatever its claimed type, scopes enforced.
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { DB_KINDS, suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const PNG = fs.readFileSync("src/media/assets/avi.png");
 
-describe.each(DB_KINDS)("mascot on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("mascot on %s", (kind) => {
   let server: TestServer;
   let token: string;
   let readOnly: string;

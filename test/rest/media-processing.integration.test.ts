@@ -3,7 +3,7 @@
 import sharp from "sharp";
 import { decode as decodeBlurhash, isBlurhashValid } from "blurhash";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -98,7 +98,7 @@ function mp4(seconds: number): Buffer {
   return Buffer.concat([ftyp, box("moov", mvhd, trak)]);
 }
 
-describe.each(DB_KINDS)("media processing on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("media processing on %s", (kind) => {
   let server: TestServer;
   let alice: { access_token: string };
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { attachableMedia } from "../../src/domain/media/media.ops.ts";
 import { systemCtx } from "../../src/domain/context.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 const PNG = fs.readFileSync("src/media/assets/avi.png");
@@ -42,7 +42,7 @@ function mp4(): Buffer {
   return b;
 }
 
-describe.each(DB_KINDS)("media on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("media on %s", (kind) => {
   let server: TestServer;
   let alice: { access_token: string };
   let bob: { access_token: string };

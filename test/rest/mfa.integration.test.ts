@@ -6,7 +6,7 @@ import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP, generateTOTP } from "@oslojs/otp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { digest } from "../../src/domain/auth/secrets.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
 
 const PASSWORD = "secret-password";
@@ -22,7 +22,7 @@ function wrongCodeFor(key: string) {
   return ["000000", "111111", "222222", "333333", "444444", "555555"].find((c) => !accepted.includes(c))!;
 }
 
-describe.each(DB_KINDS)("multi-factor sign-in on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("multi-factor sign-in on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let token: string; // read write: covers read:security and write:security

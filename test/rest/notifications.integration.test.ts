@@ -2,12 +2,12 @@
 // exclusions), visibility, read-marking (id vs max_id, the 80 cap), deletion, the bus event, query counts.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { moderator, USER_SCOPES } from "../support/actors.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, until, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("notifications on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("notifications on %s", (kind) => {
   let server: TestServer;
   let ana: User; // receives most notifications
   let ben: User;

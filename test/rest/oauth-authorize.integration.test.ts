@@ -2,7 +2,7 @@
 // code exchange at /oauth/token, and PKCE, against a real server.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const OOB = "urn:ietf:wg:oauth:2.0:oob";
@@ -16,7 +16,7 @@ interface App {
   client_secret: string;
 }
 
-describe.each(DB_KINDS)("OAuth authorization-code flow on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("OAuth authorization-code flow on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let app: App; // registered with both the out-of-band and an https redirect URI

@@ -2,7 +2,7 @@
 // and error bodies of the OAuth endpoints, against a real server.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const OOB = "urn:ietf:wg:oauth:2.0:oob";
@@ -29,7 +29,7 @@ interface TokenBody {
   me?: string;
 }
 
-describe.each(DB_KINDS)("OAuth apps and token grants on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("OAuth apps and token grants on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
 import type { RunningServer } from "../../src/server.ts";
 import { bearer } from "../support/actors.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { serversSharingRedis, signInOn, type SharedServers } from "../support/redis-servers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
@@ -17,7 +17,7 @@ const HOME = "/api/v1/timelines/home?limit=40";
 /** how long a hub-driven change may take to reach the page */
 const HUB_MS = 2_000;
 
-describe.each(DB_KINDS)("page cache on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("page cache on %s", (kind) => {
   let server: TestServer;
   let rea: User; // the reader: follows ana, bob, bad and mut
   let ana: User; // an author the reader follows

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession } from "../../src/domain/auth/sessions.ts";
 import { digest } from "../../src/domain/auth/secrets.ts";
 import { makeCtx } from "../../src/domain/context.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
 import { linkIn, mailsTo, readMails } from "../support/mailbox.ts";
 
@@ -12,7 +12,7 @@ const PASSWORD = "secret-password";
 const DAY = 24 * 60 * 60 * 1000;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(DB_KINDS)("password reset on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("password reset on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
 

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { systemCtx } from "../../src/domain/context.ts";
 import { closePoll } from "../../src/domain/polls/polls.ops.ts";
 import { CLOSE_POLL_JOB } from "../../src/domain/statuses/statuses.job-names.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, until, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("polls on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("polls on %s", (kind) => {
   let server: TestServer;
   let ana: User; // posts the polls
   let ben: User;

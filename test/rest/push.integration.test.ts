@@ -7,7 +7,7 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { call, until, user, type User } from "./relationships-helpers.ts";
 
@@ -81,7 +81,7 @@ const ALL_OFF = {
   "ext:chat_mention": false,
 };
 
-describe.each(DB_KINDS)("web push on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("web push on %s", (kind) => {
   let server: TestServer;
   let push: Awaited<ReturnType<typeof pushService>>;
   let ben: User; // does things to the subscribers

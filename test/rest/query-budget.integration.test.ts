@@ -2,14 +2,14 @@
 // request (authentication, the page, its rendering), whatever the page's length.
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
 
 const BUDGET = 10;
 const PNG = fs.readFileSync("src/media/assets/avi.png");
 
-describe.each(DB_KINDS)("statements per page on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("statements per page on %s", (kind) => {
   let server: TestServer;
   let ana: User; // the viewer
   let ben: User;

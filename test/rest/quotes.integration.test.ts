@@ -2,12 +2,12 @@
 // `quoted_status_id`, what may be quoted, both rendered shapes, the quotes listing, GraphQL, and the
 // page's quoted statuses loaded with it (no statement per quote). Under the pleroma profile.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(DB_KINDS)("quote posts (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("quote posts (%s)", (kind) => {
   let server: TestServer;
   const tokens: Record<string, string> = {};
   const call = async (who: string | null, method: string, path: string, json?: unknown) => {

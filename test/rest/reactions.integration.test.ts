@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { countCache } from "../../src/domain/accounts/count-cache.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
 
@@ -9,7 +9,7 @@ const THUMBS = "👍";
 const HEART = "❤️"; // U+2764 U+FE0F, the fully-qualified spelling
 const BARE_HEART = "\u2764"; // the same emoji without its variation selector
 
-describe.each(DB_KINDS)("emoji reactions on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("emoji reactions on %s", (kind) => {
   let server: TestServer;
   let ana: User; // posts the statuses
   let ben: User;

@@ -2,7 +2,7 @@
 // the confirmation e-mail and its link, and confirmation_resend.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { digest } from "../../src/domain/auth/secrets.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { registerApp, startTestServer, type TestServer } from "../support/server.ts";
 import { linkIn, mailsTo, readMails } from "../support/mailbox.ts";
 
@@ -10,7 +10,7 @@ const BASE = "http://localhost:4000";
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const DAY = 24 * 60 * 60 * 1000;
 
-describe.each(DB_KINDS)("registration on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("registration on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let app: { id: string; client_id: string; client_secret: string };

@@ -1,11 +1,11 @@
 // Follow, unfollow, notes, subscriptions, remove_from_followers and GET relationships, against a real
 // server on both databases: status, body, database rows and follow_relationships_update events.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, followEvents, rel, remoteAccount, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("follows and relationships on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("follows and relationships on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let alice: User, bob: User, carol: User;

@@ -4,10 +4,10 @@
 // here the refusal of a handle whose server answers nothing is checked.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { digest } from "../../src/domain/auth/secrets.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("remote-follow pages on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("remote-follow pages on %s", (kind) => {
   let server: TestServer;
   let ann: string;
   let bob: string;

@@ -2,7 +2,7 @@
 // the statuses) and the `report` notifications of local staff.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { cast, user, USER_SCOPES } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -10,7 +10,7 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(DB_KINDS)("reports on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("reports on %s", (kind) => {
   let server: TestServer;
   const id: Record<string, string> = {};
   const token: Record<string, string> = {};

@@ -10,7 +10,7 @@ import { createLocalAccount } from "../../src/domain/accounts/accounts.ops.ts";
 import { systemCtx } from "../../src/domain/context.ts";
 import { PUBLISH_SCHEDULED_JOB } from "../../src/domain/statuses/statuses.job-names.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
-import { DB_KINDS, freshDatabase } from "../support/databases.ts";
+import { freshDatabase, suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 40_000, hookTimeout: 120_000 });
@@ -29,7 +29,7 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: st
   }
 }
 
-describe.each(DB_KINDS)("scheduled statuses on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("scheduled statuses on %s", (kind) => {
   let server: TestServer;
   let ana: string;
   let ben: string;
@@ -174,7 +174,7 @@ async function tokenFor(base: string, username: string): Promise<string> {
   return (await res.json()).access_token;
 }
 
-describe.each(DB_KINDS)("scheduled status published after a restart on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("scheduled status published after a restart on %s", (kind) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ext-scheduled-"));
   let url = "";
   let drop = async () => {};

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("search on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("search on %s", (kind) => {
   let server: TestServer;
   let ana: User, ben: User, cal: User;
   const ids: Record<string, string> = {};

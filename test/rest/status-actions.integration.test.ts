@@ -1,10 +1,10 @@
 // Actions on statuses: favourite, reblog, bookmark, pin, thread mute, their undos, and who favourited or reblogged.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("status actions on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("status actions on %s", (kind) => {
   let server: TestServer;
   let ana: User, ben: User, cat: User, dan: User;
 

@@ -1,11 +1,11 @@
 // A status's thread (context) as each viewer may see it; editing a status, its history and its source.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("status context, edits, history and source on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("status context, edits, history and source on %s", (kind) => {
   let server: TestServer;
   let ana: User, ben: User, cat: User, dan: User;
 

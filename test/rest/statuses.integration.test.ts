@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { announceRowWrites } from "../../src/db/row-writes.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("posting statuses on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("posting statuses on %s", (kind) => {
   let server: TestServer;
   let ana: string;
   let ben: string;

@@ -3,11 +3,11 @@
 // members out of home, and list memberships end with the follow (unfollow, block, removal).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PUBLISH_SCHEDULED_JOB } from "../../src/domain/statuses/statuses.job-names.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, until, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("timeline behaviours on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("timeline behaviours on %s", (kind) => {
   let server: TestServer;
   const db = () => server.services.db;
 

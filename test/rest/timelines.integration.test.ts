@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, expectLink, remoteAccount, user, type User } from "./relationships-helpers.ts";
 
-describe.each(DB_KINDS)("timelines on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("timelines on %s", (kind) => {
   let server: TestServer;
   let ana: User; // the viewer
   let ben: User; // followed by ana

@@ -5,7 +5,7 @@
 // except across a block; private ones to accepted followers and mentioned accounts; direct ones to
 // mentioned accounts. A block hides statuses both ways, even from a follower or a mentioned account.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
@@ -29,7 +29,7 @@ const EXPECTED: Record<Viewer, readonly Visibility[]> = {
   anonymous: ["public", "unlisted"],
 };
 
-describe.each(DB_KINDS)("status visibility matrix on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("status visibility matrix on %s", (kind) => {
   let server: TestServer;
   const ids: Record<string, string> = {};
   const headers: Partial<Record<Viewer, { authorization: string }>> = {};

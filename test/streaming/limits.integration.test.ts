@@ -7,7 +7,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createStreamingServer, STREAMING_LIMITS } from "../../compat-rest/streaming/index.ts";
 import { streamHub } from "../../src/domain/streams/hub.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { openStream, StreamClient } from "./helpers.ts";
 
@@ -15,7 +15,7 @@ const pause = (c: StreamClient) => (c.ws as unknown as { _socket: { pause(): voi
 const resume = (c: StreamClient) => (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
 const tick = () => new Promise((r) => setImmediate(r));
 
-describe.each(DB_KINDS)("streaming limits (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("streaming limits (%s)", (kind) => {
   let server: TestServer;
   let bob: { id: string; token: string };
 

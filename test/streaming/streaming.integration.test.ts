@@ -8,13 +8,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import { createAnnouncement, deleteAnnouncement } from "../../src/domain/announcements/announcements.ops.ts";
 import { systemCtx } from "../../src/domain/context.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { streamHub } from "../../src/domain/streams/hub.ts";
 import { loadAudience, loadStatusFacts } from "../../src/domain/streams/streams.read.ts";
 import { openStream, type StreamClient } from "./helpers.ts";
 
-describe.each(DB_KINDS)("streaming API (%s)", (kind) => {
+describe.each(suiteKinds(import.meta.url))("streaming API (%s)", (kind) => {
   let server: TestServer;
   const id: Record<string, string> = {};
   const token: Record<string, string> = {};
