@@ -6,14 +6,13 @@ import { assertSafeInput } from "../input-limits.ts";
 import { assertSignInAllowed } from "./access-blocks.ts";
 import { noteActivity } from "./last-activity.ts";
 import { verifyPassword } from "./passwords.ts";
+import { accountByName } from "../../db/account-names.ts";
 
 /** Finds the local account by nickname or e-mail and checks the password; says nothing about which was wrong. */
 export async function checkPassword(ctx: Ctx, login: string, password: string): Promise<Account> {
   // Basic credentials arrive base64-encoded, past the input boundary: the text rule applies here too
   assertSafeInput({ login, password }, "credentials");
-  const account = await ctx.db.account.findFirst({
-    where: { local: true, OR: [{ nickname: { equals: login, mode: "insensitive" } }, { email: { equals: login, mode: "insensitive" } }] },
-  });
+  const account = await accountByName(ctx.db, { nicknames: [login], emails: [login], local: true });
   // verify even when unknown so timing does not reveal which nicknames exist
   const ok = await verifyPassword(account?.passwordHash ?? DUMMY_HASH, password);
   if (!account || !ok) throw Unauthorized("Invalid credentials");
