@@ -5,7 +5,9 @@ import { bool, isEmailAddress } from "../inputs.ts";
 import { Prisma, type Account } from "../../generated/prisma/client.ts";
 import { removeStored } from "../../media/storage.ts";
 import { passwordResetMail } from "../../mail/templates.ts";
-import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import { hashPassword } from "../auth/passwords.ts";
+import { passwordMatches } from "../auth/sign-in.ts";
+import { attemptTarget, chargeAttempt } from "../auth/password-throttle.ts";
 import { accountByName } from "../../db/account-names.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
@@ -27,7 +29,7 @@ export async function confirmPassword(ctx: Ctx, password: string | null | undefi
   const viewer = requireAccount(ctx);
   const account = await ctx.db.account.findUnique({ where: { id: viewer.id } });
   // verify even without a hash, so the answer takes as long either way
-  const ok = await verifyPassword(account?.passwordHash ?? null, password ?? "");
+  const ok = await passwordMatches(ctx, account ?? { id: viewer.id, passwordHash: null }, password ?? "");
   if (!account?.local || !ok) throw Forbidden("Invalid password.");
   return account;
 }
@@ -278,6 +280,8 @@ export const requestPasswordReset = operation({
     const login = (input.email ?? input.nickname ?? "").trim();
     if (!login) return;
     const account = await accountByName(ctx.db, { nicknames: [login], emails: [login], local: true, active: true });
+    // every request counts (it mails): the password throttle's counters, as a guess would
+    await chargeAttempt(ctx, attemptTarget(account, login));
     if (!account?.email) return;
     const { token } = await issueAccountToken(ctx, account.id, "password_reset");
     try {

@@ -7,6 +7,7 @@ import { newId } from "../../db/ids.ts";
 import type { Account, Invite } from "../../generated/prisma/client.ts";
 import { confirmationMail } from "../../mail/templates.ts";
 import { hashPassword } from "../auth/passwords.ts";
+import { attemptTarget, chargeAttempt } from "../auth/password-throttle.ts";
 import { accountByName, accountsByName } from "../../db/account-names.ts";
 import { issueToken, type IssuedToken } from "../auth/tokens.ops.ts";
 import type { Ctx } from "../context.ts";
@@ -304,6 +305,8 @@ export const resendConfirmation = operation({
     const login = (input.email ?? input.nickname ?? "").trim();
     if (!login) return;
     const account = await accountByName(ctx.db, { nicknames: [login], emails: [login], local: true });
+    // every request counts (it mails): the password throttle's counters, as a guess would
+    await chargeAttempt(ctx, attemptTarget(account, login));
     if (!account?.email || !account.confirmationPending || account.deactivated) return;
     await sendConfirmation(ctx, { ...account, email: account.email });
   },
