@@ -79,9 +79,7 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.use(requestBoundary());
 
   const viewerCtx = async (creds: Credentials, clientIp?: string): Promise<Ctx> => {
-    const ctx = await authenticatedCtx(services, creds);
-    ctx.clientIp = clientIp;
-    return ctx;
+    return authenticatedCtx(services, creds, { clientIp });
   };
 
   // ActivityPub first: inbox bodies must reach signature checks unparsed
@@ -104,8 +102,9 @@ export function buildApp(services: Services, ctlSecret: string) {
   app.use("/graphql", keptGraphqlAnswers(services, ns, viewerCtx));
   app.use("/graphql", (req, res, next) => void graphql.load().then((g) => g.http(req, res, next), next));
 
-  // the admin UI's sign-in counts against the same `authentication` limit as the token endpoint
-  const limiter = new RateLimiter(settings.redisUrl ? { redis: { url: settings.redisUrl, prefix: `${rateLimitPrefix(settings)}` } } : {});
+  // the admin UI's sign-in counts against the same `authentication` limit as the token endpoint; the
+  // services carry the counters for the password throttle (src/domain/auth/password-throttle.ts)
+  const limiter = (services.rateLimiter ??= new RateLimiter(settings.redisUrl ? { redis: { url: settings.redisUrl, prefix: `${rateLimitPrefix(settings)}` } } : {}));
   app.use("/trpc", async (req, res, next) => {
     if (req.method !== "POST" || !req.path.includes("session.signIn")) return next();
     if (applyRateDecision(res, await limiter.hit(services.config, "authentication", { ip: req.ip ?? "" }))) next();

@@ -17,6 +17,7 @@ import { REFRESH_ACCOUNT_JOB } from "./resolve.job-names.ts";
 import { INSTANCE_ACTOR } from "./service-actors.ts";
 import { DbKvStore } from "./kv-store.ts";
 import { Temporal } from "@js-temporal/polyfill";
+import { accountByName } from "../db/account-names.ts";
 
 /** The WebFinger link relation of a server's remote-follow / remote-interaction page template. */
 export const SUBSCRIBE_REL = "http://ostatus.org/schema/1.0/subscribe";
@@ -48,11 +49,9 @@ async function lookup(fctx: FederationContext, identifier: string, opts: Lookup)
 
 async function knownAccountByHandle(ctx: Ctx, username: string, host: string): Promise<Account | null> {
   if (host === ctx.settings.domain.toLowerCase()) {
-    return ctx.db.account.findFirst({ where: { local: true, nickname: { equals: username, mode: "insensitive" } } });
+    return accountByName(ctx.db, { nicknames: [username], local: true });
   }
-  const rows = await ctx.db.account.findMany({ where: { local: false, nickname: { equals: `${username}@${host}`, mode: "insensitive" } }, take: 5 });
-  // insensitive equality is a pattern match for "_": keep exact (case-folded) matches
-  return rows.find((r) => r.nickname.toLowerCase() === `${username}@${host}`.toLowerCase()) ?? null;
+  return accountByName(ctx.db, { nicknames: [`${username}@${host}`], local: false });
 }
 
 async function knownByUrl(ctx: Ctx, url: string): Promise<Resolved | null> {

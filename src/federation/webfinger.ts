@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Ctx } from "../domain/context.ts";
 import { NotFound } from "../kernel/errors.ts";
 import { operation } from "../domain/operation.ts";
+import { accountByName } from "../db/account-names.ts";
 
 const XRD_NS = "http://docs.oasis-open.org/ns/xri/xrd-1.0";
 export const PROFILE_PAGE_REL = "http://webfinger.net/rel/profile-page";
@@ -49,9 +50,7 @@ export const webfingerAccount = operation({
       if (!account) throw notFound;
       return account;
     }
-    // insensitive equality may be a pattern match ("_" as a wildcard): keep exact (case-folded) matches only
-    const candidates = await ctx.db.account.findMany({ where: { ...where, nickname: { equals: target.nickname, mode: "insensitive" } }, take: 10 });
-    const account = candidates.find((a) => a.nickname.toLowerCase() === target.nickname.toLowerCase());
+    const account = await accountByName(ctx.db, { nicknames: [target.nickname], local: true, active: true });
     if (!account) throw notFound;
     return account;
   },

@@ -15,7 +15,7 @@ import { parse as parseCookie } from "cookie";
 import { sessionCookieName } from "../http/credentials.ts";
 import { authenticate, type Credentials } from "../domain/auth/authenticate.ts";
 import { makeCtx, type Ctx, type Services } from "../domain/context.ts";
-import { DomainError } from "../kernel/errors.ts";
+import { DomainError, Throttled } from "../kernel/errors.ts";
 import { faultOf } from "../http/faults.ts";
 import { viewerWrote } from "../http/routes/page-cache.ts";
 import { sameOriginUpgrade } from "../http/csrf.ts";
@@ -27,6 +27,7 @@ import { documentLimitRules, documentLimits } from "./limits.ts";
 /** GraphQL errors: domain errors keep their message and a code; anything else is masked. */
 function maskError(error: unknown): GraphQLError {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof Throttled) return new GraphQLError("Throttled", { extensions: { code: "THROTTLED", http: { status: 429 } } });
   if (original instanceof DomainError) return new GraphQLError(original.message, { extensions: { code: original.kind.toUpperCase(), fields: original.fields } });
   if (original instanceof GraphQLError) return original; // validation, syntax and authorization (Pothos) errors
   const fault = faultOf(original); // the database away or the disk full: 503/507, not an internal error

@@ -32,6 +32,10 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
+// DECR the window's counter if the window is still running (an ended one is not recreated).
+const RELEASE_SCRIPT = `if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 export interface RateLimiterOptions {
   now?: () => number;
   /** share the counters through this Redis (the instance's REDIS_URL) */
@@ -57,6 +61,7 @@ export class RateLimiter {
       this.redis = new (redisClient())(opts.redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
       this.redis.on("error", () => {}); // reported once per outage by hit()
       this.redis.defineCommand("rateHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
+      this.redis.defineCommand("rateRelease", { numberOfKeys: 1, lua: RELEASE_SCRIPT });
       this.prefix = opts.redis.prefix;
     }
   }
@@ -66,11 +71,17 @@ export class RateLimiter {
    * the rule (or every rule) is off for this kind of client.
    */
   async hit(config: RuntimeConfig, name: RateLimitName, who: { account?: string | null; ip: string }): Promise<RateDecision | null> {
-    if (!config.get("rate_limit", "enabled")) return null;
-    const rule = config.get("rate_limit", name) as RateLimitRule;
-    const window = who.account ? rule.authenticated : rule.unauthenticated;
+    return this.hitSubject(config, name, who.account ? `a:${who.account}` : `ip:${who.ip}`, !!who.account);
+  }
+
+  /**
+   * Counts one request on a counter of its own, `subject` (e.g. the password throttle's `pw-ip:<ip>`),
+   * under the rule's window for signed-in (`signedIn`) or anonymous clients; null when that window is off.
+   */
+  async hitSubject(config: RuntimeConfig, name: RateLimitName, subject: string, signedIn = false): Promise<RateDecision | null> {
+    const window = this.windowOf(config, name, signedIn);
     if (!window) return null;
-    const key = `${name}\u0001${who.account ? `a:${who.account}` : `ip:${who.ip}`}\u0001${window.scale_ms}`;
+    const key = `${name}\u0001${subject}\u0001${window.scale_ms}`;
     // while Redis is away (not ready), count here rather than make the request wait for it
     if (this.redis && this.redis.status !== "ready" && !this.degraded && this.redis.status !== "connecting" && this.redis.status !== "connect") {
       this.log(`redis unavailable (${this.redis.status}): counting rate limits in this process until it returns`);
@@ -96,6 +107,29 @@ export class RateLimiter {
     }
     bucket.count++;
     return decision(bucket.count, window.limit, bucket.resetAt);
+  }
+
+  /** Gives back one request counted by `hitSubject` in the window still running (nothing once it ended). */
+  async release(config: RuntimeConfig, name: RateLimitName, subject: string, signedIn = false): Promise<void> {
+    const window = this.windowOf(config, name, signedIn);
+    if (!window) return;
+    const key = `${name}\u0001${subject}\u0001${window.scale_ms}`;
+    if (this.redis?.status === "ready") {
+      try {
+        await (this.redis as any).rateRelease(this.prefix + key);
+        return;
+      } catch {
+        // counted here while Redis was away: given back here
+      }
+    }
+    const bucket = this.buckets.get(key);
+    if (bucket && bucket.resetAt > this.now() && bucket.count > 0) bucket.count--;
+  }
+
+  private windowOf(config: RuntimeConfig, name: RateLimitName, signedIn: boolean) {
+    if (!config.get("rate_limit", "enabled")) return null;
+    const rule = config.get("rate_limit", name) as RateLimitRule;
+    return signedIn ? rule.authenticated : rule.unauthenticated;
   }
 
   async close() {

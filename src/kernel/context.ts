@@ -9,6 +9,7 @@ import type { Loaders } from "../domain/loaders.ts";
 import type { Account, OAuthApp } from "../generated/prisma/client.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import type { RateLimiter } from "../http/rate-limit.ts";
 import type { Bus } from "../realtime/bus.ts";
 
 export interface Viewer {
@@ -37,6 +38,8 @@ export interface Services {
   mailer: Mailer;
   bus: Bus;
   clock: () => Date;
+  /** the instance's rate-limit counters (the server's; absent in the CLI, which takes no passwords) */
+  rateLimiter?: RateLimiter;
   /** remote resolution (WebFinger, signed fetches); absent where no server runs (the CLI): callers answer from what is stored */
   federation?: FederationPort;
 }

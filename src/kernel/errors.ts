@@ -17,6 +17,17 @@ export class UpstreamFailure extends DomainError {
   }
 }
 
+/**
+ * Too many attempts (the password throttle, src/domain/auth/password-throttle.ts): each surface answers
+ * its 429. Not a DomainError on purpose: handlers that turn refusals into pages, and the lenient
+ * authentication of public routes, pass it on instead of taking it for a wrong password.
+ */
+export class Throttled extends Error {
+  constructor(readonly limit: number, readonly resetAt: number) {
+    super("Throttled");
+  }
+}
+
 export const Unauthorized = (message = "Invalid credentials.") => new DomainError("unauthorized", message);
 export const Forbidden = (message = "Forbidden") => new DomainError("forbidden", message);
 export const NotFound = (message = "Not found") => new DomainError("not_found", message);

@@ -6,7 +6,7 @@ import { invalidateSession, createSession } from "../domain/auth/sessions.ts";
 import { signInWithPassword } from "../domain/auth/sign-in.ts";
 import { requireSecondFactor } from "../domain/auth/second-factor.ts";
 import type { Ctx } from "../domain/context.ts";
-import { DomainError, Forbidden } from "../kernel/errors.ts";
+import { DomainError, Forbidden, Throttled } from "../kernel/errors.ts";
 import { findUnsafeInput, withLengthLimits } from "../domain/input-limits.ts";
 import type { Account } from "../generated/prisma/client.ts";
 import { ctlOpNames, ctlOps } from "./ctl-ops.ts";
@@ -29,6 +29,7 @@ const t = initTRPC.context<TrpcContext>().create({
 /** Domain errors become tRPC errors with the same message; anything else is an internal error. */
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
+  if (!result.ok && result.error.cause instanceof Throttled) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: "Throttled", cause: result.error.cause });
   if (!result.ok && result.error.cause instanceof DomainError) {
     const cause = result.error.cause;
     throw new TRPCError({ code: CODES[cause.kind], message: cause.message, cause });

@@ -5,7 +5,10 @@ import { bool, isEmailAddress } from "../inputs.ts";
 import { Prisma, type Account } from "../../generated/prisma/client.ts";
 import { removeStored } from "../../media/storage.ts";
 import { passwordResetMail } from "../../mail/templates.ts";
-import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import { hashPassword } from "../auth/passwords.ts";
+import { passwordMatches } from "../auth/sign-in.ts";
+import { attemptTarget, chargeAttempt } from "../auth/password-throttle.ts";
+import { accountByName } from "../../db/account-names.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { deletedStatusesWhere } from "../streams/streams.read.ts";
@@ -26,7 +29,7 @@ export async function confirmPassword(ctx: Ctx, password: string | null | undefi
   const viewer = requireAccount(ctx);
   const account = await ctx.db.account.findUnique({ where: { id: viewer.id } });
   // verify even without a hash, so the answer takes as long either way
-  const ok = await verifyPassword(account?.passwordHash ?? null, password ?? "");
+  const ok = await passwordMatches(ctx, account ?? { id: viewer.id, passwordHash: null }, password ?? "");
   if (!account?.local || !ok) throw Forbidden("Invalid password.");
   return account;
 }
@@ -70,7 +73,7 @@ export const changeEmail = operation({
     const email = input.email?.trim() ?? "";
     if (!email) throw Invalid("Email can't be blank.");
     if (!isEmailAddress(email) || email.length > 254) throw Invalid("Email has invalid format.");
-    const clash = await ctx.db.account.findFirst({ where: { id: { not: account.id }, email: { equals: email, mode: "insensitive" } } });
+    const clash = await accountByName(ctx.db, { emails: [email], notId: account.id });
     if (clash) throw Unprocessable("Email has already been taken.");
     try {
       await ctx.db.account.update({ where: { id: account.id }, data: { email } });
@@ -186,7 +189,7 @@ export const disableOwnAccount = operation({
 async function aliasTarget(ctx: Ctx, alias: string): Promise<Account> {
   let handle = alias.trim().replace(/^@/, "");
   if (handle.toLowerCase().endsWith(`@${ctx.settings.domain.toLowerCase()}`)) handle = handle.slice(0, -ctx.settings.domain.length - 1);
-  const account = handle ? await ctx.db.account.findFirst({ where: { nickname: { equals: handle, mode: "insensitive" } } }) : null;
+  const account = handle ? await accountByName(ctx.db, { nicknames: [handle] }) : null;
   if (!account) throw NotFound("Target account does not exist.");
   return account;
 }
@@ -276,9 +279,9 @@ export const requestPasswordReset = operation({
   async run(ctx, input) {
     const login = (input.email ?? input.nickname ?? "").trim();
     if (!login) return;
-    const account = await ctx.db.account.findFirst({
-      where: { local: true, deactivated: false, OR: [{ nickname: { equals: login, mode: "insensitive" } }, { email: { equals: login, mode: "insensitive" } }] },
-    });
+    const account = await accountByName(ctx.db, { nicknames: [login], emails: [login], local: true, active: true });
+    // every request counts (it mails): the password throttle's counters, as a guess would
+    await chargeAttempt(ctx, attemptTarget(account, login));
     if (!account?.email) return;
     const { token } = await issueAccountToken(ctx, account.id, "password_reset");
     try {

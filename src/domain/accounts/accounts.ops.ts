@@ -8,6 +8,7 @@ import { operation } from "../operation.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { newSecret } from "../auth/secrets.ts";
+import { accountByName } from "../../db/account-names.ts";
 
 export const NICKNAME_RE = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
 
@@ -19,7 +20,7 @@ export function localApId(ctx: Pick<Ctx, "settings">, nickname: string) {
 }
 
 export async function findLocalByNickname(ctx: Ctx, nickname: string) {
-  return ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" }, local: true } });
+  return accountByName(ctx.db, { nicknames: [nickname], local: true });
 }
 
 async function getLocal(ctx: Ctx, nickname: string) {
@@ -40,9 +41,7 @@ export const createLocalAccount = operation({
   }),
   authorize: requireAdmin,
   async run(ctx, input) {
-    const clash = await ctx.db.account.findFirst({
-      where: { OR: [{ nickname: { equals: input.nickname, mode: "insensitive" } }, { email: { equals: input.email, mode: "insensitive" } }] },
-    });
+    const clash = await accountByName(ctx.db, { nicknames: [input.nickname], emails: [input.email] });
     if (clash) throw Conflict(clash.email?.toLowerCase() === input.email.toLowerCase() ? "email has already been taken" : "nickname has already been taken");
     return ctx.db.account.create({
       data: {

@@ -10,6 +10,7 @@ import { bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { getAccount } from "./lookup.ts";
+import { accountByName } from "../../db/account-names.ts";
 
 /** Deactivated accounts are visible only to staff, as in the family. */
 async function visibleAccount(ctx: Ctx, idOrNickname: string): Promise<Account> {
@@ -50,9 +51,7 @@ export const lookupAccount = operation({
     const acct = input.acct.trim().replace(/^@/, "");
     const [nick, host] = acct.split("@");
     const local = !host || host.toLowerCase() === ctx.settings.domain.toLowerCase();
-    let account = await ctx.db.account.findFirst({
-      where: local ? { local: true, nickname: { equals: nick, mode: "insensitive" } } : { local: false, nickname: { equals: acct, mode: "insensitive" } },
-    });
+    let account = await accountByName(ctx.db, local ? { nicknames: [nick], local: true } : { nicknames: [acct], local: false });
     if (!account && !local) account = await resolveRemoteAccount(ctx, acct);
     if (!account || (account.deactivated && !isStaff(ctx.viewer))) throw NotFound("Can't find user");
     await refreshIfStale(ctx, account);

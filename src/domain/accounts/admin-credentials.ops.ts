@@ -12,6 +12,7 @@ import { logAction } from "../moderation-log/log.ts";
 import { operation } from "../operation.ts";
 import { getUser, NOT_FOUND } from "./admin-users.read.ts";
 import { text } from "../input-limits.ts";
+import { accountByName } from "../../db/account-names.ts";
 
 
 /** A password reset token and its link, for staff to hand over; local users only. */
@@ -102,7 +103,7 @@ async function credentialChanges(ctx: Ctx, user: Account, input: z.output<typeof
   if (input.email !== undefined) {
     const email = input.email.trim();
     if (!isEmailAddress(email)) errors.email = "has invalid format";
-    else if (await ctx.db.account.findFirst({ where: { id: { not: user.id }, email: { equals: email, mode: "insensitive" } } })) errors.email = "has already been taken";
+    else if (await accountByName(ctx.db, { emails: [email], notId: user.id })) errors.email = "has already been taken";
     else data.email = email;
   }
   if (input.password !== undefined) {

@@ -18,6 +18,7 @@ import { operation } from "../operation.ts";
 import type { AccessRule } from "../auth/access.ts";
 import { followAs, unfollowAs } from "../relationships/follows.ops.ts";
 import { findUsers, getUser, getUsers, permissionGroup } from "./admin-users.read.ts";
+import { accountsByName } from "../../db/account-names.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -260,12 +261,7 @@ export const createUsers = operation({
   input: z.object({ users: z.array(newUser).min(1) }),
   async run(ctx, input) {
     const conflict = async () => {
-      const clashes = await ctx.db.account.findMany({
-        where: {
-          OR: input.users.flatMap((u) => [{ nickname: { equals: u.nickname, mode: "insensitive" as const } }, { email: { equals: u.email, mode: "insensitive" as const } }]),
-        },
-        select: { nickname: true, email: true },
-      });
+      const clashes = await accountsByName(ctx.db, { nicknames: input.users.map((u) => u.nickname), emails: input.users.map((u) => u.email) });
       const taken = { nicknames: new Set(clashes.map((c) => c.nickname.toLowerCase())), emails: new Set(clashes.flatMap((c) => (c.email ? [c.email.toLowerCase()] : []))) };
       const items = input.users.map((u): CreateItemResult => {
         const error = userProblems(u, taken);

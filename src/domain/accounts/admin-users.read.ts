@@ -8,6 +8,7 @@ import type { Ctx } from "../context.ts";
 import { NotFound } from "../../kernel/errors.ts";
 import { array, bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
+import { accountIdsByName } from "../../db/account-names.ts";
 
 /** The spec's default page sizes: users 50, status listings 20. */
 export const USERS_PAGE_SIZE = 50;
@@ -53,7 +54,7 @@ export const listUsersInput = z.object({
   offset: int().optional(),
 });
 
-export function usersWhere(input: z.output<typeof listUsersInput>): Prisma.AccountWhereInput {
+export async function usersWhere(ctx: Ctx, input: z.output<typeof listUsersInput>): Promise<Prisma.AccountWhereInput> {
   const and: Prisma.AccountWhereInput[] = parseFilters(input.filters).map((f) => FILTER_WHERE[f]);
   const contains = (s: string) => ({ contains: likeLiteral(s), mode: "insensitive" as const });
   const query = input.query?.trim();
@@ -61,7 +62,7 @@ export function usersWhere(input: z.output<typeof listUsersInput>): Prisma.Accou
     and.push({ OR: [{ nickname: contains(query) }, { domain: contains(query) }, { displayName: contains(query) }, { email: contains(query) }] });
   }
   if (input.name?.trim()) and.push({ displayName: contains(input.name.trim()) });
-  if (input.email?.trim()) and.push({ email: { equals: input.email.trim(), mode: "insensitive" } });
+  if (input.email?.trim()) and.push({ id: { in: await accountIdsByName(ctx.db, { emails: [input.email.trim()] }) } });
   if (input.tags?.length) and.push({ tags: { hasSome: input.tags } });
   if (input.actor_types?.length) and.push({ actorType: { in: input.actor_types.filter(isActorType) } });
   return { AND: and };
@@ -85,7 +86,7 @@ export const listUsers = operation({
   async run(ctx, input): Promise<UserPage> {
     const pageSize = Math.max(input.page_size ?? USERS_PAGE_SIZE, 1);
     const skip = input.offset !== undefined ? Math.max(input.offset, 0) : (Math.max(input.page ?? 1, 1) - 1) * pageSize;
-    const where = usersWhere(input);
+    const where = await usersWhere(ctx, input);
     const [count, users] = await Promise.all([
       ctx.db.account.count({ where }),
       ctx.db.account.findMany({ where, orderBy: [{ nickname: "asc" }, { id: "asc" }], skip, take: pageSize }),

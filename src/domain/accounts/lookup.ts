@@ -4,6 +4,7 @@ import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { NotFound } from "../../kernel/errors.ts";
 import { accountCache } from "./account-cache.ts";
+import { accountByName, accountsByName } from "../../db/account-names.ts";
 
 /** The family's message when an account route names no known account. */
 export const RECORD_NOT_FOUND = "Record not found";
@@ -26,7 +27,7 @@ export async function findAccountByIdOrNickname(ctx: Ctx, idOrNickname: string):
   if (byId) return byId;
   const nickname = normalizeHandle(ctx, raw);
   if (!nickname) return null;
-  return ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" } } });
+  return accountByName(ctx.db, { nicknames: [nickname] });
 }
 
 /**
@@ -50,7 +51,7 @@ export async function getAccount(ctx: Ctx, idOrNickname: string): Promise<Accoun
 export async function findAccountsByHandles(ctx: Ctx, handles: readonly string[]): Promise<Map<string, Account>> {
   const wanted = [...new Set(handles.map((h) => normalizeHandle(ctx, h)).filter(Boolean))];
   if (wanted.length === 0) return new Map();
-  const rows = await ctx.db.account.findMany({ where: { OR: wanted.map((nickname) => ({ nickname: { equals: nickname, mode: "insensitive" as const } })) } });
+  const rows = await accountsByName(ctx.db, { nicknames: wanted });
   const byLower = new Map(rows.map((r) => [r.nickname.toLowerCase(), r]));
   const out = new Map<string, Account>();
   for (const h of handles) {

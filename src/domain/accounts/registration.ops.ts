@@ -7,6 +7,8 @@ import { newId } from "../../db/ids.ts";
 import type { Account, Invite } from "../../generated/prisma/client.ts";
 import { confirmationMail } from "../../mail/templates.ts";
 import { hashPassword } from "../auth/passwords.ts";
+import { attemptTarget, chargeAttempt } from "../auth/password-throttle.ts";
+import { accountByName, accountsByName } from "../../db/account-names.ts";
 import { issueToken, type IssuedToken } from "../auth/tokens.ops.ts";
 import type { Ctx } from "../context.ts";
 import { DomainError, Forbidden, Invalid, Unprocessable } from "../../kernel/errors.ts";
@@ -182,15 +184,7 @@ async function validateFields(ctx: Ctx, input: z.output<typeof registerInput>, o
   const checkNickname = !fields.username;
   const checkEmail = !!email && !fields.email;
   if (checkNickname || checkEmail) {
-    const clashes = await ctx.db.account.findMany({
-      where: {
-        OR: [
-          ...(checkNickname ? [{ nickname: { equals: username, mode: "insensitive" as const } }] : []),
-          ...(checkEmail ? [{ email: { equals: email, mode: "insensitive" as const } }] : []),
-        ],
-      },
-      select: { nickname: true, email: true },
-    });
+    const clashes = await accountsByName(ctx.db, { nicknames: checkNickname ? [username] : [], emails: checkEmail ? [email] : [] });
     for (const clash of clashes) {
       if (checkNickname && clash.nickname.toLowerCase() === username.toLowerCase()) fields.username = FIELD_MESSAGES.taken;
       if (checkEmail && clash.email?.toLowerCase() === email.toLowerCase()) fields.email = FIELD_MESSAGES.taken;
@@ -258,8 +252,8 @@ async function createWithInvite(ctx: Ctx, data: NewAccount, invite: Invite | nul
 
 async function validateTaken(ctx: Ctx, data: NewAccount): Promise<Record<string, string>> {
   const fields: Record<string, string> = {};
-  if (await ctx.db.account.findFirst({ where: { nickname: { equals: data.nickname, mode: "insensitive" } } })) fields.username = FIELD_MESSAGES.taken;
-  if (data.email && (await ctx.db.account.findFirst({ where: { email: { equals: data.email, mode: "insensitive" } } }))) fields.email = FIELD_MESSAGES.taken;
+  if (await accountByName(ctx.db, { nicknames: [data.nickname] })) fields.username = FIELD_MESSAGES.taken;
+  if (data.email && (await accountByName(ctx.db, { emails: [data.email] }))) fields.email = FIELD_MESSAGES.taken;
   return Object.keys(fields).length ? fields : { username: FIELD_MESSAGES.taken };
 }
 
@@ -310,9 +304,9 @@ export const resendConfirmation = operation({
   async run(ctx, input) {
     const login = (input.email ?? input.nickname ?? "").trim();
     if (!login) return;
-    const account = await ctx.db.account.findFirst({
-      where: { local: true, OR: [{ nickname: { equals: login, mode: "insensitive" } }, { email: { equals: login, mode: "insensitive" } }] },
-    });
+    const account = await accountByName(ctx.db, { nicknames: [login], emails: [login], local: true });
+    // every request counts (it mails): the password throttle's counters, as a guess would
+    await chargeAttempt(ctx, attemptTarget(account, login));
     if (!account?.email || !account.confirmationPending || account.deactivated) return;
     await sendConfirmation(ctx, { ...account, email: account.email });
   },

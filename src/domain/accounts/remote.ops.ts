@@ -6,6 +6,7 @@ import { Prisma, type Account, type ActorType } from "../../generated/prisma/cli
 import type { Ctx } from "../context.ts";
 import { rememberRemoteEmojis, type RemoteEmoji } from "../emoji/remote-emoji.ts";
 import { purgeAccount } from "./account-actions.ops.ts";
+import { accountByName } from "../../db/account-names.ts";
 
 export interface RemoteAccountData {
   apId: string;
@@ -73,7 +74,7 @@ export async function upsertRemoteAccount(ctx: Ctx, data: RemoteAccountData): Pr
     publicKeyId: data.publicKeyId,
     lastFetchedAt: ctx.clock(),
   };
-  const holder = await ctx.db.account.findFirst({ where: { nickname: { equals: data.nickname, mode: "insensitive" }, NOT: { apId: data.apId } }, select: { id: true } });
+  const holder = await accountByName(ctx.db, { nicknames: [data.nickname], notApId: data.apId });
   if (holder) await ctx.db.account.update({ where: { id: holder.id }, data: { nickname: `${data.nickname}~${holder.id}` } });
   const account = await ctx.db.account
     .upsert({ where: { apId: data.apId }, create: { id: newId(), apId: data.apId, ...fields }, update: fields })

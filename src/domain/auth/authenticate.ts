@@ -21,10 +21,13 @@ export interface Credentials {
 /**
  * The context of a request made with these credentials: one per request, since authentication reads the
  * services only and the viewer is then set on the same context. `lenient`: credentials that do not hold
- * (a dead token) make the request anonymous instead of failing it, as the family's public routes do.
+ * (a dead token) make the request anonymous instead of failing it, as the family's public routes do; a
+ * throttled password (Throttled, not a DomainError) fails the request all the same. `clientIp`: the
+ * request's address, which Basic credentials are throttled by.
  */
-export async function authenticatedCtx(services: Services, creds: Credentials, opts: { lenient?: boolean } = {}): Promise<Ctx> {
+export async function authenticatedCtx(services: Services, creds: Credentials, opts: { lenient?: boolean; clientIp?: string } = {}): Promise<Ctx> {
   const ctx = makeCtx(services);
+  ctx.clientIp = opts.clientIp;
   const viewer = await authenticate(ctx, creds).catch((error) => {
     if (opts.lenient && error instanceof DomainError) return null;
     throw error;

@@ -9,18 +9,17 @@ import { Invalid, Unprocessable } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { findClient } from "../oauth-apps/apps.ops.ts";
 import { chargeMfaAttempt, consumeMfaToken, type LiveMfaToken, type MfaPurpose } from "./mfa-tokens.ts";
-import { verifyPassword } from "./passwords.ts";
 import { requireAccount } from "./policy.ts";
 import { newBackupCodes, verifySecondFactor } from "./second-factor.ts";
-import { assertCanSignIn } from "./sign-in.ts";
+import { assertCanSignIn, passwordMatches } from "./sign-in.ts";
 import { issueToken, type IssuedToken } from "./tokens.ops.ts";
 import { newTotpKey, totpKeyUri, verifyTotp } from "./totp.ts";
 
 /** `enabled` is the general switch, `totp` the one method (on once confirmed), as the family reports them. */
 export const mfaSettings = (account: Pick<Account, "mfaEnabled">) => ({ enabled: account.mfaEnabled, totp: account.mfaEnabled });
 
-async function requirePassword(account: Account, password: string) {
-  if (!(await verifyPassword(account.passwordHash, password))) throw Unprocessable("Invalid password.");
+async function requirePassword(ctx: Ctx, account: Account, password: string) {
+  if (!(await passwordMatches(ctx, account, password))) throw Unprocessable("Invalid password.");
 }
 
 /** Turns MFA off and forgets the key and backup codes (the user's disable and the admin's `disable_mfa`). */
@@ -60,7 +59,7 @@ export const confirmTotp = operation({
   authorize: requireAccount,
   async run(ctx, input) {
     const account = requireAccount(ctx);
-    await requirePassword(account, input.password);
+    await requirePassword(ctx, account, input.password);
     const key = account.mfaTotpSecret;
     if (!key) throw Unprocessable("invalid_secret_and_token");
     if (!verifyTotp(key, input.code, ctx.clock())) throw Unprocessable("invalid_token");
@@ -78,7 +77,7 @@ export const disableTotp = operation({
   authorize: requireAccount,
   async run(ctx, input) {
     const account = requireAccount(ctx);
-    await requirePassword(account, input.password);
+    await requirePassword(ctx, account, input.password);
     await disableMfa(ctx.db, account.id);
     return mfaSettings({ mfaEnabled: false });
   },

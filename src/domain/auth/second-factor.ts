@@ -6,6 +6,7 @@ import type { Ctx } from "../context.ts";
 import { Unauthorized } from "../../kernel/errors.ts";
 import { digest } from "./secrets.ts";
 import { matchTotp } from "./totp.ts";
+import { attemptTarget, chargeAttempt } from "./password-throttle.ts";
 import { announceRowWrites } from "../../db/row-writes.ts";
 
 export type ChallengeType = "totp" | "recovery";
@@ -33,11 +34,16 @@ async function consumeBackupCode(ctx: Ctx, accountId: string, code: string): Pro
   return removed === 1;
 }
 
-/** True when the code passes for an account with MFA on; a backup code is used up by passing. */
+/**
+ * True when the code passes for an account with MFA on; a backup code is used up by passing. Under the
+ * password throttle (src/domain/auth/password-throttle.ts): past the limit, Throttled, the right code too.
+ */
 export async function verifySecondFactor(ctx: Ctx, account: Account, type: ChallengeType, code: string): Promise<boolean> {
   if (!account.mfaEnabled) return false;
-  if (type === "totp") return consumeTotp(ctx, account, code);
-  return consumeBackupCode(ctx, account.id, code);
+  const passed = await chargeAttempt(ctx, attemptTarget(account, ""));
+  const ok = type === "totp" ? await consumeTotp(ctx, account, code) : await consumeBackupCode(ctx, account.id, code);
+  if (ok) await passed();
+  return ok;
 }
 
 /** A TOTP code passes once: its period must be later than the last accepted one (set in the same statement). */

@@ -6,18 +6,31 @@ import { assertSafeInput } from "../input-limits.ts";
 import { assertSignInAllowed } from "./access-blocks.ts";
 import { noteActivity } from "./last-activity.ts";
 import { verifyPassword } from "./passwords.ts";
+import { attemptTarget, chargeAttempt } from "./password-throttle.ts";
+import { accountByName } from "../../db/account-names.ts";
 
-/** Finds the local account by nickname or e-mail and checks the password; says nothing about which was wrong. */
+/**
+ * Finds the local account by nickname or e-mail and checks the password, under the password throttle
+ * (Throttled past the limit, the right password too); says nothing about which was wrong.
+ */
 export async function checkPassword(ctx: Ctx, login: string, password: string): Promise<Account> {
   // Basic credentials arrive base64-encoded, past the input boundary: the text rule applies here too
   assertSafeInput({ login, password }, "credentials");
-  const account = await ctx.db.account.findFirst({
-    where: { local: true, OR: [{ nickname: { equals: login, mode: "insensitive" } }, { email: { equals: login, mode: "insensitive" } }] },
-  });
+  const account = await accountByName(ctx.db, { nicknames: [login], emails: [login], local: true });
+  const passed = await chargeAttempt(ctx, attemptTarget(account, login));
   // verify even when unknown so timing does not reveal which nicknames exist
   const ok = await verifyPassword(account?.passwordHash ?? DUMMY_HASH, password);
   if (!account || !ok) throw Unauthorized("Invalid credentials");
+  await passed();
   return account;
+}
+
+/** The password of an account already known (a signed-in user confirming it), under the password throttle. */
+export async function passwordMatches(ctx: Ctx, account: Pick<Account, "id" | "passwordHash">, password: string): Promise<boolean> {
+  const passed = await chargeAttempt(ctx, attemptTarget(account, ""));
+  const ok = await verifyPassword(account.passwordHash, password);
+  if (ok) await passed();
+  return ok;
 }
 
 /** States in which a correct password still may not sign in; messages are the family's. */

@@ -8,6 +8,7 @@ import { operation } from "../operation.ts";
 import { isHttpUrl, parseHandle, type Resolved } from "./port.ts";
 import { normalizeHandle } from "../accounts/lookup.ts";
 import { resolveRemoteAccount } from "../accounts/accounts.read.ts";
+import { accountByName } from "../../db/account-names.ts";
 
 export const COULD_NOT_FIND_USER = "Couldn't find user";
 
@@ -46,7 +47,7 @@ export const resolveInteractionTarget = operation({
       throw NotFound(ERROR_FETCHING_USER);
     }
     const nickname = normalizeHandle(ctx, value);
-    const known = nickname ? await ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" } } }) : null;
+    const known = nickname ? await accountByName(ctx.db, { nicknames: [nickname] }) : null;
     const account = known ?? (await resolveRemoteAccount(ctx, value));
     if (!account) throw NotFound(ERROR_FETCHING_USER);
     return { account };

@@ -8,6 +8,7 @@ import type { Ctx } from "../context.ts";
 import { array, bool, int } from "../inputs.ts";
 import { operation } from "../operation.ts";
 import { evictProxied } from "../media/proxy-cache.ts";
+import { likeLiteral } from "../../db/like.ts";
 
 /** True when an admin banned `url` from the media proxy (exact URL, as the family bans them). */
 export async function isMediaProxyBanned(ctx: Pick<Ctx, "db">, url: string): Promise<boolean> {
@@ -32,7 +33,7 @@ export const listMediaProxyBans = operation({
   access: { scopes: ["admin:read:media_proxy_caches"], role: "admin" },
   input: z.object({ query: z.string().optional(), offset: int().pipe(z.number().min(0)).default(0), limit: int().pipe(z.number().min(1)).default(50) }),
   async run(ctx, input) {
-    const where = input.query ? { url: { contains: input.query, mode: "insensitive" as const } } : {};
+    const where = input.query ? { url: { contains: likeLiteral(input.query), mode: "insensitive" as const } } : {};
     const [count, rows] = await Promise.all([
       ctx.db.mediaProxyBan.count({ where }),
       ctx.db.mediaProxyBan.findMany({ where, orderBy: [{ createdAt: "desc" }, { url: "asc" }], skip: input.offset, take: input.limit, select: { url: true } }),

@@ -19,6 +19,7 @@ import { sqlFor } from "../../db/sql.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
 import { activeRelation, relationshipWith, type RelationshipState } from "./relationships.read.ts";
+import { accountByName } from "../../db/account-names.ts";
 
 export type FollowEventState = "follow_pending" | "follow_accept" | "follow_reject";
 
@@ -170,7 +171,7 @@ export const followByUri = operation({
   async run(ctx, input): Promise<RelationshipState> {
     const me = requireAccount(ctx);
     const nickname = normalizeHandle(ctx, input.uri);
-    const known = nickname ? await ctx.db.account.findFirst({ where: { OR: [{ nickname: { equals: nickname, mode: "insensitive" } }, { apId: input.uri.trim() }] } }) : null;
+    const known = nickname ? ((await accountByName(ctx.db, { nicknames: [nickname] })) ?? (await ctx.db.account.findUnique({ where: { apId: input.uri.trim() } }))) : null;
     const target = known ?? (await resolveRemoteAccount(ctx, input.uri.trim()));
     if (!target) throw NotFound(RECORD_NOT_FOUND);
     await followAs(ctx, me, target);

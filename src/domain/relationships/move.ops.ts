@@ -13,6 +13,7 @@ import { operation } from "../operation.ts";
 import { followAs, unfollowAs } from "./follows.ops.ts";
 import { MOVE_FOLLOWERS_JOB } from "./relationships.job-names.ts";
 import { signedIn } from "./relationships.policy.ts";
+import { accountByName } from "../../db/account-names.ts";
 
 export const NOT_ALIASED = "Target account must have the origin in `alsoKnownAs`";
 
@@ -24,7 +25,7 @@ export const moveAccount = operation({
   async run(ctx, input) {
     const mover = await confirmPassword(ctx, input.password);
     const nickname = normalizeHandle(ctx, input.target_account);
-    const known = nickname ? await ctx.db.account.findFirst({ where: { nickname: { equals: nickname, mode: "insensitive" }, deactivated: false } }) : null;
+    const known = nickname ? await accountByName(ctx.db, { nicknames: [nickname], active: true }) : null;
     // a remote target is fetched (fresh when stored: its alsoKnownAs must name the mover by now)
     const target = known && !known.local && ctx.federation ? ((await ctx.federation.refreshAccount(ctx, known.id)) ?? known) : (known ?? (await resolveRemoteAccount(ctx, input.target_account)));
     if (!target || target.deactivated) throw NotFound("Target account not found.");

@@ -7,6 +7,7 @@ import type { Account } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { escapeHtml } from "../../kernel/escape.ts";
 import { Unprocessable } from "../../kernel/errors.ts";
+import { accountsByName } from "../../db/account-names.ts";
 
 export const CONTENT_TYPES = ["text/plain", "text/markdown", "text/html"] as const;
 
@@ -37,7 +38,7 @@ export async function findMentions(ctx: Ctx, text: string): Promise<Account[]> {
   const handles = new Set<string>();
   for (const m of text.matchAll(MENTION)) handles.add(handleOf(ctx, m[2], m[3]));
   if (handles.size === 0) return [];
-  const rows = await ctx.db.account.findMany({ where: { nickname: { in: [...handles], mode: "insensitive" }, deactivated: false } });
+  const rows = await accountsByName(ctx.db, { nicknames: [...handles], active: true });
   return [...handles].map((h) => rows.find((r) => r.nickname.toLowerCase() === h)).filter((a): a is Account => !!a);
 }
 

@@ -22,6 +22,7 @@ import { quoteTarget } from "./quotes.ops.ts";
 import { text } from "../input-limits.ts";
 import { allStatusesChanged, statusesChanged } from "./status-cache.ts";
 import { statusCountsChanged } from "../accounts/account-counts.ts";
+import { accountsByName } from "../../db/account-names.ts";
 
 const HOUR_S = 60 * 60;
 /** Idempotency keys are honoured this long, as in the reference API. */
@@ -125,7 +126,7 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
   let recipients = convo ? convo.recipients : formatted.mentions;
   if (input.to && !convo) {
     const nicks = input.to.map((n) => n.replace(/^@/, "").toLowerCase());
-    recipients = await ctx.db.account.findMany({ where: { nickname: { in: nicks, mode: "insensitive" }, deactivated: false } });
+    recipients = await accountsByName(ctx.db, { nicknames: nicks, active: true });
   }
   if (parent && !convo && parent.accountId !== me.id && !recipients.some((r) => r.id === parent.accountId) && !input.to) recipients = [...recipients, parent.account];
 

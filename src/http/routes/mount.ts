@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { authenticatedCtx } from "../../domain/auth/authenticate.ts";
 import { requirePrivilege, requireRole, requireScopes } from "../../domain/auth/policy.ts";
 import { anonymous, makeCtx, type Ctx, type Services } from "../../domain/context.ts";
-import { DomainError, Forbidden, httpStatus, UpstreamFailure } from "../../kernel/errors.ts";
+import { DomainError, Forbidden, httpStatus, Throttled, UpstreamFailure } from "../../kernel/errors.ts";
 import { GuardedFetchError } from "../../net/guarded-fetch.ts";
 import { assertSafeInput, withLengthLimits } from "../../domain/input-limits.ts";
 import { invalidFromZod } from "../../domain/operation.ts";
@@ -36,6 +36,8 @@ export function defaultErrorShape(error: DomainError): ErrorShape {
 
 export function sendError(res: Response, error: unknown, def?: Pick<RouteDef, "errors">, settings?: Settings) {
   if (res.headersSent) return;
+  // the password throttle: the same 429 and headers as a route's own rate limit, whatever the route's error shapes
+  if (error instanceof Throttled) return void applyRateDecision(res, { allowed: false, limit: error.limit, remaining: 0, resetAt: error.resetAt });
   if (error instanceof DomainError) {
     const shape = (settings && def?.errors?.(error, settings)) || defaultErrorShape(error);
     // a handler may have set another type (HTML pages) before failing: the error is JSON
@@ -74,7 +76,7 @@ async function authorize(def: RouteDef, services: Services, req: Request): Promi
   const auth = authOf(def);
   const lenient = auth === "public" || !!auth.optional;
   // like the family's servers, a dead token on a public or optional route just means "anonymous"
-  const ctx = await authenticatedCtx(services, creds, { lenient });
+  const ctx = await authenticatedCtx(services, creds, { lenient, clientIp: req.ip });
   if (auth === "public") return ctx;
   const { scopes, optional, role, privilege, appToken } = auth;
   const { viewer } = ctx;
@@ -113,7 +115,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
       let ctx: Ctx | undefined;
       try {
         ctx = await authorize(declared, services, req);
-        ctx.clientIp = req.ip;
+        ctx.clientIp = req.ip; // the optional routes' anonymous fallback is a new context
         if (def.rateLimit && !applyRateDecision(res, await limiter.hit(services.config, def.rateLimit, { account: ctx.viewer.account?.id, ip: req.ip ?? "" }))) return;
         // a page kept for this viewer and URL was validated when it was read: it is sent before the input is parsed again
         const kept = reads && def.pageCache ? pages : null;
