@@ -2,11 +2,11 @@
 // "Account names"): `%` and `_` are not wildcards, a trailing `\` is not a database error, on every
 // anonymous route that looks an account up by name, and in sign-in, registration and mentions.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { mailsTo } from "../support/mailbox.ts";
 import { registerApp, startTestServer, type TestServer } from "../support/server.ts";
 
-describe.each(DB_KINDS)("account names on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("account names on %s", (kind) => {
   let server: TestServer;
   let app: Awaited<ReturnType<typeof registerApp>>;
 
