@@ -113,6 +113,20 @@ describe.each(suiteKinds(import.meta.url))("admin instances and stats on %s", (k
     expect(await stats("?instance=localhost:4000")).toEqual(localBefore);
   });
 
+  test("a host is matched exactly: `_` and `%` are no wildcards, and case does not matter", async () => {
+    const kept = await remoteAccount("una", "example.test", ["public"]);
+    const odd = await remoteAccount("ugo", "ex_mple.test", ["public"]);
+    for (const host of ["ex%25mple.test", "EX_MPLE.test"]) {
+      const res = await call("ada", "DELETE", `/instances/${host}`);
+      expect(res.status).toBe(200);
+      expect((await waitForPurge((await res.json()).toLowerCase())).state).toBe("done");
+    }
+    expect(await db().account.count({ where: { id: kept.account.id } })).toBe(1);
+    expect(await db().status.count({ where: { id: kept.statusIds[0] } })).toBe(1);
+    expect(await db().account.count({ where: { id: odd.account.id } })).toBe(0);
+    expect(await stats("?instance=example.test")).toEqual({ public: 1, unlisted: 0, private: 0, direct: 0 });
+  });
+
   test("the other prefix, the admin token; this server's own host removes nothing local", async () => {
     await remoteAccount("zed", "second.example", ["public"]);
     const res = await server.fetch(`${PREFIXES[1]}/instances/second.example?admin_token=${ADMIN_TOKEN}`, { method: "DELETE" });

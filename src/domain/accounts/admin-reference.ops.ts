@@ -5,7 +5,7 @@
 // is also recorded as the account's warning and told to it (account-warnings.ts).
 import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { likeLiteral } from "../../db/like.ts";
+import { likeLiteral, storedHost } from "../../db/like.ts";
 import { requirePrivilege } from "../auth/policy.ts";
 import { NotFound } from "../../kernel/errors.ts";
 import { text } from "../input-limits.ts";
@@ -62,7 +62,7 @@ function accountsWhere(input: z.output<typeof listAdminAccountsInput>): Prisma.A
   if (input.silenced || status === "silenced") and.push({ tags: { has: SILENCE_TAG } });
   if (input.sensitized) and.push({ tags: { has: SENSITIVE_TAG } });
   if (input.staff || input.permissions === "staff") and.push({ OR: [{ isAdmin: true }, { isModerator: true }] });
-  if (input.by_domain?.trim()) and.push({ domain: { equals: input.by_domain.trim(), mode: "insensitive" } });
+  if (input.by_domain?.trim()) and.push({ domain: storedHost(input.by_domain) });
   if (input.username?.trim()) and.push({ nickname: contains(input.username.trim()) });
   if (input.display_name?.trim()) and.push({ displayName: contains(input.display_name.trim()) });
   if (input.email?.trim()) and.push({ email: contains(input.email.trim()) });

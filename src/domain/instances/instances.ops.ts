@@ -2,6 +2,7 @@
 // durable job; the job deletes every account of that host with all its content, in batches that survive
 // a crash, and logs its progress.
 import { z } from "zod";
+import { storedHost } from "../../db/like.ts";
 import { deletedStatusesWhere } from "../streams/streams.read.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
@@ -55,7 +56,7 @@ export async function purgeInstanceAccounts(
   const { db } = ctx;
   const { host } = payload;
   const actor = payload.actor ?? { id: null, nickname: "admin_token" };
-  const hostFilter = { equals: host, mode: "insensitive" as const };
+  const hostFilter = storedHost(host);
   let accounts = 0;
   let statuses = 0;
   for (;;) {

@@ -4,6 +4,7 @@
 // go, and each local account concerned gets a `severed_relationships` notification. A constant number
 // of statements whatever the number of follows.
 import { z } from "zod";
+import { likeLiteral, storedHost } from "../../db/like.ts";
 import { newId } from "../../db/ids.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
@@ -20,7 +21,7 @@ export type SeveranceType = "domain_block" | "user_domain_block" | "account_susp
 /** Accounts of `domain`: a `*.example.com` block covers example.com and its subdomains, as in the lists. */
 function onDomain(domain: string): Prisma.AccountWhereInput {
   const bare = domain.replace(/^\*\./, "");
-  return { local: false, OR: [{ domain: { equals: bare, mode: "insensitive" } }, ...(domain.startsWith("*.") ? [{ domain: { endsWith: `.${bare}`, mode: "insensitive" as const } }] : [])] };
+  return { local: false, OR: [{ domain: storedHost(bare) }, ...(domain.startsWith("*.") ? [{ domain: { endsWith: likeLiteral(`.${storedHost(bare)}`) } }] : [])] };
 }
 
 /**

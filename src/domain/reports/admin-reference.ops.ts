@@ -2,6 +2,7 @@
 // keyset pages, assignment to a moderator, and category/rules. Resolving and reopening are the family's
 // state change (updateReportStates), so both APIs log them alike.
 import { z } from "zod";
+import { storedHost } from "../../db/like.ts";
 import type { Account, Prisma, Report, Rule } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, NotFound, Unprocessable } from "../../kernel/errors.ts";
@@ -41,7 +42,7 @@ export const listReferenceReports = operation({
       state: input.resolved ? { not: "open" } : "open",
       ...(input.account_id && { reporterId: input.account_id }),
       ...(input.target_account_id && { targetId: input.target_account_id }),
-      ...(input.by_target_domain && { target: { domain: { equals: input.by_target_domain, mode: "insensitive" as const } } }),
+      ...(input.by_target_domain && { target: { domain: storedHost(input.by_target_domain) } }),
       ...(k.cursor && { id: k.cursor }),
     };
     const rows = await ctx.db.report.findMany({ where, include, orderBy: { id: k.order }, take: k.take });

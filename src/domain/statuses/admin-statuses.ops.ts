@@ -2,6 +2,7 @@
 // through their own queries ("godmode" shows every visibility) — never through visibility.ts, which
 // stays the rule for everyone else — and change or delete them, each change in the moderation log.
 import { z } from "zod";
+import { storedHost } from "../../db/like.ts";
 import type { Prisma, Status } from "../../generated/prisma/client.ts";
 import { systemCtx, type Ctx } from "../context.ts";
 import { Invalid, NotFound } from "../../kernel/errors.ts";
@@ -36,7 +37,7 @@ export function adminStatusWhere(ctx: Ctx, f: AdminStatusFilter): Prisma.StatusW
   if (f.accountId) where.accountId = f.accountId;
   if (f.instance !== undefined) {
     const host = f.instance.trim().toLowerCase();
-    where.account = host === ctx.settings.domain.toLowerCase() ? { local: true } : { domain: { equals: host, mode: "insensitive" } };
+    where.account = host === ctx.settings.domain.toLowerCase() ? { local: true } : { domain: storedHost(host) };
   }
   return where;
 }

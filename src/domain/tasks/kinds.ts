@@ -3,6 +3,7 @@
 // `run` does it from `cursor`, reporting each batch through `progress`, and answers a result.
 import { enforceAccess } from "../auth/access.ts";
 import { z } from "zod";
+import { storedHost } from "../../db/like.ts";
 import { purgeInstance, purgeInstanceAccounts } from "../instances/instances.ops.ts";
 import type { Ctx, Services } from "../context.ts";
 import { Unprocessable } from "../../kernel/errors.ts";
@@ -21,7 +22,7 @@ interface TaskKind<P extends z.ZodType> {
 
 const kind = <P extends z.ZodType>(k: TaskKind<P>) => k;
 const host = z.string().trim().min(1).transform((h) => h.toLowerCase());
-const remoteAccountsOf = (domain: string) => ({ local: false, domain: { equals: domain, mode: "insensitive" as const } });
+const remoteAccountsOf = (domain: string) => ({ local: false, domain: storedHost(domain) });
 
 export const taskKinds = {
   /** DELETE /admin/instances/:instance as a task: the same authorization, log entry and batches */
