@@ -22,6 +22,8 @@ export const HTTP_LIMITS = {
   bodyBytes: 1024 * 1024,
   /** the largest `bodyLimit` a route may declare for JSON and urlencoded bodies */
   maxBodyBytes: 10 * 1024 * 1024,
+  /** GraphQL and tRPC bodies (GraphQL uploads aside: src/http/surface-bodies.ts); the admin UI's largest is a few KiB */
+  apiBodyBytes: 1024 * 1024,
   /** nesting of urlencoded body keys */
   bodyDepth: 10,
   /** multipart: files, text fields and their sizes */
