@@ -25,7 +25,8 @@ import { federationMiddleware } from "./federation/mount.ts";
 import { lazyFederationPort } from "./federation/lazy.ts";
 import { applyRateDecision, RateLimiter } from "./http/rate-limit.ts";
 import { securityHeaders } from "./http/security-headers.ts";
-import { answerClientErrors, boundaryErrorHandler, boundedTextBody, declaredBodyLimit, parseQueryString, requestBoundary } from "./http/boundary.ts";
+import { answerClientErrors, boundaryErrorHandler, parseQueryString, requestBoundary } from "./http/boundary.ts";
+import { surfaceBodies } from "./http/surface-bodies.ts";
 import { instanceKey } from "./config/instance-key.ts";
 import { adminUi } from "./http/admin-ui.ts";
 import { installedFrontend } from "./http/frontends.ts";
@@ -54,8 +55,6 @@ export interface RunningServer {
 }
 
 const assetsDir = path.join(projectRoot, "src/media/assets");
-
-const GRAPHQL_TRPC_BODY_BYTES = 10 * 1024 * 1024;
 
 /** Rate-limit counters of one instance in a shared Redis (like the bus's channels and the job queue's keys). */
 const rateLimitPrefix = (settings: Settings) => `ext-rl:${instanceKey(settings)}:`;
@@ -93,10 +92,15 @@ export function buildApp(services: Services, ctlSecret: string) {
     loaded: () => graphqlLoading,
   };
 
-  // yoga and tRPC would read their own bodies without a bound on chunked (no Content-Length) or
-  // compressed ones: the body is read here first, inflated and counted (413 past the limit), and they
-  // take it as text
-  app.use(["/graphql", "/trpc"], declaredBodyLimit(GRAPHQL_TRPC_BODY_BYTES), boundedTextBody(GRAPHQL_TRPC_BODY_BYTES));
+  // bodies read here, counted as they arrive (413 past the limit), before yoga or tRPC sees them; GraphQL
+  // uploads only from a signed-in viewer, up to the instance's largest upload limit (src/http/surface-bodies.ts)
+  const uploadLimits = ["upload_limit", "avatar_upload_limit", "banner_upload_limit", "background_upload_limit"] as const;
+  const uploads = {
+    uploadBytes: () => Math.max(...uploadLimits.map((key) => services.config.get("instance", key))),
+    signedIn: (req: express.Request) => authenticatedCtx(services, credentialsOf(req, ns), { lenient: true }).then((ctx) => ctx.viewer.via !== "anonymous"),
+  };
+  app.use("/graphql", surfaceBodies(uploads));
+  app.use("/trpc", surfaceBodies());
   // the admin UI's cookie session: cross-site requests and header-less cookie requests are refused
   app.use(["/graphql", "/trpc"], csrfGuard(ns));
   app.use("/graphql", keptGraphqlAnswers(services, ns, viewerCtx));

@@ -45,6 +45,7 @@ export const ownRelationshipRoutes: RouteDef[] = [
       // a pasted list of up to MAX_LIST_TEXT characters (JSON-escaped, up to 6 bytes each)
       bodyLimit: HTTP_LIMITS.maxBodyBytes,
       files: ["list"],
+      fileLimit: () => HTTP_LIMITS.maxBodyBytes,
       response: { description: 'The JSON string "job started"' },
       async handler(ctx, { body, files }) {
         const list = files.list?.[0]?.buffer.toString("utf8") ?? body.list;

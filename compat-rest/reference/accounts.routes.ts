@@ -53,6 +53,7 @@ export const accountRoutes = [
     operation: updateProfile,
     body: credentialsBody,
     files: ["avatar", "header", "$ns_background_image"],
+    fileLimit: (config) => Math.max(config.get("instance", "avatar_upload_limit"), config.get("instance", "banner_upload_limit"), config.get("instance", "background_upload_limit")),
     async handler(ctx, input) {
       const ns = ctx.settings.namespace;
       const body = input.body as Record<string, any>;
@@ -88,6 +89,7 @@ export const accountRoutes = [
       operation: updateProfile,
       body: z.object({ img: z.string().optional() }),
       files: ["img"],
+      fileLimit: (config) => config.get("instance", `${kind}_upload_limit`),
       async handler(ctx, input) {
         const field = kind === "banner" ? "header" : kind;
         const file = input.files.img?.[0] ?? dataUrlUpload(input.body.img);

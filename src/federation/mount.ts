@@ -18,15 +18,27 @@ export function wantsActivityJson(req: express.Request): boolean {
 
 const isInboxPost = (req: express.Request) => req.method === "POST" && /\/inbox\/?$/.test(req.path);
 
-async function readBody(req: express.Request): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_INBOX_BYTES) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The inbox body, counted as it arrives: null past MAX_INBOX_BYTES (a declared Content-Length past it is
+ * refused before anything is read). The rest of a body too large is let through unkept, not the connection
+ * cut, so the client reads its 413.
+ */
+function readBody(req: express.Request): Promise<Buffer | null> {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_INBOX_BYTES) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_INBOX_BYTES) return void chunks.push(chunk);
+      chunks.length = 0;
+      req.off("data", onData).resume();
+      resolve(null);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks)));
+    req.once("error", reject);
+  });
 }
 
 export function federationMiddleware(services: Services): express.RequestHandler {

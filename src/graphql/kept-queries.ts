@@ -11,6 +11,7 @@ import type { Plugin } from "graphql-yoga";
 import type { Ctx } from "../domain/context.ts";
 import { graphqlKey } from "../http/kept-graphql.ts";
 import { pageCacheOf, type PageCacheSpec } from "../http/routes/page-cache.ts";
+import { sentText } from "./request-body.ts";
 
 /** the query being read for keeping: when it began, how many root fields it asks, what each said */
 interface Read {
@@ -44,8 +45,9 @@ export function useKeptQueries(): Plugin<Ctx> {
       const fields = roots.filter((s) => s.kind === Kind.FIELD && s.name.value !== "__typename").length;
       if (fields === 0) return;
       const req = (args.contextValue as { req?: Request }).req;
-      if (req?.method !== "POST" || typeof req.body !== "string") return;
-      const key = graphqlKey(ctx, req.body);
+      const text = req?.method === "POST" ? sentText(req) : undefined;
+      if (text === undefined) return;
+      const key = graphqlKey(ctx, text);
       const kept = cache.get(ctx, key);
       if (kept) return setResultAndStopExecution(JSON.parse(kept.body.toString()) as ExecutionResult);
       const read: Read = { since: cache.begin(ctx, {}), roots: fields, specs: [], refused: false };

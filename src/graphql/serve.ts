@@ -22,6 +22,7 @@ import { sameOriginUpgrade } from "../http/csrf.ts";
 import { unsafeGraphQLInput, useSafeInput } from "./safe-input.ts";
 import { schema } from "./schema.ts";
 import { useKeptQueries } from "./kept-queries.ts";
+import { bodyAsStream } from "./request-body.ts";
 import { documentLimitRules, documentLimits } from "./limits.ts";
 
 /** GraphQL errors: domain errors keep their message and a code; anything else is masked. */
@@ -102,7 +103,10 @@ export function graphqlServer(services: Services, viewerCtx: (creds: Credentials
   );
 
   return {
-    http: yoga as unknown as express.RequestHandler,
+    http: (req, res, next) => {
+      bodyAsStream(req); // read in linear time (request-body.ts)
+      return (yoga as unknown as express.RequestHandler)(req, res, next);
+    },
     handleUpgrade: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req)),
     async close() {
       await gqlWs.dispose(); // graphql-ws closes with 1001 "Going away"

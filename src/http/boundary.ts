@@ -22,10 +22,16 @@ export const HTTP_LIMITS = {
   bodyBytes: 1024 * 1024,
   /** the largest `bodyLimit` a route may declare for JSON and urlencoded bodies */
   maxBodyBytes: 10 * 1024 * 1024,
+  /** GraphQL and tRPC bodies (GraphQL uploads aside: src/http/surface-bodies.ts); the admin UI's largest is a few KiB */
+  apiBodyBytes: 1024 * 1024,
   /** nesting of urlencoded body keys */
   bodyDepth: 10,
-  /** multipart: files, text fields and their sizes */
-  multipart: { fileSize: 64 * 1024 * 1024, files: 10, fields: 1000, fieldSize: 2 * 1024 * 1024, fieldNameSize: 200 },
+  /**
+   * multipart (read after authorization, files to disk: src/http/routes/uploads.ts): files, text fields and the
+   * size of one (a route that declares a larger `bodyLimit` takes text fields up to it); a file's size is the
+   * route's from the instance's upload limits
+   */
+  multipart: { files: 10, fields: 100, fieldSize: 256 * 1024, fieldNameSize: 200 },
 } as const;
 
 /** The media types REST routes that take a body accept; anything else declared is refused with 415. */

@@ -112,7 +112,7 @@ describe("body limits", () => {
     expect(odd.status).toBe(415);
   });
 
-  test("GraphQL and tRPC: chunked bodies without Content-Length and gzip bombs stop at 10 MiB with 413", async () => {
+  test("GraphQL and tRPC: chunked bodies without Content-Length and gzip bombs stop at their 1 MiB limit with 413", async () => {
     const url = new URL(server.url);
     for (const target of ["/graphql", "/trpc/session.signIn"]) {
       // 12 chunks of 1 MiB, no Content-Length: the limit is counted as the bytes arrive

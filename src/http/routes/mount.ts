@@ -1,6 +1,5 @@
 // Mounts route declarations on express: credentials → scopes/role → input validation → handler → JSON.
 import express, { type Request, type Response } from "express";
-import multer from "multer";
 import type { z } from "zod";
 import { authenticatedCtx } from "../../domain/auth/authenticate.ts";
 import { requirePrivilege, requireRole, requireScopes } from "../../domain/auth/policy.ts";
@@ -10,7 +9,8 @@ import { GuardedFetchError } from "../../net/guarded-fetch.ts";
 import { assertSafeInput, withLengthLimits } from "../../domain/input-limits.ts";
 import { invalidFromZod } from "../../domain/operation.ts";
 import { sendFault } from "../faults.ts";
-import { HTTP_LIMITS, multipartBoundary, restBodyParsers, restMediaType } from "../boundary.ts";
+import { HTTP_LIMITS, restBodyParsers, restMediaType } from "../boundary.ts";
+import { multipartToDisk, uploadsTempDir } from "./uploads.ts";
 import { applyRateDecision, RateLimiter } from "../rate-limit.ts";
 import { credentialsOf } from "../credentials.ts";
 import { ExactPaths } from "./exact-paths.ts";
@@ -18,8 +18,6 @@ import { pageCacheOf, sendPage, viewerWrote } from "./page-cache.ts";
 import { pageBody } from "./pagination.ts";
 import type { Settings } from "../../config/env.ts";
 import { assertRouteDeclared, authOf, resolveRoute, type ErrorShape, type RouteDef } from "./route.ts";
-
-const upload = multer({ storage: multer.memoryStorage(), limits: HTTP_LIMITS.multipart });
 
 /** The family's default error body for a domain error (routes may declare their own). */
 export function defaultErrorShape(error: DomainError): ErrorShape {
@@ -100,6 +98,7 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
   const pages = pageCacheOf(services);
   // parameterless paths are found by one lookup, not by Express's walk through every route (exact-paths.ts)
   const exact = new ExactPaths();
+  const receiving = uploadsTempDir(services.settings.dataDir);
   router.use(exact.middleware());
   for (const declared of routes) {
     const def = resolveRoute(declared, services.settings.namespace, services.settings.family);
@@ -109,12 +108,17 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
     let capped: Pick<typeof def, "params" | "query" | "body"> | undefined;
     const schemas = () => (capped ??= { params: limited(def.params), query: limited(def.query), body: limited(def.body) });
     const bodyParsers = restBodyParsers(Math.min(def.bodyLimit ?? HTTP_LIMITS.bodyBytes, HTTP_LIMITS.maxBodyBytes));
-    const multipart = multipartBoundary(def.files?.length ? upload.fields(def.files.map((name) => ({ name }))) : upload.none());
+    const multipart = multipartToDisk({
+      dir: receiving,
+      files: def.files,
+      fileBytes: () => def.fileLimit?.(services.config) ?? services.config.get("instance", "upload_limit"),
+      fieldBytes: Math.max(def.bodyLimit ?? 0, HTTP_LIMITS.multipart.fieldSize),
+    });
     const reads = def.method === "GET";
     const handle = async (req: Request, res: Response) => {
       let ctx: Ctx | undefined;
       try {
-        ctx = await authorize(declared, services, req);
+        ctx = (res.locals.authorized as Ctx | undefined) ?? (await authorize(declared, services, req));
         ctx.clientIp = req.ip; // the optional routes' anonymous fallback is a new context
         if (def.rateLimit && !applyRateDecision(res, await limiter.hit(services.config, def.rateLimit, { account: ctx.viewer.account?.id, ip: req.ip ?? "" }))) return;
         // a page kept for this viewer and URL was validated when it was read: it is sent before the input is parsed again
@@ -160,7 +164,18 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
     // test); in a Node 20 profile of a kept page, walking them was about 3 % of its CPU. The handler's
     // promise goes back to the caller, which reports a rejection as Express does (docs/performance.md, "Fifteenth round").
     const bodiless: express.RequestHandler = (req, res, next) => (req.headers["transfer-encoding"] === undefined && req.headers["content-length"] === undefined ? handle(req, res) : next());
-    const handlers: express.RequestHandler[] = [bodiless, restMediaType, ...bodyParsers, (req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()), handle];
+    // a multipart body is read only once the route's authorization passed (uploads.ts); a refusal, or a file
+    // past the route's limit, answers in the route's error shape
+    const authorizedMultipart: express.RequestHandler = (req, res, next) => {
+      if (!req.is("multipart/form-data")) return next();
+      // the route's error shape, the password throttle's 429 and the database's 503 as the handler would send them
+      const fail = (error: unknown) => sendError(res, error, def, services.settings);
+      authorize(declared, services, req).then((ctx) => {
+        res.locals.authorized = ctx;
+        multipart(req, res, (error?: unknown) => (error ? fail(error) : next()));
+      }, fail);
+    };
+    const handlers: express.RequestHandler[] = [bodiless, restMediaType, ...bodyParsers, authorizedMultipart, handle];
     for (const path of def.paths) {
       router[method](path, ...handlers);
       exact.add(method, path, handlers);

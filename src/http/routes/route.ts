@@ -50,6 +50,8 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
   body?: B | ((namespace: string) => B);
   /** multipart file fields; `$ns` is replaced like in paths */
   files?: readonly string[];
+  /** the largest file of `files` in bytes, from the instance's settings (default `upload_limit`); one larger stops the read */
+  fileLimit?: (config: Ctx["config"]) => number;
   /**
    * the largest JSON or urlencoded body this route reads, in bytes after decompression (413 beyond);
    * default `HTTP_LIMITS.bodyBytes` (1 MiB), at most `HTTP_LIMITS.maxBodyBytes`. Multipart uploads are
