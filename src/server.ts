@@ -29,7 +29,7 @@ import { answerClientErrors, boundaryErrorHandler, boundedTextBody, declaredBody
 import { instanceKey } from "./config/instance-key.ts";
 import { adminUi } from "./http/admin-ui.ts";
 import { installedFrontend } from "./http/frontends.ts";
-import { csrfGuard } from "./http/csrf.ts";
+import { csrfGuard, sessionCsrfGuard } from "./http/csrf.ts";
 import { countResponses } from "./http/request-counts.ts";
 import type { GraphqlServer } from "./graphql/serve.ts";
 import { allJobs } from "./jobs/all.ts";
@@ -86,6 +86,8 @@ export function buildApp(services: Services, ctlSecret: string) {
 
   // ActivityPub first: inbox bodies must reach signature checks unparsed
   app.use(federationMiddleware(services));
+  // every surface below accepts the session cookie: cross-origin unsafe requests made with it are refused
+  app.use(sessionCsrfGuard(ns, settings.baseUrl));
 
   // GraphQL (src/graphql/serve.ts) is loaded at its first request or upgrade, not at start-up
   let graphqlLoading: Promise<GraphqlServer> | undefined;
