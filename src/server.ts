@@ -41,6 +41,7 @@ import { projectRoot } from "./project-root.ts";
 import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
 import { closeStreamHub } from "./domain/streams/hub.ts";
+import { closeCredentialWatch, credentialWatch } from "./domain/auth/credential-watch.ts";
 import { followRowWrites } from "./domain/row-caches.ts";
 import { installPageCache } from "./http/routes/page-cache.ts";
 import { keptGraphqlAnswers } from "./http/kept-graphql.ts";
@@ -198,6 +199,8 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   answerClientErrors(server);
   const inFlight = trackInFlight(server);
   // two path-bound WebSocketServers on one HTTP server abort each other's upgrades: route by path
+  // the credentials of open sockets (streaming and graphql-ws) are watched from the start: revoked, they close
+  credentialWatch(services);
   const streaming = createStreamingServer(services);
   server.on("upgrade", (req, socket, head) => {
     const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -240,6 +243,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       await stopFollowingEmoji();
       await streaming.close();
       await closeStreamHub(services);
+      await closeCredentialWatch(services);
       await (await graphql.loaded())?.close(); // graphql-ws closes with 1001 "Going away"
       await inFlight.drained(settings.shutdownGraceMs);
       server.closeAllConnections();
