@@ -30,7 +30,7 @@ import { surfaceBodies } from "./http/surface-bodies.ts";
 import { instanceKey } from "./config/instance-key.ts";
 import { adminUi } from "./http/admin-ui.ts";
 import { installedFrontend } from "./http/frontends.ts";
-import { csrfGuard } from "./http/csrf.ts";
+import { csrfGuard, sessionCsrfGuard } from "./http/csrf.ts";
 import { countResponses } from "./http/request-counts.ts";
 import type { GraphqlServer } from "./graphql/serve.ts";
 import { allJobs } from "./jobs/all.ts";
@@ -42,6 +42,7 @@ import { projectRoot } from "./project-root.ts";
 import { createBus } from "./realtime/bus.ts";
 import { channelPrefix } from "./realtime/redis-bus.ts";
 import { closeStreamHub } from "./domain/streams/hub.ts";
+import { closeCredentialWatch, credentialWatch } from "./domain/auth/credential-watch.ts";
 import { followRowWrites } from "./domain/row-caches.ts";
 import { installPageCache } from "./http/routes/page-cache.ts";
 import { keptGraphqlAnswers } from "./http/kept-graphql.ts";
@@ -83,6 +84,8 @@ export function buildApp(services: Services, ctlSecret: string) {
 
   // ActivityPub first: inbox bodies must reach signature checks unparsed
   app.use(federationMiddleware(services));
+  // every surface below accepts the session cookie: cross-origin unsafe requests made with it are refused
+  app.use(sessionCsrfGuard(ns, settings.baseUrl));
 
   // GraphQL (src/graphql/serve.ts) is loaded at its first request or upgrade, not at start-up
   let graphqlLoading: Promise<GraphqlServer> | undefined;
@@ -199,6 +202,8 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   answerClientErrors(server);
   const inFlight = trackInFlight(server);
   // two path-bound WebSocketServers on one HTTP server abort each other's upgrades: route by path
+  // the credentials of open sockets (streaming and graphql-ws) are watched from the start: revoked, they close
+  credentialWatch(services);
   const streaming = createStreamingServer(services);
   server.on("upgrade", (req, socket, head) => {
     const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -241,6 +246,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       await stopFollowingEmoji();
       await streaming.close();
       await closeStreamHub(services);
+      await closeCredentialWatch(services);
       await (await graphql.loaded())?.close(); // graphql-ws closes with 1001 "Going away"
       await inFlight.drained(settings.shutdownGraceMs);
       server.closeAllConnections();

@@ -4,6 +4,7 @@
 // client that does not read.
 import WebSocket from "ws";
 import { authenticate } from "../../src/domain/auth/authenticate.ts";
+import { credentialWatch, REVOKED_CLOSE } from "../../src/domain/auth/credential-watch.ts";
 import { makeCtx, type Services, type Viewer } from "../../src/domain/context.ts";
 import type { Delivery, EventScope, StreamListener } from "../../src/domain/streams/hub.ts";
 import { authorizeStream, parseStream, unknownStreamReason, type StreamRefusal, type StreamSpec } from "../../src/domain/streams/specs.ts";
@@ -41,6 +42,7 @@ export class Connection implements StreamListener {
   private pending = 0;
   private alive = true;
   private gone = false;
+  private unwatch: () => void = () => {};
 
   constructor(
     private readonly ws: WebSocket,
@@ -86,6 +88,21 @@ export class Connection implements StreamListener {
   async deliver(d: Delivery, scope: EventScope): Promise<void> {
     if (this.gone) return;
     this.send(await renderEnvelope(d, this.viewer, scope));
+  }
+
+  /**
+   * Closes the connection (REVOKED_CLOSE) once its viewer's credentials stop holding: a revoked token, a
+   * deactivated account… (src/domain/auth/credential-watch.ts). `since`: when they were read.
+   */
+  watchCredentials(since: number) {
+    this.unwatch();
+    this.unwatch = credentialWatch(this.services).watch(this.viewer, () => this.revoke(), since);
+  }
+
+  private revoke() {
+    if (this.gone) return;
+    this.forget();
+    this.ws.close(REVOKED_CLOSE.code, REVOKED_CLOSE.reason);
   }
 
   /** Called every heartbeat period. */
@@ -137,6 +154,7 @@ export class Connection implements StreamListener {
     if (this.gone) return;
     this.gone = true;
     this.subs.clear();
+    this.unwatch();
     this.onGone(this);
   }
 
@@ -174,12 +192,15 @@ export class Connection implements StreamListener {
     if (type === `${ns}:authenticate`) {
       if (this.viewer.account) return this.respond(type, "error", "already_authenticated");
       const token = typeof message.token === "string" ? message.token : "";
+      const since = Date.now();
       try {
         if (!token) throw new Error("no token");
         this.viewer = await authenticate(makeCtx(this.services), { bearer: token });
       } catch {
         return this.respond(type, "error", "unauthorized");
       }
+      if (this.gone) return;
+      this.watchCredentials(since);
       return this.respond(type, "success");
     }
   }

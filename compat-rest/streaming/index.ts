@@ -84,6 +84,7 @@ export function createStreamingServer(services: Services, limits: StreamingLimit
       if (frame) connection.sendFrame(frame);
       connections.add(connection);
       removers.set(connection, hub.add(connection, arrived));
+      connection.watchCredentials(arrived);
     });
   };
 

@@ -32,14 +32,15 @@ import type { PrismaClient } from "../generated/prisma/client.ts";
 import type { GenerationalLru } from "../kernel/generational-lru.ts";
 
 /**
- * Whose rows: `a` accounts, `t` tokens, `p` apps, `f` an account's counts (its follows, by the accounts at their
+ * Whose rows: `a` accounts, `t` tokens, `p` apps, `s` browser sessions (no cache keeps them: the live
+ * connections authenticated by one are re-checked, src/domain/auth/credential-watch.ts), `f` an account's counts (its follows, by the accounts at their
  * ends, and its counted statuses), `v` what an account's pages hide or show for it alone (its blocks and mutes,
  * and those of others on it, its domain blocks, thread mutes, filters and lists: src/http/routes/page-cache.ts).
  */
-export type RowKind = "a" | "t" | "p" | "f" | "v";
+export type RowKind = "a" | "t" | "p" | "s" | "f" | "v";
 
 /**
- * What changed: keys `a:<account id>`, `t:<token id>`, `p:<app id>`, `f:<account id>` (a follow from or
+ * What changed: keys `a:<account id>`, `t:<token id>`, `p:<app id>`, `s:<session id>`, `f:<account id>` (a follow from or
  * to the account, or a counted status of it), or every row of one kind (a write whose rows cannot be named).
  */
 export type RowWrites = { keys: string[] } | { all: RowKind };
@@ -71,6 +72,8 @@ const MODELS: Record<string, { prefix: RowKind; byAccount?: boolean; byApp?: boo
   Account: { prefix: "a" },
   OAuthToken: { prefix: "t", byAccount: true, byApp: true },
   OAuthApp: { prefix: "p" },
+  // deleted by account (sign-out everywhere, deactivation) they are `{ all: "s" }`: the account's own write names it
+  Session: { prefix: "s" },
 };
 /**
  * A viewer's own state, by the fields naming the accounts whose pages a row changes (both ends of a block or
@@ -205,7 +208,7 @@ export function announceCountWrites(db: object, accountIds: readonly string[]): 
   tell(db, { keys: [...new Set(accountIds)].map((id) => `f:${id}`) });
 }
 
-/** Calls `listener` after every committed write to accounts, tokens, apps and follows through `db`, until the returned function is called. */
+/** Calls `listener` after every committed write to accounts, tokens, apps, sessions and follows through `db`, until the returned function is called. */
 export function onRowWrites(db: object, listener: Listener): () => void {
   let set = listeners.get(db);
   if (!set) listeners.set(db, (set = new Set()));
@@ -230,6 +233,7 @@ export function announcingWrites(prisma: PrismaClient): PrismaClient {
       account: { $allOperations: hook },
       oAuthToken: { $allOperations: hook },
       oAuthApp: { $allOperations: hook },
+      session: { $allOperations: hook },
       follow: { $allOperations: hook },
       userRelationship: { $allOperations: hook },
       domainBlock: { $allOperations: hook },

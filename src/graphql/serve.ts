@@ -9,12 +9,13 @@ import { createYoga } from "graphql-yoga";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { GraphQLError, execute, getOperationAST, parse, subscribe, validate } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import { parse as parseCookie } from "cookie";
 import { sessionCookieName } from "../http/credentials.ts";
 import { authenticate, type Credentials } from "../domain/auth/authenticate.ts";
-import { makeCtx, type Ctx, type Services } from "../domain/context.ts";
+import { makeCtx, type Ctx, type Services, type Viewer } from "../domain/context.ts";
+import { credentialWatch, REVOKED_CLOSE } from "../domain/auth/credential-watch.ts";
 import { DomainError, Throttled } from "../kernel/errors.ts";
 import { faultOf } from "../http/faults.ts";
 import { viewerWrote } from "../http/routes/page-cache.ts";
@@ -71,11 +72,24 @@ export function graphqlServer(services: Services, viewerCtx: (creds: Credentials
   });
 
   const wss = new WebSocketServer({ noServer: true });
+  // a socket's credentials are the same for each of its operations (its connection params and cookie):
+  // watched from its first operation on, the socket closes (REVOKED_CLOSE) once they stop holding
+  const watched = new WeakSet<WebSocket>();
+  const watchSocket = (socket: WebSocket, viewer: Viewer, since: number) => {
+    if (watched.has(socket) || socket.readyState !== socket.OPEN) return;
+    watched.add(socket);
+    const unwatch = credentialWatch(services).watch(viewer, () => socket.close(REVOKED_CLOSE.code, REVOKED_CLOSE.reason), since);
+    socket.once("close", unwatch);
+  };
   const gqlWs = useServer<Record<string, unknown>>(
     {
       schema,
       execute,
-      subscribe,
+      // nothing reaches a socket whose credentials were revoked (the socket closes: watchSocket)
+      subscribe: async (args) => {
+        const result = await subscribe(args);
+        return Symbol.asyncIterator in result ? credentialWatch(services).gate(result, (args.contextValue as Ctx).viewer) : result;
+      },
       // the text rule of the input boundary: refuse NUL and unpaired surrogates before subscribing
       onSubscribe: (_ctx, _id, payload) => {
         let document;
@@ -91,12 +105,15 @@ export function graphqlServer(services: Services, viewerCtx: (creds: Credentials
         return tooBig.length ? [...tooBig] : undefined;
       },
       context: async ({ connectionParams, extra }) => {
+        const since = Date.now();
         const auth = String(connectionParams?.authorization ?? connectionParams?.Authorization ?? "");
         const cookies = parseCookie(extra.request.headers.cookie ?? "");
         // the session cookie counts only on an upgrade from a page of this origin (cross-site WebSocket hijacking)
         const cookieOk = sameOriginUpgrade(extra.request.headers.origin, extra.request.headers.host);
         const creds: Credentials = auth.toLowerCase().startsWith("bearer ") ? { bearer: auth.slice(7).trim() } : cookieOk ? { sessionToken: cookies[sessionCookieName(settings.namespace)] } : {};
-        return makeCtx(services, await authenticate(makeCtx(services), creds));
+        const viewer = await authenticate(makeCtx(services), creds);
+        watchSocket(extra.socket, viewer, since);
+        return makeCtx(services, viewer);
       },
     },
     wss,

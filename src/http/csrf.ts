@@ -8,7 +8,7 @@
 import crypto from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import { parse as parseCookie, serialize } from "cookie";
-import { sessionCookieName } from "./credentials.ts";
+import { credentialsOf, sessionCookieName } from "./credentials.ts";
 import { safeEqual } from "../domain/auth/secrets.ts";
 
 export const CSRF_HEADER = "x-csrf-protection";
@@ -31,6 +31,36 @@ export function csrfGuard(namespace: string): RequestHandler {
     const cookieSession = !!parseCookie(req.get("cookie") ?? "")[cookieName];
     const otherCredentials = !!req.get("authorization") || !!req.get("x-admin-token") || !!req.get("x-ctl-secret");
     if (cookieSession && !otherCredentials && !req.get(CSRF_HEADER)) return void res.status(403).json({ error: `Missing ${CSRF_HEADER} header (CSRF protection).` });
+    next();
+  };
+}
+
+/**
+ * Every other surface (REST, the OAuth and account forms, the admin UI's REST calls) accepts the session
+ * cookie too: an unsafe request (POST, PUT, PATCH, DELETE) that the cookie alone authenticates must come
+ * from this origin. A browser says where a request comes from: `Origin` (every current browser sends it on
+ * cross-origin form posts and fetches), else `Sec-Fetch-Site`. Refused with 403: an `Origin` of another
+ * origin (or `null`: sandboxed frames, data: pages), or `Sec-Fetch-Site` other than `same-origin` / `none`.
+ * A request with neither header is not a current browser's (the family's choice: Pleroma and Akkoma check
+ * nothing on their API and rely on the SameSite=Lax cookie, which browsers too old to send `Origin` honour
+ * too), so it passes. Requests with a token, Basic or the admin token are not affected: a browser never
+ * attaches those on its own. docs/security.md "CSRF".
+ */
+export function sessionCsrfGuard(namespace: string, baseUrl: string): RequestHandler {
+  const publicHost = new URL(baseUrl).host;
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    const creds = credentialsOf(req, namespace);
+    if (!creds.sessionToken || creds.bearer || creds.basic || creds.adminToken !== undefined) return next();
+    const origin = req.get("origin");
+    const site = req.get("sec-fetch-site");
+    const allowed =
+      origin !== undefined
+        ? sameOrigin(origin, req.get("host")) || sameOrigin(origin, publicHost)
+        : site !== undefined
+          ? site === "same-origin" || site === "none"
+          : true;
+    if (!allowed) return void res.status(403).json({ error: "Cross-site request refused." });
     next();
   };
 }

@@ -46,8 +46,8 @@ export type BusEvents = {
   status_deleted: [payload: DeletedStatus];
   /** a direct status bumped one participant's conversation: that account's `direct` stream */
   conversation: [payload: { accountId: string; conversationId: string }];
-  /** accounts (`a:<id>`), OAuth tokens (`t:<id>`), apps (`p:<id>`), follows (`f:<account id>`) or what an account sees (`v:<account id>`: blocks, mutes, filters…) were written, or too many of one kind to name: the row caches drop them (src/db/row-writes.ts `RowWrites`, src/domain/row-caches.ts) */
-  viewers_changed: [payload: { keys: string[] } | { all: "a" | "t" | "p" | "f" | "v" }];
+  /** accounts (`a:<id>`), OAuth tokens (`t:<id>`), apps (`p:<id>`), browser sessions (`s:<id>`), follows (`f:<account id>`) or what an account sees (`v:<account id>`: blocks, mutes, filters…) were written, or too many of one kind to name: the row caches drop them (src/db/row-writes.ts `RowWrites`, src/domain/row-caches.ts) */
+  viewers_changed: [payload: { keys: string[] } | { all: "a" | "t" | "p" | "s" | "f" | "v" }];
   /** an account's keyword filters changed: its `user` stream's `filters_changed` */
   filters_changed: [payload: { accountId: string }];
   /** these local accounts wrote something through an API (REST, GraphQL): their cached pages are dropped (src/http/routes/page-cache.ts) */

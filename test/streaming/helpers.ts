@@ -111,3 +111,37 @@ export async function waitForListeners(server: TestServer, n: number) {
   const hub = streamHub(server.services);
   while (hub.stats().listeners < n) await new Promise((r) => setTimeout(r, 10));
 }
+
+/** A graphql-ws (graphql-transport-ws) client on a raw socket, so that the upgrade can carry a cookie. */
+export class GqlSocket {
+  readonly events: unknown[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private waiters: (() => void)[] = [];
+  private constructor(readonly ws: WebSocket) {
+    ws.on("message", (data) => {
+      this.events.push(JSON.parse(String(data)));
+      for (const w of this.waiters.splice(0)) w();
+    });
+    this.closed = new Promise((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: String(reason) })));
+  }
+  static async open(baseUrl: string, headers: Record<string, string>, connectionParams: Record<string, string> = {}) {
+    const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws", { headers });
+    const socket = new GqlSocket(ws);
+    await new Promise((resolve, reject) => (ws.once("open", resolve), ws.once("error", reject)));
+    ws.send(JSON.stringify({ type: "connection_init", payload: connectionParams }));
+    await socket.next((m) => m.type === "connection_ack");
+    return socket;
+  }
+  next(test: (m: any) => boolean): Promise<any> {
+    const found = this.events.find(test);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => this.waiters.push(() => void this.next(test).then(resolve)));
+  }
+  subscribe(query: string) {
+    this.ws.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query } }));
+  }
+  /** the data events of the subscription */
+  data(): unknown[] {
+    return this.events.filter((m: any) => m.type === "next").map((m: any) => m.payload);
+  }
+}

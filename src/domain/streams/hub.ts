@@ -12,6 +12,7 @@ import type { ChatView } from "../chats/chats.read.ts";
 import { makeCtx, type Ctx, type Services, type Viewer } from "../context.ts";
 import { showConversation, type ConversationView } from "../conversations/conversations.ops.ts";
 import { DomainError } from "../../kernel/errors.ts";
+import { credentialWatch } from "../auth/credential-watch.ts";
 import { getNotification, type NotificationRow } from "../notifications/notifications.ops.ts";
 import { timelineIncludes, type StatusCore, type StatusFacts, type ViewerView } from "../timelines/rules.ts";
 import { mayList, PUBLIC_KINDS, STATUS_STREAMS, timelineOf, type StreamKind, type StreamSpec } from "./specs.ts";
@@ -184,8 +185,10 @@ export class StreamHub {
     return out;
   }
 
+  /** Each delivery once its listener's credentials are known to hold (a revocation being checked is waited for). */
   private async send(deliveries: [StreamListener, Delivery][], scope: EventScope) {
-    await Promise.all(deliveries.map(([l, d]) => l.deliver(d, scope)));
+    const watch = credentialWatch(this.services);
+    await Promise.all(deliveries.map(async ([l, d]) => (await watch.holds(l.viewer)) && l.deliver(d, scope)));
   }
 
   private handle<T extends Topic>(topic: T, payload: BusEvents[T][0]): Promise<void> {

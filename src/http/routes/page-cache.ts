@@ -170,7 +170,7 @@ export class PageCache {
    */
   invalidate(writes: RowWrites): void {
     if ("all" in writes) {
-      if (writes.all !== "t" && writes.all !== "p") this.clear();
+      if (writes.all !== "t" && writes.all !== "p" && writes.all !== "s") this.clear();
       return;
     }
     const tags: string[] = [];
