@@ -36,7 +36,7 @@ export function channelPrefix(settings: Pick<Settings, "domain" | "databaseUrl">
   return `ext-bus:${instanceKey(settings)}:`;
 }
 
-export function createRedisTopicTarget(options: RedisEventTargetOptions): { target: TopicEventTarget; onGap: Bus["onGap"]; close(): Promise<void> } {
+export function createRedisTopicTarget(options: RedisEventTargetOptions): { target: TopicEventTarget; onGap: Bus["onGap"]; reachable(timeoutMs: number): Promise<boolean>; close(): Promise<void> } {
   const log = options.log ?? ((message: string) => console.error(`[bus] ${message}`));
   // two connections: one in subscriber mode cannot publish. A SUBSCRIBE waits for Redis however long it
   // is away (a rejected one would leave its listener deaf for good); a PUBLISH gives up after ioredis's
@@ -97,6 +97,14 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
       gapListeners.add(listener);
       if (down) listener(true);
       return () => void gapListeners.delete(listener);
+    },
+    async reachable(timeoutMs) {
+      // not connected: known at once (a PING would wait in ioredis's offline queue for the reconnection)
+      if (closed || publishClient.status !== "ready") return false;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+      const pong = publishClient.ping().then(() => true, () => false);
+      return Promise.race([pong, late]).finally(() => clearTimeout(timer));
     },
     async close() {
       if (closed) return;
