@@ -1,13 +1,14 @@
 // The bus's event target over Redis pub/sub (used when REDIS_URL is set), so an event published in one
 // server process reaches the subscribers of every process of the instance. The maintained
 // @graphql-yoga/redis-event-target does the work; this file adds what it leaves to us: a channel prefix
-// per instance, logged (not crashing) connection failures, and closing the two connections.
+// per instance, connection failures logged once per outage (not crashing), and closing the two connections.
 //
 // A process's own publish goes to Redis like any other and comes back once on its subscriber
 // connection, so local subscribers see each event exactly once.
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import type { Redis } from "ioredis";
 import { redisClient } from "../net/ioredis.ts";
+import { redisFailed, redisReady } from "../net/redis-outage.ts";
 import { instanceKey } from "../config/instance-key.ts";
 import type { Settings } from "../config/env.ts";
 import type { Bus } from "./bus.ts";
@@ -48,9 +49,11 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
   // subscriber mode first: Redis refuses the SETINFO, ioredis drops the connection and the
   // subscriptions made before "ready" are not restored (seen on Node 24: config_changed went deaf).
   const subscribeClient = new Client(options.url, { maxRetriesPerRequest: null, disableClientInfo: true });
+  // an outage is one line, however many reconnection attempts and commands fail (src/net/redis-outage.ts)
   for (const client of [publishClient, subscribeClient]) {
-    client.on("error", (error: Error) => log(`redis: ${error.message}`));
-    logRejections(client, log);
+    client.on("error", (error: Error) => redisFailed("event bus", error));
+    client.on("ready", redisReady);
+    logRejections(client);
   }
   const inner = createRedisEventTarget({ publishClient, subscribeClient });
   const channel = (topic: string) => options.prefix + topic;
@@ -121,10 +124,10 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
  * The event target fires publish/subscribe/unsubscribe without awaiting them; a rejection (Redis down past
  * the retry limit, or a command after close) would be an unhandled rejection that ends the process.
  */
-function logRejections(client: Redis, log: (message: string) => void) {
+function logRejections(client: Redis) {
   for (const method of ["publish", "subscribe", "unsubscribe"] as const) {
     const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
     (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
-      original(...args).catch((error: Error) => log(`redis ${method}: ${error.message}`));
+      original(...args).catch((error: Error) => redisFailed(`event bus ${method}`, error));
   }
 }
