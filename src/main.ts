@@ -22,7 +22,18 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     if (stopping) process.exit(1);
     stopping = true;
+    // the whole shutdown takes at most SHUTDOWN_GRACE_MS, whatever the database and Redis are doing: what
+    // still waits on them then (a statement on a half-open connection, a Redis that does not answer) is
+    // abandoned. Nothing is lost by it: an answered write was committed before its answer, jobs are leased
+    exitWithin(settings.shutdownGraceMs, () => server.pendingShutdown());
     await server.close();
     process.exit(0);
   });
+}
+
+function exitWithin(ms: number, pending: () => string) {
+  setTimeout(() => {
+    console.error(`shutdown: still waiting for ${pending()} after ${ms} ms (SHUTDOWN_GRACE_MS); exiting`);
+    process.exit(0);
+  }, ms).unref();
 }

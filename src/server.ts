@@ -53,7 +53,15 @@ export interface RunningServer {
   services: Services;
   database: Database;
   close(): Promise<void>;
+  /** the step of close() under way (logged when shutdown runs out of time) */
+  pendingShutdown(): string;
 }
+
+/**
+ * Of SHUTDOWN_GRACE_MS, the part kept for what follows the requests in flight (stopping jobs, closing
+ * the Redis and database connections), so that shutdown ends within the grace even when requests used it all.
+ */
+const CLOSING_RESERVE_MS = 1_000;
 
 const assetsDir = path.join(projectRoot, "src/media/assets");
 
@@ -176,7 +184,7 @@ export function buildApp(services: Services, ctlSecret: string) {
 
 export async function startServer(settings: Settings): Promise<RunningServer> {
   fs.mkdirSync(settings.dataDir, { recursive: true });
-  const database = await openDatabase(settings.databaseUrl);
+  const database = await openDatabase(settings.databaseUrl, { statementTimeoutMs: settings.databaseStatementTimeoutMs, lockTimeoutMs: settings.databaseLockTimeoutMs });
   const applied = await database.migrate();
   if (applied.length) log(settings, `applied migrations: ${applied.join(", ")}`);
 
@@ -225,10 +233,16 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   log(settings, `listening on ${url} (public URL ${settings.baseUrl}, database ${database.kind}, jobs ${jobs.engine})`);
 
   let closed = false;
+  let step = "nothing";
+  const stepping = async (name: string, work: () => Promise<unknown>) => {
+    step = name;
+    await work();
+  };
   return {
     url,
     services,
     database,
+    pendingShutdown: () => step,
     async close() {
       if (closed) return;
       closed = true;
@@ -248,14 +262,16 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       await closeStreamHub(services);
       await closeCredentialWatch(services);
       await (await graphql.loaded())?.close(); // graphql-ws closes with 1001 "Going away"
-      await inFlight.drained(settings.shutdownGraceMs);
+      const grace = settings.shutdownGraceMs;
+      await stepping("requests in flight", () => inFlight.drained(Math.max(grace - Math.min(CLOSING_RESERVE_MS, grace / 2), 0)));
       server.closeAllConnections();
       await listening;
-      await jobs.stop();
-      await limiter.close();
+      await stepping("the job queue to stop", () => jobs.stop());
+      await stepping("the rate limiter's Redis connection", () => limiter.close());
       stopFollowingRowWrites();
-      await services.bus.close(); // after the jobs: a job finishing during stop may still publish
-      await database.close();
+      await stepping("the event bus to close", () => services.bus.close()); // after the jobs: a job finishing during stop may still publish
+      await stepping("the database connections to close", () => database.close());
+      step = "nothing";
     },
   };
 }

@@ -21,6 +21,9 @@ export const ownInstanceRoutes = [
         memory_used: h.memoryUsedMb,
         healthy: h.healthy,
         job_queue_stats: h.jobQueueStats,
+        // what is down, by name (added to the family's fields; redis only when the instance has one)
+        database: h.database,
+        ...(h.redis ? { redis: h.redis } : {}),
       });
     },
   }),

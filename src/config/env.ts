@@ -30,6 +30,10 @@ const EnvSchema = z.object({
   JOBS_ENABLED: bool.default(true),
   /** on SIGTERM, how long requests in flight may take to finish before their connections are cut */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** PostgreSQL's statement_timeout for the server's connections; a connection silent 5 s past it with a statement outstanding is dropped (src/db/pg-pool.ts) */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+  /** PostgreSQL's lock_timeout for the server's connections (0: wait as long as the statement timeout allows) */
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
   /** the guarded fetcher may reach private and loopback addresses (tests, closed networks) */
   ALLOW_PRIVATE_FETCH: bool.default(false),
   /** first delay of the delivery retries (doubling up to 6 hours); 30 s unless shortened (tests) */
@@ -95,6 +99,9 @@ export interface Settings {
   tokenCacheEntries?: number;
   accountCacheEntries?: number;
   shutdownGraceMs: number;
+  /** PostgreSQL statement and lock timeouts (absent in settings built by hand: none) */
+  databaseStatementTimeoutMs?: number;
+  databaseLockTimeoutMs?: number;
   rateLimitsEnabled: boolean;
 }
 
@@ -135,6 +142,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     tokenCacheEntries: e.TOKEN_CACHE_ENTRIES,
     accountCacheEntries: e.ACCOUNT_CACHE_ENTRIES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseLockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
     development: e.NODE_ENV === "development",
   };

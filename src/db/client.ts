@@ -9,6 +9,7 @@ import { announcingWrites } from "./row-writes.ts";
 import { isPostgres, openPglite } from "./pglite-open.ts";
 import { pglitePreparing, pgliteSql, preparingClient } from "./pglite-sql.ts";
 import { poolSql, registerSql } from "./sql.ts";
+import { openPool, type PoolTimeouts } from "./pg-pool.ts";
 import { statementNameGenerator } from "./statement-names.ts";
 
 /** The client the app uses. */
@@ -110,14 +111,10 @@ function observed(factory: SqlDriverAdapterFactory, listeners: Set<(sql: string)
   return factory;
 }
 
-export async function openDatabase(url: string): Promise<Database> {
+export async function openDatabase(url: string, timeouts: PoolTimeouts = {}): Promise<Database> {
   if (isPostgres(url)) {
-    const pg = (await import("pg")).default;
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    // a connection attempt that hangs (database host gone) fails after 5 s: requests answer 503, not wait
-    const pool = new pg.Pool({ connectionString: url, max: Number(new URL(url).searchParams.get("connection_limit") ?? 10), connectionTimeoutMillis: 5_000 });
-    // an idle connection the server drops (restart, failover) must not crash the process; the pool replaces it
-    pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+    const pool = await openPool(url, timeouts);
     const names = statementNameGenerator();
     const { prisma, onQuery, tell } = newClient(new PrismaPg(pool, { statementNameGenerator: names }));
     registerSql(prisma, await poolSql(pool, tell, names));

@@ -6,12 +6,23 @@
 import type { Response } from "express";
 import { ROLLED_BACK_UNDER_CALLBACK } from "../db/closed-transactions.ts";
 
-/** Error codes of an unreachable database: sockets, PostgreSQL's shutdown/connection classes, Prisma's. */
+/**
+ * Error codes of a database that cannot serve us now: sockets; PostgreSQL's shutting down or starting up
+ * (57P01 admin shutdown, e.g. pg_terminate_backend; 57P02 crash; 57P03 cannot connect now), not in a state
+ * to (55000, e.g. a standby or a database refusing connections), out of connections (53300); Prisma's.
+ * PostgreSQL's whole connection-exception class 08 is matched by its prefix (DATABASE_DOWN_CLASS).
+ */
 const DATABASE_DOWN_CODES = new Set([
   "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN",
-  "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006", "53300",
+  "57P01", "57P02", "57P03", "55000", "53300",
   "P1001", "P1002", "P1008", "P1017", "P2024",
 ]);
+const DATABASE_DOWN_CLASS = /^08[0-9A-Z]{3}$/;
+/**
+ * A statement PostgreSQL cancelled at the statement timeout (57014) or a lock not had within the lock
+ * timeout (55P03; src/db/pg-pool.ts): the server is too busy to finish now, nothing was stored.
+ */
+const TOO_SLOW_CODES = new Set(["57014", "55P03"]);
 const DATABASE_DOWN_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "DatabaseUnavailable"]);
 const DATABASE_DOWN_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|Server has closed the connection|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection due to administrator command/i;
 const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
@@ -48,13 +59,14 @@ function* chain(error: unknown): Generator<any> {
 /** The 503 or 507 answer for an infrastructure failure, or undefined when `error` is something else. */
 export function faultOf(error: unknown): Fault | undefined {
   for (const e of chain(error)) {
-    const code = typeof e.code === "string" ? e.code : undefined;
+    // adapter-pg keeps PostgreSQL's SQLSTATE as `originalCode` of the error it rethrows
+    const code = typeof e.code === "string" ? e.code : typeof e.originalCode === "string" ? e.originalCode : undefined;
     if (code && DISK_FULL_CODES.has(code)) return { status: 507, body: { error: "Insufficient storage: the server's disk is full, nothing was stored" }, kind: "disk full" };
-    if ((code && DATABASE_DOWN_CODES.has(code)) || DATABASE_DOWN_KINDS.has(e.kind) || (typeof e.message === "string" && DATABASE_DOWN_MESSAGE.test(e.message))) {
+    if ((code && (DATABASE_DOWN_CODES.has(code) || DATABASE_DOWN_CLASS.test(code))) || DATABASE_DOWN_KINDS.has(e.kind) || (typeof e.message === "string" && DATABASE_DOWN_MESSAGE.test(e.message))) {
       return { status: 503, body: { error: "Service unavailable: the database cannot be reached, try again shortly" }, retryAfter: 5, kind: "database unavailable" };
     }
     const message = typeof e.message === "string" ? e.message : "";
-    const expired = (code === TRANSACTION_TIMEOUT_CODE && TRANSACTION_TIMEOUT_MESSAGE.test(message)) || (ROLLED_BACK_CODES.has(code) && message.includes(ROLLED_BACK_UNDER_CALLBACK));
+    const expired = (code !== undefined && TOO_SLOW_CODES.has(code)) || (code === TRANSACTION_TIMEOUT_CODE && TRANSACTION_TIMEOUT_MESSAGE.test(message)) || (ROLLED_BACK_CODES.has(code) && message.includes(ROLLED_BACK_UNDER_CALLBACK));
     if (expired) {
       return { status: 503, body: { error: "Service unavailable: the server is too busy to store this now, nothing was stored; try again shortly" }, retryAfter: 5, kind: "overloaded" };
     }

@@ -6,6 +6,7 @@
 // calls start() must register the same handlers (a job without one here fails that try).
 import type { Job, Queue, Worker } from "bullmq";
 import { newId } from "../db/ids.ts";
+import { redisFailed } from "../net/redis-outage.ts";
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF } from "./db-queue.ts";
 import type { JobHandler, JobOptions, JobQueue } from "./queue.ts";
 
@@ -31,6 +32,8 @@ export function createRedisQueue(redisUrl: string, opts: RedisQueueOptions = {})
   const queueName = opts.queueName ?? "jobs";
   const prefix = opts.prefix ?? "bull";
   const log = opts.log ?? ((msg: string) => console.error(`[jobs] ${msg}`));
+  // connection errors, one per reconnection attempt while Redis is away, are one line per outage
+  const failed = (source: string) => (error: Error) => (opts.log ? log(`${source}: ${error.message}`) : redisFailed(source, error));
   const handlers = new Map<string, JobHandler>();
   // BullMQ is imported here, not at start-up, so processes without REDIS_URL never load it (about
   // 1.3 MB of JavaScript; docs/performance.md, "Start-up and idle memory").
@@ -38,7 +41,7 @@ export function createRedisQueue(redisUrl: string, opts: RedisQueueOptions = {})
   // BullMQ opens (and on close() quits) its own ioredis connections from these options.
   const opened: Promise<Queue> = bullmq.then(({ Queue }) => {
     const queue = new Queue(queueName, { connection: { url: redisUrl }, prefix });
-    queue.on("error", (err) => log(`redis queue: ${err.message}`)); // an unhandled 'error' event would crash
+    queue.on("error", failed("job queue")); // an unhandled 'error' event would crash
     return queue;
   });
   let worker: Worker | undefined;
@@ -83,7 +86,7 @@ export function createRedisQueue(redisUrl: string, opts: RedisQueueOptions = {})
         ...(opts.lockDurationMs ? { lockDuration: opts.lockDurationMs } : {}),
         ...(opts.stalledIntervalMs ? { stalledInterval: opts.stalledIntervalMs } : {}),
       });
-      worker.on("error", (err) => log(`redis worker: ${err.message}`));
+      worker.on("error", failed("job worker"));
       worker.on("failed", (job, err) => {
         if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) log(`job ${job.id} (${job.name}) failed: ${err.message}`);
       });

@@ -82,12 +82,14 @@ export type Bus = PubSub<BusEvents> & {
    * function that stops it.
    */
   onGap(listener: (down: boolean) => void): () => void;
+  /** whether Redis answers a PING within `timeoutMs` (the healthcheck); undefined when in-process */
+  redisReachable?(timeoutMs: number): Promise<boolean>;
 };
 
 /** In-process without options; over Redis with `{url, prefix}` (prefix: channelPrefix in redis-bus.ts). */
 export function createBus(redis?: { url: string; prefix: string; log?: (message: string) => void }): Bus {
   if (!redis) return Object.assign(createPubSub<BusEvents>(), { close: async () => {}, onGap: () => () => {} });
-  const { target, close, onGap } = createRedisTopicTarget(redis);
+  const { target, close, onGap, reachable } = createRedisTopicTarget(redis);
   const pubsub = createPubSub<BusEvents>({ eventTarget: target as unknown as PubSubEventTarget<BusEvents> });
-  return Object.assign(pubsub, { redisPrefix: redis.prefix, close, onGap });
+  return Object.assign(pubsub, { redisPrefix: redis.prefix, close, onGap, redisReachable: reachable });
 }

@@ -1,13 +1,14 @@
 // The bus's event target over Redis pub/sub (used when REDIS_URL is set), so an event published in one
 // server process reaches the subscribers of every process of the instance. The maintained
 // @graphql-yoga/redis-event-target does the work; this file adds what it leaves to us: a channel prefix
-// per instance, logged (not crashing) connection failures, and closing the two connections.
+// per instance, connection failures logged once per outage (not crashing), and closing the two connections.
 //
 // A process's own publish goes to Redis like any other and comes back once on its subscriber
 // connection, so local subscribers see each event exactly once.
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import type { Redis } from "ioredis";
 import { redisClient } from "../net/ioredis.ts";
+import { redisFailed, redisReady } from "../net/redis-outage.ts";
 import { instanceKey } from "../config/instance-key.ts";
 import type { Settings } from "../config/env.ts";
 import type { Bus } from "./bus.ts";
@@ -36,7 +37,7 @@ export function channelPrefix(settings: Pick<Settings, "domain" | "databaseUrl">
   return `ext-bus:${instanceKey(settings)}:`;
 }
 
-export function createRedisTopicTarget(options: RedisEventTargetOptions): { target: TopicEventTarget; onGap: Bus["onGap"]; close(): Promise<void> } {
+export function createRedisTopicTarget(options: RedisEventTargetOptions): { target: TopicEventTarget; onGap: Bus["onGap"]; reachable(timeoutMs: number): Promise<boolean>; close(): Promise<void> } {
   const log = options.log ?? ((message: string) => console.error(`[bus] ${message}`));
   // two connections: one in subscriber mode cannot publish. A SUBSCRIBE waits for Redis however long it
   // is away (a rejected one would leave its listener deaf for good); a PUBLISH gives up after ioredis's
@@ -48,9 +49,11 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
   // subscriber mode first: Redis refuses the SETINFO, ioredis drops the connection and the
   // subscriptions made before "ready" are not restored (seen on Node 24: config_changed went deaf).
   const subscribeClient = new Client(options.url, { maxRetriesPerRequest: null, disableClientInfo: true });
+  // an outage is one line, however many reconnection attempts and commands fail (src/net/redis-outage.ts)
   for (const client of [publishClient, subscribeClient]) {
-    client.on("error", (error: Error) => log(`redis: ${error.message}`));
-    logRejections(client, log);
+    client.on("error", (error: Error) => redisFailed("event bus", error));
+    client.on("ready", redisReady);
+    logRejections(client);
   }
   const inner = createRedisEventTarget({ publishClient, subscribeClient });
   const channel = (topic: string) => options.prefix + topic;
@@ -98,6 +101,14 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
       if (down) listener(true);
       return () => void gapListeners.delete(listener);
     },
+    async reachable(timeoutMs) {
+      // not connected: known at once (a PING would wait in ioredis's offline queue for the reconnection)
+      if (closed || publishClient.status !== "ready") return false;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+      const pong = publishClient.ping().then(() => true, () => false);
+      return Promise.race([pong, late]).finally(() => clearTimeout(timer));
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -113,10 +124,10 @@ export function createRedisTopicTarget(options: RedisEventTargetOptions): { targ
  * The event target fires publish/subscribe/unsubscribe without awaiting them; a rejection (Redis down past
  * the retry limit, or a command after close) would be an unhandled rejection that ends the process.
  */
-function logRejections(client: Redis, log: (message: string) => void) {
+function logRejections(client: Redis) {
   for (const method of ["publish", "subscribe", "unsubscribe"] as const) {
     const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
     (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
-      original(...args).catch((error: Error) => log(`redis ${method}: ${error.message}`));
+      original(...args).catch((error: Error) => redisFailed(`event bus ${method}`, error));
   }
 }

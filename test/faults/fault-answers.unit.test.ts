@@ -38,4 +38,15 @@ describe("faultOf", () => {
     expect(faultOf(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toMatchObject({ status: 503, kind: "database unavailable" });
     expect(faultOf(new Error("wrapped", { cause: Object.assign(new Error("no space"), { code: "ENOSPC" }) }))).toMatchObject({ status: 507, kind: "disk full" });
   });
+
+  test("every 'database unavailable' class answers 503: refused (55000), shutting down (57P01–57P03), connection exceptions (08xxx), as adapter-pg rethrows them", () => {
+    for (const code of ["55000", "57P01", "57P02", "57P03", "08000", "08006", "08P01"]) {
+      const driverError = new Error("wrapped by Prisma", { cause: { kind: "postgres", originalCode: code, originalMessage: "from PostgreSQL" } });
+      expect(faultOf(driverError), code).toMatchObject({ status: 503, retryAfter: 5, kind: "database unavailable" });
+    }
+  });
+
+  test("a statement cancelled at the statement timeout (57014) or a lock not had in time (55P03): 503 overloaded", () => {
+    for (const code of ["57014", "55P03"]) expect(faultOf(Object.assign(new Error("canceling statement"), { code })), code).toMatchObject({ status: 503, kind: "overloaded" });
+  });
 });

@@ -39,13 +39,14 @@ describe("healthcheck on postgres", () => {
       memory_used: expect.any(Number),
       healthy: true,
       job_queue_stats: expect.any(Object),
+      database: "ok",
     });
 
     await admin(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
     await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}'`);
     const down = await server.fetch("/api/v1/ext/healthcheck");
     expect(down.status).toBe(503);
-    expect(await down.json()).toMatchObject({ healthy: false });
+    expect(await down.json()).toMatchObject({ healthy: false, database: "unreachable" });
 
     await admin(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
     await vi.waitFor(async () => expect((await server.fetch("/api/v1/ext/healthcheck")).status).toBe(200), { timeout: 20_000, interval: 200 });

@@ -1,10 +1,12 @@
 // Real server processes for fault tests (kill -9, SIGTERM, a database or Redis going away): started
 // like `npm start` (node dist/main.js, built from the sources: test/support/built.ts), restartable on the same data directory and
-// database, with their output kept for assertions. Also a TCP proxy that can be cut (a database
-// "restart" without touching the machine's shared PostgreSQL) and a private redis-server.
+// database, with their output kept for assertions. Also a TCP proxy that plays network faults (a database
+// "restart", a half-open network, without touching the machine's shared PostgreSQL: tcp-proxy.ts) and a
+// private redis-server.
 import { afterAll, beforeAll } from "vitest";
 import { freshDatabase } from "./databases.ts";
 import { serverEntry } from "./built.ts";
+import { startTcpProxy, type FaultProxy } from "./tcp-proxy.ts";
 import { eventually as pollUntil } from "./federation/network.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -111,52 +113,17 @@ export function serverPerSuite(options: { env?: Record<string, string> | (() => 
   return suite;
 }
 
-/** A TCP proxy to `target` that can be cut (every connection dropped, new ones refused) and restored. */
-export interface CuttableProxy {
-  port: number;
+/** The proxy of test/support/tcp-proxy.ts, with the two moves the outage tests make. */
+export interface CuttableProxy extends FaultProxy {
+  /** every connection dropped, new ones refused */
   cut(): Promise<void>;
+  /** back to passing */
   restore(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function startProxy(targetHost: string, targetPort: number): Promise<CuttableProxy> {
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | null = null;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve, reject) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(targetPort, targetHost);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on("close", () => sockets.delete(s));
-          s.on("error", () => {});
-        }
-        client.pipe(upstream).pipe(client);
-        client.on("close", () => upstream.destroy());
-        upstream.on("close", () => client.destroy());
-      });
-      server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => {
-        port = (server!.address() as net.AddressInfo).port;
-        resolve();
-      });
-    });
-  await listen();
-  const cut = async () => {
-    const s = server;
-    server = null;
-    for (const socket of sockets) socket.destroy();
-    if (s) await new Promise<void>((r) => s.close(() => r()));
-  };
-  return {
-    get port() {
-      return port;
-    },
-    cut,
-    restore: listen,
-    close: cut,
-  };
+  const proxy = await startTcpProxy(targetHost, targetPort);
+  return Object.assign(proxy, { cut: () => proxy.mode("cut"), restore: () => proxy.mode("pass") });
 }
 
 /** A private redis-server on a free port, stoppable and restartable (never the machine's shared one). */

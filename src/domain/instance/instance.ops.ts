@@ -6,6 +6,7 @@ import type { Settings } from "../../config/env.ts";
 import type { RuntimeConfig, RuntimeSettings } from "../../config/runtime.ts";
 import type { Ctx } from "../context.ts";
 import { operation } from "../operation.ts";
+import { probeHealth } from "./health.ts";
 import { policyTransparency } from "../federation/policy/transparency.ts";
 import { rows } from "../../db/sql.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
@@ -163,20 +164,17 @@ export const instanceUsage = operation({
   },
 });
 
-/** Liveness for load balancers and monitors: the database answers and the job queue can be read. */
+/**
+ * Liveness for load balancers and monitors: the database answers, Redis too when the instance has one, and
+ * the job queue can be read; within 2 s whatever is down (health.ts), and naming what is.
+ */
 export const healthcheck = operation({
   name: "instance.healthcheck",
   access: "public",
   input: z.object({}),
   async run(ctx) {
-    let healthy = true;
-    let jobQueueStats: Record<string, number> = {};
-    try {
-      await ctx.db.$queryRawUnsafe("SELECT 1");
-      jobQueueStats = await ctx.jobs.stats();
-    } catch {
-      healthy = false;
-    }
-    return { healthy, pool: ctx.database.poolStats(), memoryUsedMb: Math.round((process.memoryUsage().rss / 1024 / 1024) * 100) / 100, jobQueueStats };
+    const health = await probeHealth(ctx);
+    const healthy = health.database === "ok" && health.redis !== "unreachable";
+    return { healthy, ...health, pool: ctx.database.poolStats(), memoryUsedMb: Math.round((process.memoryUsage().rss / 1024 / 1024) * 100) / 100 };
   },
 });

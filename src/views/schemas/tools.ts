@@ -86,6 +86,10 @@ export const HealthSchema = shape(() =>
     memory_used: z.number(),
     healthy: z.boolean(),
     job_queue_stats: z.record(z.string(), z.number()),
+    /** whether the database answered within the check's time */
+    database: z.enum(["ok", "unreachable"]),
+    /** whether Redis answered (only when the instance has REDIS_URL) */
+    redis: z.enum(["ok", "unreachable"]).optional(),
   }),
 );
 
