@@ -53,7 +53,10 @@ const Account = builder.prismaObject("Account", {
     deactivated: t.exposeBoolean("deactivated"),
     tags: t.exposeStringList("tags"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    email: t.exposeString("email", { nullable: true, authScopes: { staff: true } }),
+    // the e-mail is the admin API's `users_read` privilege (as on REST's admin user routes), not any staff
+    // role: without it the field is null rather than an error, so a moderator's report or status queries
+    // that select accounts keep working
+    email: t.exposeString("email", { nullable: true, authScopes: { privilege: "users_read" }, unauthorizedResolver: () => null }),
     // at once when the page's status data brought the counts (no promise per account and field)
     followersCount: t.int({ resolve: (a, _args, ctx) => fromCounts(a.id, ctx, (c) => visibleCounts(a, c, ctx.viewer.account?.id).followers) }),
     followingCount: t.int({ resolve: (a, _args, ctx) => fromCounts(a.id, ctx, (c) => visibleCounts(a, c, ctx.viewer.account?.id).following) }),

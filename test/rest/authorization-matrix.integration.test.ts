@@ -114,6 +114,36 @@ describe("authorization matrix from the route table", () => {
   });
 });
 
+// Field-level privileges in GraphQL: a field showing what an admin-API privilege guards is that privilege's,
+// whatever role asks. `Account.email` is `users_read`'s (the admin user routes'); the default moderator lacks
+// it and gets null (the field is nullable: no error, the rest of the query answers), as users and anonymous do.
+describe("GraphQL field-level staff privileges", () => {
+  let server: TestServer;
+  const auth: Record<string, Record<string, string>> = { anonymous: {}, adminToken: { "x-admin-token": "matrix-admin-token" } };
+  let target: { id: string; nickname: string };
+  beforeAll(async () => {
+    server = await startTestServer("pglite", { ADMIN_TOKEN: "matrix-admin-token" });
+    target = await user(server, "someone");
+    auth.user = (await user(server, "user1")).auth;
+    auth.moderator = (await moderator(server, "mod1")).auth;
+    auth.admin = (await admin(server, "admin1")).auth;
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  const SEES_EMAIL: Record<string, boolean> = { anonymous: false, user: false, moderator: false, admin: true, adminToken: true };
+
+  test("Account.email: only holders of users_read see it; the others get null and no error", async () => {
+    expect(MODERATOR_PRIVILEGES).not.toContain("users_read");
+    for (const [persona, sees] of Object.entries(SEES_EMAIL)) {
+      const res = await server.fetch("/graphql", { headers: auth[persona], json: { query: "query($id: ID) { account(id: $id) { id email } }", variables: { id: target.id } } });
+      const body = await res.json();
+      expect(res.status, persona).toBe(200);
+      expect(body.errors, `${persona}: ${JSON.stringify(body.errors)}`).toBeUndefined();
+      expect(body.data.account, persona).toEqual({ id: target.id, email: sees ? "someone@example.test" : null });
+    }
+  });
+});
+
 // Who sees a status of each visibility, on the other surfaces than REST's GET (which
 // test/rest/visibility-matrix.integration.test.ts covers): GraphQL's `status(id:)` and the streaming API.
 const VISIBILITIES = ["public", "unlisted", "private", "direct", "local"] as const;

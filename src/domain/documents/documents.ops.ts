@@ -26,10 +26,10 @@ const MAX_BYTES = 1024 * 1024;
 
 const nameInput = z.object({ name: z.string() });
 
+/** A name from the request: only the documents' own keys, never `constructor` or `__proto__` of the object. */
 function servedPath(name: string): string {
-  const served = INSTANCE_DOCUMENTS[name];
-  if (!served) throw NotFound();
-  return served;
+  if (!Object.hasOwn(INSTANCE_DOCUMENTS, name)) throw NotFound();
+  return INSTANCE_DOCUMENTS[name]!;
 }
 
 const storedFile = (ctx: Ctx, served: string) => path.join(ctx.settings.dataDir, "static", served);

@@ -48,14 +48,22 @@ function checkImage(data: Uint8Array, file: string) {
   if (!detectImageType(Buffer.from(data))) throw Invalid(`${file} is not an image (png, jpeg, gif, webp or avif)`);
 }
 
-/** A zip of images: each entry whose shortcode is free is added under its path in the archive, as the family does. */
+/**
+ * A zip of images: each entry whose shortcode is free is added under its path in the archive, as the
+ * family does. Only images are kept, by their bytes (an entry named `.png` that is not one is left out);
+ * an archive of more than MAX_ZIP_ENTRIES files is refused (zip.ts). Nothing is written before every
+ * entry is read and checked, so a refused archive leaves the pack as it was.
+ */
 function addZip(ctx: Ctx, pack: Pack, data: Uint8Array, maxBytes: number) {
   const entries = readZip(data, (n) => EMOJI_EXTENSIONS.includes(path.extname(n).toLowerCase()), maxBytes);
+  const kept = new Map<string, [file: string, content: Uint8Array]>(); // by shortcode: the first entry wins
   for (const [file, content] of entries) {
     const code = shortcodeOf(file);
     if (!isValidFileName(file)) throw Invalid(`Invalid file name in the archive: ${JSON.stringify(file)}`);
-    if (!SHORTCODE.test(code) || shortcodeTaken(ctx, pack, code)) continue;
-    checkImage(content, file);
+    if (!SHORTCODE.test(code) || kept.has(code) || shortcodeTaken(ctx, pack, code) || !detectImageType(Buffer.from(content))) continue;
+    kept.set(code, [file, content]);
+  }
+  for (const [code, [file, content]] of kept) {
     writeFile(pack, file, content);
     pack.files[code] = file;
   }

@@ -2,7 +2,7 @@
 // the sha256 a listing advertises matches the archive fetched later. Reading never trusts an entry
 // name: only names the caller expects are extracted, and unsafe names refuse the whole archive.
 import { Unzip, UnzipInflate, zipSync, type Zippable } from "fflate";
-import { Invalid } from "../../kernel/errors.ts";
+import { Invalid, Unprocessable } from "../../kernel/errors.ts";
 
 const FIXED_TIME = new Date(1980, 0, 1);
 
@@ -25,14 +25,25 @@ export function isSafeEntryName(name: string): boolean {
 /** Compressed bytes fed to the inflater at a time: deflate expands at most ~1032×, so one step stays bounded. */
 const STEP = 16 * 1024;
 
+/**
+ * Entries an archive may hold (files, whether wanted or not). An emoji pack of a thousand images is
+ * already a large one; past that, an archive of tiny entries costs a callback, a name check and an
+ * image sniff each for nothing the pack needs, so it is refused before any is written.
+ */
+export const MAX_ZIP_ENTRIES = 1000;
+
 export interface ZipErrors {
+  /** entries allowed (default MAX_ZIP_ENTRIES); `tooMany` is the error past it */
+  maxEntries?: number;
+  tooMany?: (maxEntries: number) => Error;
   unsafe?: (name: string) => Error;
   tooLarge?: (maxBytes: number) => Error;
   unreadable?: (message: string) => Error;
 }
 
 /**
- * The entries of `data` that `want` accepts, with their contents. Any entry with an unsafe name
+ * The entries of `data` that `want` accepts, with their contents. More than `maxEntries` files refuse the
+ * archive (counted as they stream past, whether wanted or not). Any entry with an unsafe name
  * (`../x`, `/etc/x`, `C:\x`) refuses the archive; directories are skipped. What is extracted may not
  * exceed `maxBytes` in total: declared sizes are checked before inflating, and the bytes actually
  * inflated are counted as they come (a zip bomb lies about its sizes), so the archive is refused as
@@ -42,12 +53,16 @@ export function readZip(data: Uint8Array, want: (name: string) => boolean, maxBy
   const unsafe = errors.unsafe ?? ((name) => Invalid(`Refused archive: the entry ${JSON.stringify(name)} would be written outside the pack folder`));
   const tooLarge = errors.tooLarge ?? ((max) => Invalid(`Refused archive: its files exceed ${max} bytes`));
   const unreadable = errors.unreadable ?? ((message) => Invalid(`Not a readable zip archive: ${message}`));
+  const maxEntries = errors.maxEntries ?? MAX_ZIP_ENTRIES;
+  const tooMany = errors.tooMany ?? ((max) => Unprocessable(`Refused archive: it holds more than ${max} files`));
   if (!isZip(data)) throw unreadable("invalid zip data");
   const files = new Map<string, Uint8Array[]>();
   let total = 0;
+  let entries = 0;
   let failure: Error | null = null;
   const unzip = new Unzip((file) => {
     if (failure || file.name.endsWith("/")) return;
+    if (++entries > maxEntries) return void (failure = tooMany(maxEntries));
     if (!isSafeEntryName(file.name)) return void (failure = unsafe(file.name));
     if (!want(file.name)) return;
     if (total + (file.originalSize ?? 0) > maxBytes) return void (failure = tooLarge(maxBytes));

@@ -132,6 +132,9 @@ async function obtainZip(ctx: Ctx, input: z.infer<typeof installFrontendInput>, 
   return res.body;
 }
 
+/** Files a frontend archive may hold: a build (scripts, styles, fonts, source maps) holds far more than an emoji pack. */
+const MAX_FRONTEND_FILES = 20_000;
+
 /**
  * The files under `buildDir` in the zip, as relative paths. Any entry that is absolute or climbs out
  * with `..` makes the whole archive refused (zip-slip), not just skipped.
@@ -139,6 +142,8 @@ async function obtainZip(ctx: Ctx, input: z.infer<typeof installFrontendInput>, 
 export function buildFiles(zip: Uint8Array, buildDir: string, maxBytes = MAX_UNZIPPED_BYTES): [string, Uint8Array][] {
   // streamed and counted (a zip bomb is refused at MAX_UNZIPPED_BYTES); zip-slip refuses the archive
   const entries = readZip(zip, () => true, maxBytes, {
+    maxEntries: MAX_FRONTEND_FILES,
+    tooMany: (max) => new FrontendInstallError(`Could not install frontend: the archive holds more than ${max} files`),
     unsafe: (raw) => new FrontendInstallError(`Could not install frontend: the archive entry ${raw} points outside the frontend folder`),
     tooLarge: (max) => new FrontendInstallError(`Could not install frontend: the archive expands to more than ${max} bytes`),
     unreadable: () => new FrontendInstallError("Could not install frontend: the build is not a zip archive"),

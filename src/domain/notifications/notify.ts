@@ -30,13 +30,32 @@ export interface NotificationInput {
 const FROM_THE_INSTANCE: readonly NotificationType[] = ["moderation_warning", "severed_relationships"];
 
 /**
- * Stores the notifications that should exist; returns how many. As in the family: blocks (either
- * way), notification mutes, domain blocks of the actor's server and muted threads suppress a
- * notification; a plain mute of the actor stores it already seen (listings hide it unless `with_muted`).
+ * Stores the notifications that should exist and announces them (bus, push); returns how many. As in
+ * the family: blocks (either way), notification mutes, domain blocks of the actor's server and muted
+ * threads suppress a notification; a plain mute of the actor stores it already seen (listings hide it
+ * unless `with_muted`). An action whose notification must not be lost to a crash between its commit and
+ * this call stores both in one transaction instead (transactional.ts).
  */
 export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<number> {
+  const stored = await storeNotifications(ctx, items);
+  await announceNotifications(ctx, stored);
+  return stored.count;
+}
+
+/** Notifications written, to announce once their transaction has committed. */
+export interface StoredNotifications {
+  count: number;
+  /** the stored rows not held back by a policy: published and pushed */
+  shown: { id: string; accountId: string; type: NotificationType; seen: boolean }[];
+  pushSubscriptions: { id: number; accountId: string; alerts: unknown }[];
+}
+
+const NONE: StoredNotifications = { count: 0, shown: [], pushSubscriptions: [] };
+
+/** The writes of `notify`, every statement through `ctx.db` (a transaction's client, when given one). */
+export async function storeNotifications(ctx: Ctx, items: NotificationInput[]): Promise<StoredNotifications> {
   const wanted = items.filter((n) => n.accountId !== n.fromAccountId || n.type === "poll" || FROM_THE_INSTANCE.includes(n.type));
-  if (wanted.length === 0) return 0;
+  if (wanted.length === 0) return NONE;
   const recipients = [...new Set(wanted.map((n) => n.accountId))];
   const actors = [...new Set(wanted.map((n) => n.fromAccountId))];
   const statusIds = [...new Set(wanted.map((n) => n.statusId).filter((id): id is string => !!id))];
@@ -70,10 +89,17 @@ export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<numb
   if (rows.length) await ctx.db.notification.createMany({ data: rows });
   const shown = rows.filter((r) => !r.filtered);
   if (shown.length < rows.length) await recordRequests(ctx, rows.filter((r) => r.filtered));
-  for (const row of shown) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
-  // queued here, not from the bus: every process hears the bus, this runs once per notification
-  await queuePushDeliveries(ctx, shown, pushSubscriptions);
-  return rows.length;
+  return { count: rows.length, shown, pushSubscriptions };
+}
+
+/**
+ * What follows stored notifications, after their commit: the bus event (streams; nothing to keep for a
+ * process that died) and the push deliveries, queued here, not from the bus: every process hears the
+ * bus, this runs once per notification.
+ */
+export async function announceNotifications(ctx: Ctx, stored: StoredNotifications): Promise<void> {
+  for (const row of stored.shown) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
+  await queuePushDeliveries(ctx, stored.shown, stored.pushSubscriptions);
 }
 
 /** What `notify` reads about the recipients, the actors and the statuses before deciding. */
@@ -156,7 +182,12 @@ async function notificationFacts(ctx: Ctx, recipients: string[], actors: string[
  * subscriber, and an account the post mentions gets its `mention` only. Callers pass the mentioned ids.
  */
 export async function notifySubscribers(ctx: Ctx, status: Status, mentioned: readonly string[]): Promise<number> {
-  if (status.reblogOfId || status.inReplyToId) return 0;
+  return notify(ctx, await subscriberNotifications(ctx, status, mentioned));
+}
+
+/** The `status` notifications `notifySubscribers` stores, for a caller storing them in its own transaction. */
+export async function subscriberNotifications(ctx: Ctx, status: Status, mentioned: readonly string[]): Promise<NotificationInput[]> {
+  if (status.reblogOfId || status.inReplyToId) return [];
   const authorId = status.accountId;
   // From the author's followers-with-notify and subscribers (both indexed by the author) to accounts,
   // never the other way round: a scan of every local account per stored status (also per remote status
@@ -175,7 +206,7 @@ export async function notifySubscribers(ctx: Ctx, status: Status, mentioned: rea
       AND a.local AND NOT a.deactivated AND a.id <> ALL($3::text[])`,
     [authorId, now, excluded],
   );
-  if (subscribers.length === 0) return 0;
+  if (subscribers.length === 0) return [];
   // who may see it is visibility.ts's rule; of the viewer's ties only following the author matters (private posts)
   const ids = subscribers.map((s) => s.id);
   const followers =
@@ -184,7 +215,7 @@ export async function notifySubscribers(ctx: Ctx, status: Status, mentioned: rea
       : new Set<string>();
   const seeing = ids.filter((id) => canSee({ viewerId: id, following: new Set(followers.has(id) ? [authorId] : []), blocked: new Set() }, status));
   // blocks, notification mutes and the rest are notify's to decide
-  return notify(ctx, seeing.map((id) => ({ accountId: id, type: "status" as const, fromAccountId: authorId, statusId: status.id })));
+  return seeing.map((id) => ({ accountId: id, type: "status" as const, fromAccountId: authorId, statusId: status.id }));
 }
 
 /** An accepted follow request: its `follow_request` notification becomes a `follow` one, as in the family. */

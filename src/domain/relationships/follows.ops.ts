@@ -12,7 +12,8 @@ import type { Ctx } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../../kernel/errors.ts";
 import { bool } from "../inputs.ts";
 import { leaveFollowerLists } from "../lists/lists.ops.ts";
-import { followRequestAccepted, notify } from "../notifications/notify.ts";
+import { followRequestAccepted } from "../notifications/notify.ts";
+import { withNotifications } from "../notifications/transactional.ts";
 import { federate } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { sqlFor } from "../../db/sql.ts";
@@ -112,7 +113,12 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
   if (isNew) {
     const state = await initialState(ctx, follower, target);
     const fields = { state, showReblogs: opts.reblogs ?? true, notify: opts.notify ?? false, apId: opts.apId ?? null };
-    follow = await ctx.db.follow.upsert({ where: { followerId_followingId: key }, create: { id: newId(), ...key, ...fields }, update: fields });
+    // the follow and its notification commit together (notifications/transactional.ts)
+    follow = await withNotifications(ctx, async (tx, notify) => {
+      const stored = await tx.db.follow.upsert({ where: { followerId_followingId: key }, create: { id: newId(), ...key, ...fields }, update: fields });
+      await notify([{ accountId: target.id, type: stored.state === "accept" ? "follow" : "follow_request", fromAccountId: follower.id }]);
+      return stored;
+    });
   } else if (opts.reblogs !== undefined || opts.notify !== undefined) {
     follow = await ctx.db.follow.update({
       where: { id: existing.id },
@@ -125,7 +131,6 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
     follow = existing;
   }
   if (opts.notify !== undefined) await setSubscription(ctx, follower.id, target.id, opts.notify);
-  if (isNew) await notify(ctx, [{ accountId: target.id, type: follow.state === "accept" ? "follow" : "follow_request", fromAccountId: follower.id }]);
   if (isNew) await publishFollowUpdate(ctx, follower.id, target.id, follow.state === "accept" ? "follow_accept" : "follow_pending");
   // federation: a local account's Follow goes to a remote target (pending until its Accept comes back);
   // a remote follower accepted at once (or following again) gets our Accept

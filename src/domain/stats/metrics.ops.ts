@@ -149,7 +149,8 @@ export const measures = operation({
     const previous: [Date, Date] = [new Date(from.getTime() - span), from];
     const out: Measure[] = [];
     for (const key of input.keys) {
-      const m = MEASURES[key];
+      // a key from the request: only the table's own ones (`constructor` is not a measure)
+      const m = Object.hasOwn(MEASURES, key) ? MEASURES[key] : undefined;
       if (!m) continue;
       const arg = argFor(input, key, m.needs);
       if (arg === undefined) throw Invalid(`${key} needs ${m.needs}`, { [m.needs!]: "is required" });
@@ -223,7 +224,7 @@ export const dimensions = operation({
     const limit = Math.min(Math.max(input.limit ?? 10, 1), 100);
     const out: Dimension[] = [];
     for (const key of input.keys) {
-      const d = DIMENSIONS[key];
+      const d = Object.hasOwn(DIMENSIONS, key) ? DIMENSIONS[key] : undefined;
       if (!d) continue;
       if (key === "space_usage") {
         const media = await ctx.db.mediaAttachment.aggregate({ where: { account: { local: true } }, _sum: { size: true } });

@@ -9,7 +9,7 @@ import type { Access } from "../auth/access.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
-import { notify } from "../notifications/notify.ts";
+import { withNotifications } from "../notifications/transactional.ts";
 import { deletedStatuses } from "../streams/streams.read.ts";
 import { federate, federateFavourite, federatedVisibility, likeUndoIntent } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
@@ -57,9 +57,13 @@ function statusAction<S extends z.ZodType<{ id: string }>>(
 
 /** `account` favourites `status` (once); `apId` is the id of a received Like. Answers whether it was new. */
 export async function favouriteAs(ctx: Ctx, account: Account, status: Status, apId?: string): Promise<boolean> {
-  const { count } = await ctx.db.favourite.createMany({ data: [{ id: newId(), accountId: account.id, statusId: status.id, apId: apId ?? null }], skipDuplicates: true });
+  // the favourite and its notification commit together (notifications/transactional.ts)
+  const count = await withNotifications(ctx, async (tx, notify) => {
+    const { count } = await tx.db.favourite.createMany({ data: [{ id: newId(), accountId: account.id, statusId: status.id, apId: apId ?? null }], skipDuplicates: true });
+    if (count) await notify([{ accountId: status.accountId, type: "favourite", fromAccountId: account.id, statusId: status.id }]);
+    return count;
+  });
   if (count) statusesChanged(ctx, [status.id]); // favourites_count
-  if (count) await notify(ctx, [{ accountId: status.accountId, type: "favourite", fromAccountId: account.id, statusId: status.id }]);
   return count > 0;
 }
 
@@ -116,8 +120,9 @@ export async function reblogAs(ctx: Ctx, me: Account, original: Status, visibili
   if (earlier) return earlier;
   const id = newId();
   const now = remote?.createdAt ?? ctx.clock();
-  const reblog = await ctx.db.status
-    .create({
+  // the reblog, the author's last status date and the notification commit together (notifications/transactional.ts)
+  const reblog = await withNotifications(ctx, async (tx, notify) => {
+    const created = await tx.db.status.create({
       data: {
         id,
         uri: remote?.uri ?? `${ctx.settings.baseUrl}/activities/${id}`,
@@ -129,14 +134,16 @@ export async function reblogAs(ctx: Ctx, me: Account, original: Status, visibili
         applicationId: remote ? null : (ctx.viewer.app?.id ?? null),
         createdAt: now,
       },
-    })
+    });
+    await tx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
+    await notify([{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
+    return created;
+  })
     // a concurrent reblog of the same status won: answer that one (one reblog per account and status)
     .catch(async (error) => ((error as { code?: string }).code === "P2002" ? (await existing()) ?? Promise.reject(error) : Promise.reject(error)));
   if (reblog.id !== id) return reblog;
   ctx.bus.publish("status_created", { statusId: reblog.id, accountId: reblog.accountId });
   statusesChanged(ctx, [original.id]); // reblogs_count
-  await ctx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
-  await notify(ctx, [{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
   return reblog;
 }
 

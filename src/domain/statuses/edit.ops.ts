@@ -18,6 +18,7 @@ import { checkContent } from "./statuses.ops.ts";
 import { getVisibleStatus } from "./statuses.read.ts";
 import { text } from "../input-limits.ts";
 import { statusUpdated } from "./status-cache.ts";
+import { upsertTags } from "../tags/upsert-tags.ts";
 
 /** Absent fields keep their current value. */
 export const editInput = z.object({
@@ -116,7 +117,7 @@ export const editStatus = operation({
     // before loses access: recipients only grow
     const mentionIds = [...new Set([...formatted.mentions.map((a) => a.id), ...(status.inReplyToAccountId && status.inReplyToAccountId !== me.id ? [status.inReplyToAccountId] : [])])];
     const newlyAddressed = mentionIds.filter((id) => !status.recipientIds.includes(id));
-    const tags = await Promise.all(formatted.tags.map((name) => ctx.db.tag.upsert({ where: { name }, create: { id: newId(), name }, update: {} })));
+    const tags = await upsertTags(ctx, formatted.tags);
     const now = ctx.clock();
 
     const updated = await ctx.db.$transaction(async (tx) => {

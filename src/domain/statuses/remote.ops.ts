@@ -8,7 +8,9 @@ import type { Account, Poll, Prisma, Status, Visibility } from "../../generated/
 import type { Ctx } from "../context.ts";
 import { rememberRemoteEmojis, type RemoteEmoji } from "../emoji/remote-emoji.ts";
 import { keepVersion, statusEdited } from "./edit.ops.ts";
-import { removeStatus, statusStored, upsertTags } from "./statuses.ops.ts";
+import { removeStatus, statusNotifications, statusStored } from "./statuses.ops.ts";
+import { upsertTags } from "../tags/upsert-tags.ts";
+import { withNotifications } from "../notifications/transactional.ts";
 import { CLOSE_POLL_JOB } from "./statuses.job-names.ts";
 import { statusUpdated } from "./status-cache.ts";
 
@@ -114,15 +116,19 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
     ...(data.poll ? { poll: { create: pollRow(data.poll) } } : {}),
   };
   let created: Status;
+  // a post that mentions someone stores their notifications in its own transaction: a repeated delivery
+  // after a crash finds the status stored and notifies no one (notifications/transactional.ts)
+  const notified = data.media.length > 0 || mentionIds.length > 0;
   try {
-    // one statement for a plain post; a transaction only when attachments go with it
-    created = data.media.length
-      ? await ctx.db.$transaction(async (tx) => {
-          const status = await tx.status.create({ data: row });
-          await tx.mediaAttachment.createMany({ data: data.media.map((m) => mediaRow(data.accountId, status.id, m)) });
+    // one statement for a plain post; a transaction only when attachments or mentions go with it
+    created = notified
+      ? await withNotifications(ctx, async (tx, notifyWith) => {
+          const status = await tx.db.status.create({ data: row });
+          if (data.media.length) await tx.db.mediaAttachment.createMany({ data: data.media.map((m) => mediaRow(data.accountId, status.id, m)) });
+          await notifyWith(await statusNotifications(tx, status, mentionIds));
           return status;
         })
-      : mentionIds.length || tags.length || data.poll
+      : tags.length || data.poll
         ? await ctx.db.status.create({ data: row })
         : // the common case, a post without mentions, tags or poll (once per inbox Create): one INSERT
           // through the driver, the same row Prisma would write (updatedAt is Prisma's @updatedAt)
@@ -136,7 +142,7 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
     throw error;
   }
   if (data.emojis.length) await rememberRemoteEmojis(ctx, await authorDomain(ctx, data.accountId), data.emojis);
-  const status = await statusStored(ctx, created, mentionIds, data.authorLastStatusAt === undefined ? undefined : { lastStatusAt: data.authorLastStatusAt });
+  const status = await statusStored(ctx, created, mentionIds, data.authorLastStatusAt === undefined ? undefined : { lastStatusAt: data.authorLastStatusAt }, notified);
   if (data.poll?.expiresAt && !data.poll.closedAt) {
     const poll = await ctx.db.poll.findUnique({ where: { statusId: status.id }, select: { id: true } });
     if (poll) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: poll.id }, { runAt: data.poll.expiresAt });

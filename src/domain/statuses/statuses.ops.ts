@@ -1,7 +1,7 @@
 // Posting and deleting statuses. Visibility rules live in visibility.ts, text in formatter.ts.
 import { z } from "zod";
 import { newId } from "../../db/ids.ts";
-import type { Account, Prisma, Status, Tag, Visibility } from "../../generated/prisma/client.ts";
+import type { Account, Prisma, Status, Visibility } from "../../generated/prisma/client.ts";
 import { requireAccount } from "../auth/policy.ts";
 import type { Ctx } from "../context.ts";
 import { Forbidden, NotFound, Unprocessable } from "../../kernel/errors.ts";
@@ -10,7 +10,9 @@ import { conversationReplyTarget, recordDirectStatus } from "../conversations/co
 import { customEmojiIn } from "../emoji/emojify.ts";
 import { listMemberIds } from "../lists/lists.ops.ts";
 import { attachableMedia } from "../media/media.ops.ts";
-import { notify, notifySubscribers } from "../notifications/notify.ts";
+import { notify, subscriberNotifications, type NotificationInput } from "../notifications/notify.ts";
+import { withNotifications } from "../notifications/transactional.ts";
+import { upsertTags } from "../tags/upsert-tags.ts";
 import { deletedStatuses } from "../streams/streams.read.ts";
 import { deletedStatusSnapshot, federate, federatedVisibility, federateStatus } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
@@ -188,18 +190,6 @@ async function draft(ctx: Ctx, me: Account, input: z.output<typeof postInput>): 
   return { status: { ...status, content: kept.content, source: kept.source, spoilerText: kept.spoilerText, sensitive: kept.sensitive, visibility: kept.visibility }, mentions: recipients, tags: formatted.tags, mediaIds, poll };
 }
 
-/** The tags named `names` (lower-cased), created when new: one statement however many. */
-export async function upsertTags(ctx: Ctx, names: readonly string[]): Promise<Tag[]> {
-  const unique = [...new Set(names)];
-  if (!unique.length) return [];
-  // DO UPDATE (a no-op write) rather than DO NOTHING, so existing tags come back in RETURNING too
-  const rows = await ctx.db.$queryRaw<Tag[]>`
-    INSERT INTO tags (id, name) SELECT * FROM unnest(${unique.map(() => newId())}::text[], ${unique}::text[])
-    ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, name`;
-  const byName = new Map(rows.map((t) => [t.name, t]));
-  return unique.map((name) => byName.get(name)!);
-}
-
 /**
  * Whether a new status moves its author's `last_status_at`. The API shows that column as a date (as the
  * reference API does), so when the caller knows the author's current value and it is already that day
@@ -217,7 +207,14 @@ function lastStatusDateMoves(author: { lastStatusAt: Date | null } | undefined, 
  * conversation, the `status_created` event (streams, subscriptions), the author's last status date,
  * the mentioned accounts' notifications and the author's subscribers' `status` notifications.
  */
-export async function statusStored(ctx: Ctx, stored: Status, mentionIds: readonly string[], author?: { lastStatusAt: Date | null }): Promise<Status> {
+export async function statusStored(
+  ctx: Ctx,
+  stored: Status,
+  mentionIds: readonly string[],
+  author?: { lastStatusAt: Date | null },
+  /** the notifications were stored in the status's own transaction (statusNotifications) */
+  notified = false,
+): Promise<Status> {
   const status = await recordDirectStatus(ctx, stored); // joins or starts the direct conversation
   ctx.bus.publish("status_created", { statusId: status.id, accountId: status.accountId });
   statusesChanged(ctx, [status.inReplyToId]); // the parent's replies_count
@@ -226,12 +223,14 @@ export async function statusStored(ctx: Ctx, stored: Status, mentionIds: readonl
     // updateMany: the row is not wanted back (an update would read every column of it)
     await ctx.db.account.updateMany({ where: { id: status.accountId }, data: { lastStatusAt: status.createdAt } });
   }
-  await notify(
-    ctx,
-    mentionIds.map((accountId) => ({ accountId, type: "mention" as const, fromAccountId: status.accountId, statusId: status.id })),
-  );
-  await notifySubscribers(ctx, status, mentionIds); // also when a scheduled status is published
+  if (!notified) await notify(ctx, await statusNotifications(ctx, status, mentionIds));
   return status;
+}
+
+/** A new status's notifications: its mentions', and its author's subscribers' `status` ones (also when a scheduled status is published). */
+export async function statusNotifications(ctx: Ctx, status: Status, mentionIds: readonly string[]): Promise<NotificationInput[]> {
+  const mentions = mentionIds.map((accountId) => ({ accountId, type: "mention" as const, fromAccountId: status.accountId, statusId: status.id }));
+  return [...mentions, ...(await subscriberNotifications(ctx, status, mentionIds))];
 }
 
 /** Stores a drafted status with its mentions, tags, media and poll; schedules its expiry. */
@@ -243,7 +242,9 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
   // out of time the request answers 503 and nothing is stored, whatever the post carries (test/faults/overload;
   // src/db/closed-transactions.ts) — a bare INSERT has no time limit, so a cheaper path for plain posts has to
   // come with its own answer to an overloaded database
-  const stored = await ctx.db.$transaction(async (tx) => {
+  // the status and its notifications commit together (notifications/transactional.ts)
+  const stored = await withNotifications(ctx, async (txCtx, notifyWith) => {
+    const tx = txCtx.db;
     const created = await tx.status.create({
       data: {
         ...d.status,
@@ -254,9 +255,10 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
       },
     });
     if (media.length) await tx.mediaAttachment.updateMany({ where: { id: { in: media.map((m) => m.id) } }, data: { statusId: created.id } });
+    await notifyWith(await statusNotifications(txCtx, created, d.mentions.map((a) => a.id)));
     return created;
   });
-  const status = await statusStored(ctx, stored, d.mentions.map((a) => a.id), me);
+  const status = await statusStored(ctx, stored, d.mentions.map((a) => a.id), me, true);
   if (status.expiresAt) await ctx.jobs.enqueue(EXPIRE_STATUS_JOB, { statusId: status.id }, { runAt: status.expiresAt });
   if (d.poll?.expiresAt) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: d.poll.id }, { runAt: d.poll.expiresAt as Date });
   // federation: a Create goes out here for visibilities other than local

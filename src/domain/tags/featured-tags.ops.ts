@@ -9,6 +9,7 @@ import type { Ctx } from "../context.ts";
 import { NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { tagName } from "./followed-tags.ops.ts";
+import { upsertTags } from "./upsert-tags.ts";
 
 /** At most this many featured tags per account (the reference server's limit). */
 export const FEATURED_TAGS_LIMIT = 10;
@@ -63,10 +64,12 @@ export const featureTag = operation({
     if (!name) throw Unprocessable("Validation failed: Tag is invalid", { name: "is invalid" });
     if ((await ctx.db.featuredTag.count({ where: { accountId: me.id } })) >= FEATURED_TAGS_LIMIT)
       throw Unprocessable(`Validation failed: You can only feature up to ${FEATURED_TAGS_LIMIT} hashtags`, { name: "too many" });
-    const tag = await ctx.db.tag.upsert({ where: { name }, create: { id: newId(), name }, update: {} });
-    if (await ctx.db.featuredTag.findUnique({ where: { accountId_tagId: { accountId: me.id, tagId: tag.id } } })) throw Unprocessable("Validation failed: Tag has already been taken", { name: "has already been taken" });
-    const row = await ctx.db.featuredTag.create({ data: { id: newId(ctx.clock().getTime()), accountId: me.id, tagId: tag.id, createdAt: ctx.clock() } });
-    return (await featuredTagsOf(ctx, me)).find((f) => f.id === row.id)!;
+    const [tag] = await upsertTags(ctx, [name]);
+    const id = newId(ctx.clock().getTime());
+    // ON CONFLICT DO NOTHING: featuring it twice at once leaves one row, and the loser is told it is taken
+    const { count } = await ctx.db.featuredTag.createMany({ data: [{ id, accountId: me.id, tagId: tag!.id, createdAt: ctx.clock() }], skipDuplicates: true });
+    if (count === 0) throw Unprocessable("Validation failed: Tag has already been taken", { name: "has already been taken" });
+    return (await featuredTagsOf(ctx, me)).find((f) => f.id === id)!;
   },
 });
 

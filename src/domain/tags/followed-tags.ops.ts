@@ -8,6 +8,7 @@ import type { Ctx } from "../context.ts";
 import { NotFound } from "../../kernel/errors.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
+import { upsertTags } from "./upsert-tags.ts";
 
 /** A hashtag name as stored: without `#`, lower case; letters, digits and `_` with at least one letter. */
 export function tagName(raw: string): string | null {
@@ -53,13 +54,10 @@ export const followTag = operation({
     const me = requireAccount(ctx);
     const name = tagName(input.name);
     if (!name) throw NotFound("Record not found");
-    const tag = await ctx.db.tag.upsert({ where: { name }, create: { id: newId(), name }, update: {} });
-    await ctx.db.followedTag.upsert({
-      where: { accountId_tagId: { accountId: me.id, tagId: tag.id } },
-      create: { id: newId(ctx.clock().getTime()), accountId: me.id, tagId: tag.id, createdAt: ctx.clock() },
-      update: {},
-    });
-    return { tag, following: true } satisfies TagView;
+    const [tag] = await upsertTags(ctx, [name]);
+    // skipDuplicates (ON CONFLICT DO NOTHING): the same follow sent twice at once is one follow, not a 500
+    await ctx.db.followedTag.createMany({ data: [{ id: newId(ctx.clock().getTime()), accountId: me.id, tagId: tag!.id, createdAt: ctx.clock() }], skipDuplicates: true });
+    return { tag: tag!, following: true } satisfies TagView;
   },
 });
 
