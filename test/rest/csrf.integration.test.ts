@@ -4,7 +4,7 @@
 // OAuth authorize form, tRPC and GraphQL; the server's own origin, non-browser clients (no Origin, no
 // Sec-Fetch-Site) and bearer tokens of any origin keep working (src/http/csrf.ts).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const OOB = "urn:ietf:wg:oauth:2.0:oob";
@@ -12,7 +12,7 @@ const PASSWORD = "secret-password";
 const EVIL = { origin: "http://evil.example" };
 const REFUSED = { error: "Cross-site request refused." };
 
-describe.each(DB_KINDS)("CSRF on the session cookie on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("CSRF on the session cookie on %s", (kind) => {
   let server: TestServer;
   let db: TestServer["services"]["db"];
   let app: { client_id: string; client_secret: string };

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { admin, post, user, type User } from "../support/actors.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { PNG, packsDir, writePackOnDisk } from "./emoji-helpers.ts";
@@ -16,7 +16,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 const PROTOTYPE_KEYS = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"];
 
-describe.each(DB_KINDS)("races on first use and odd keys on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("races on first use and odd keys on %s", (kind) => {
   let server: TestServer;
   let root: User;
   const people: User[] = [];

@@ -6,7 +6,7 @@
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { streamHub } from "../../src/domain/streams/hub.ts";
-import { DB_KINDS } from "../support/databases.ts";
+import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
 import { GqlSocket, openStream, waitForListeners, type StreamClient, type StreamMessage } from "./helpers.ts";
 
@@ -14,7 +14,7 @@ const REVOKED = { code: 1008, reason: "Credentials revoked" };
 const SCOPES = "read write follow push";
 const PASSWORD = "secret-password";
 
-describe.each(DB_KINDS)("revocation closes live connections on %s", (kind) => {
+describe.each(suiteKinds(import.meta.url))("revocation closes live connections on %s", (kind) => {
   let server: TestServer;
   let adminAuth: Record<string, string>;
   const tokens: Record<string, { access_token: string; id: number }> = {};

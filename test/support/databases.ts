@@ -29,6 +29,7 @@ export const BOTH_DATABASES: Record<string, string> = {
   "test/db/closed-transactions.integration.test.ts": "each driver adapter closes and refuses late transaction statements its own way",
   "test/rest/instance.integration.test.ts": "checks the migrations recorded on each database the way prisma migrate records them",
   "test/rest/account-names.integration.test.ts": "account names are matched by raw SQL on lower() with expression indexes (src/db/account-names.ts)",
+  "test/rest/races-odd-keys.integration.test.ts": "rows made on first use are INSERT … ON CONFLICT statements, and only PostgreSQL runs them concurrently",
   "test/rest/search.integration.test.ts": "search's SQL (text matching, ranking) runs in each engine",
   "test/rest/query-budget.integration.test.ts": "the statements per page are counted per driver (prepared statements differ)",
   "test/rest/statuses.integration.test.ts": "the status statements (status-data, viewer flags) in each engine",
