@@ -16,6 +16,7 @@ const HARMLESS_OPERAND = /^(undefined|null|""|''|true|false|\d+|typeof|"[\w:.-]*
 const REVIEWED: Record<string, string> = {
   "src/server.ts: data.ctlSecret === ctlSecret": "the server's own runtime file, read back at shutdown to remove only its own",
   "src/domain/auth/tokens.ops.ts: app.id !== token.appId": "row ids, not secrets",
+  "src/domain/auth/credential-watch.ts: token.accountId !== viewer.account.id": "row ids, not secrets",
   "src/domain/accounts/account-actions.ops.ts: password !== confirmation": "both sent by the same client in one request",
   "src/domain/captcha/captcha.ops.ts: data.t !== token": "the CAPTCHA's public token against the signed answer data",
   "src/domain/push/push.ops.ts: ctx.viewer.tokenId === undefined": "a presence check",
