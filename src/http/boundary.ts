@@ -8,6 +8,7 @@ import multer from "multer";
 import qs from "qs";
 import { DomainError } from "../kernel/errors.ts";
 import { findUnsafeInput, MAX_DEPTH } from "../domain/input-limits.ts";
+import { faultOf } from "./faults.ts";
 
 export const HTTP_LIMITS = {
   /** characters of the request target (path and query string); longer → 414 */
@@ -115,7 +116,8 @@ export function multipartBoundary(parse: RequestHandler): RequestHandler {
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       if (err instanceof multer.MulterError) return next(new InputError(TOO_LARGE.has(err.code) ? 413 : 400, err.field ? `${err.message}: ${err.field}` : err.message));
-      if (err instanceof InputError || err instanceof DomainError) return next(err);
+      // a full disk while a file streams to DATA_DIR/tmp/uploads is the server's fault (507), not the body's
+      if (err instanceof InputError || err instanceof DomainError || faultOf(err)) return next(err);
       next(new InputError(400, `Malformed multipart body: ${(err as Error).message ?? "unreadable"}`));
     });
 }

@@ -49,7 +49,7 @@ describe.skipIf(!canMount)("disk full during an upload", () => {
     // uploaded, where a PNG would be re-encoded small (docs/media.md)
     const big = Buffer.concat([GIF, Buffer.alloc(4 * 1024 * 1024)]);
     const full = await upload(big);
-    expect(full.status).toBe(507);
+    expect(full.status, JSON.stringify(full.body)).toBe(507);
     expect(full.body).toEqual({ error: expect.stringMatching(/disk is full/) });
     expect(filesUnder(uploads)).toEqual(before);
     const rows = await fetch(`${server.url}/api/v1/ext/admin/media?local_only=true`, { headers: { "x-admin-token": PROCESS_ADMIN_TOKEN } }).catch(() => null);

@@ -9,7 +9,7 @@ import { GuardedFetchError } from "../../net/guarded-fetch.ts";
 import { assertSafeInput, withLengthLimits } from "../../domain/input-limits.ts";
 import { invalidFromZod } from "../../domain/operation.ts";
 import { sendFault } from "../faults.ts";
-import { HTTP_LIMITS, restBodyParsers, restMediaType } from "../boundary.ts";
+import { HTTP_LIMITS, inputErrorShape, restBodyParsers, restMediaType } from "../boundary.ts";
 import { multipartToDisk, uploadsTempDir } from "./uploads.ts";
 import { applyRateDecision, RateLimiter } from "../rate-limit.ts";
 import { credentialsOf } from "../credentials.ts";
@@ -169,7 +169,12 @@ export function mountRoutes(router: express.Router, routes: readonly RouteDef[],
     const authorizedMultipart: express.RequestHandler = (req, res, next) => {
       if (!req.is("multipart/form-data")) return next();
       // the route's error shape, the password throttle's 429 and the database's 503 as the handler would send them
-      const fail = (error: unknown) => sendError(res, error, def, services.settings);
+      // (a malformed or oversized body is a boundary failure: its 400/413 as the app's error handler answers it)
+      const fail = (error: unknown) => {
+        const shape = inputErrorShape(error);
+        if (shape) return void (res.headersSent || res.status(shape.status).json(shape.body));
+        sendError(res, error, def, services.settings);
+      };
       authorize(declared, services, req).then((ctx) => {
         res.locals.authorized = ctx;
         multipart(req, res, (error?: unknown) => (error ? fail(error) : next()));
