@@ -44,16 +44,17 @@ const ROLLED_BACK_CODES = new Set<string | undefined>(["P1018", "P2010"]);
 
 export type Fault = { status: 503 | 507; body: { error: string }; retryAfter?: number; kind: "database unavailable" | "overloaded" | "disk full" };
 
-/** Every error of the `cause` chain (Prisma and the pg adapter wrap the socket's error). */
-function* chain(error: unknown): Generator<any> {
-  const seen = new Set<unknown>();
-  let current: any = error;
-  while (current && typeof current === "object" && !seen.has(current)) {
-    seen.add(current);
-    yield current;
-    if (current instanceof AggregateError) for (const e of current.errors) yield* chain(e);
-    current = current.cause ?? current.originalError;
-  }
+/**
+ * Every error of the `cause` chain (Prisma and the pg adapter wrap the socket's error; a model call that
+ * failed inside an interactive transaction is a P2039 whose PostgreSQL error is `meta.driverAdapterError`).
+ */
+function* chain(error: unknown, seen = new Set<unknown>()): Generator<any> {
+  const current: any = error;
+  if (!current || typeof current !== "object" || seen.has(current)) return;
+  seen.add(current);
+  yield current;
+  if (current instanceof AggregateError) for (const e of current.errors) yield* chain(e, seen);
+  for (const next of [current.cause, current.originalError, current.meta?.driverAdapterError]) yield* chain(next, seen);
 }
 
 /** The 503 or 507 answer for an infrastructure failure, or undefined when `error` is something else. */

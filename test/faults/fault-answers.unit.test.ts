@@ -49,4 +49,11 @@ describe("faultOf", () => {
   test("a statement cancelled at the statement timeout (57014) or a lock not had in time (55P03): 503 overloaded", () => {
     for (const code of ["57014", "55P03"]) expect(faultOf(Object.assign(new Error("canceling statement"), { code })), code).toMatchObject({ status: 503, kind: "overloaded" });
   });
+
+  test("a model call inside a transaction (P2039) carries PostgreSQL's code in meta.driverAdapterError", () => {
+    // the shape a post's status.create raised when the lock timeout ended its wait (a 500 before)
+    const driverAdapterError = new Error("canceling statement due to lock timeout", { cause: { kind: "postgres", originalCode: "55P03" } });
+    const prismaError = Object.assign(new Error("Invalid `prisma.status.create()` invocation"), { code: "P2039", meta: { modelName: "Status", driverAdapterError } });
+    expect(faultOf(prismaError)).toMatchObject({ status: 503, retryAfter: 5, kind: "overloaded" });
+  });
 });

@@ -16,7 +16,9 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 const PNG = fs.readFileSync("src/media/assets/avi.png");
 
 describe("a transaction that runs out of time", () => {
-  const suite = serverPerSuite({ env: { JOBS_ENABLED: "false" } });
+  // no lock timeout here: the INSERT waits until the transaction's own 10 s expire (the lock timeout's
+  // 503 is the last describe's)
+  const suite = serverPerSuite({ env: { JOBS_ENABLED: "false", DATABASE_LOCK_TIMEOUT_MS: "0" } });
   let locker: pg.Client;
   let watcher: pg.Client;
   let alice: { id: string; auth: { authorization: string } };
@@ -93,5 +95,31 @@ describe("a transaction that runs out of time", () => {
     const next = await post({ status: "on time with media", media_ids: [media.id] });
     expect(next.status).toBe(200);
     expect((await next.json()).media_attachments).toEqual([expect.objectContaining({ id: media.id })]);
+  });
+});
+
+describe("a post that waits on a lock past DATABASE_LOCK_TIMEOUT_MS", () => {
+  const suite = serverPerSuite({ env: { JOBS_ENABLED: "false", DATABASE_LOCK_TIMEOUT_MS: "1000" } });
+
+  test("503 with Retry-After, nothing stored; the next post works", async () => {
+    const { alice } = await usersOn(suite.server.url, ["alice"]);
+    const locker = new pg.Client({ connectionString: suite.db.url });
+    await locker.connect();
+    try {
+      const post = (status: string) =>
+        fetch(`${suite.server.url}/api/v1/statuses`, { method: "POST", headers: { ...alice.auth, "content-type": "application/json" }, body: JSON.stringify({ status }) });
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE statuses IN SHARE MODE");
+      // the lock is held until the answer has come: the server gave up waiting by itself
+      const res = await post("waited on a lock");
+      await locker.query("COMMIT");
+      expect(res.status, suite.server.output().slice(-3000)).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(await res.json()).toEqual({ error: "Service unavailable: the server is too busy to store this now, nothing was stored; try again shortly" });
+      expect((await locker.query("SELECT count(*)::int AS n FROM statuses WHERE source = $1", ["waited on a lock"])).rows[0].n).toBe(0);
+      expect((await post("after the lock")).status).toBe(200);
+    } finally {
+      await locker.end();
+    }
   });
 });
