@@ -47,6 +47,10 @@ import { followRowWrites } from "./domain/row-caches.ts";
 import { installPageCache } from "./http/routes/page-cache.ts";
 import { keptGraphqlAnswers } from "./http/kept-graphql.ts";
 import { appRouter, type TrpcContext } from "./trpc/router.ts";
+import { prepareDataDir, holdDataDir } from "./kernel/data-dir.ts";
+import { isPostgres } from "./db/pglite-open.ts";
+import { ensurePortFree, listenFailure } from "./net/port-free.ts";
+import { checkMigrationsPresent, databaseStartupFailure, probePostgres } from "./db/startup-errors.ts";
 
 export interface RunningServer {
   url: string;
@@ -182,10 +186,35 @@ export function buildApp(services: Services, ctlSecret: string) {
   return { app, graphql, limiter };
 }
 
+/**
+ * Starts the server on `settings`. Start-up mistakes (data directory, port, migrations, database) are
+ * StartupErrors with one line for the operator, found before slow work where they can be: the data
+ * directory is held first (one process per DATA_DIR: src/kernel/data-dir.ts), the port checked before the
+ * database is opened and migrated.
+ */
 export async function startServer(settings: Settings): Promise<RunningServer> {
-  fs.mkdirSync(settings.dataDir, { recursive: true });
-  const database = await openDatabase(settings.databaseUrl, { statementTimeoutMs: settings.databaseStatementTimeoutMs, lockTimeoutMs: settings.databaseLockTimeoutMs });
-  const applied = await database.migrate();
+  prepareDataDir(settings.dataDir);
+  // the embedded database is this process's alone; with PostgreSQL several processes may share DATA_DIR
+  const releaseDataDir = isPostgres(settings.databaseUrl) ? () => {} : holdDataDir(settings.dataDir, "server");
+  try {
+    return await startHolding(settings, releaseDataDir);
+  } catch (error) {
+    releaseDataDir();
+    throw error;
+  }
+}
+
+async function startHolding(settings: Settings, releaseDataDir: () => void): Promise<RunningServer> {
+  await ensurePortFree(settings.host, settings.port);
+  checkMigrationsPresent();
+  await probePostgres(settings.databaseUrl);
+  const database = await openDatabase(settings.databaseUrl, { statementTimeoutMs: settings.databaseStatementTimeoutMs, lockTimeoutMs: settings.databaseLockTimeoutMs }).catch((error) => {
+    throw databaseStartupFailure(error, settings.databaseUrl);
+  });
+  const applied = await database.migrate().catch(async (error) => {
+    await database.close().catch(() => {});
+    throw databaseStartupFailure(error, settings.databaseUrl);
+  });
   if (applied.length) log(settings, `applied migrations: ${applied.join(", ")}`);
 
   const jobs = createJobQueue({
@@ -222,7 +251,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
 
   if (settings.jobsEnabled) await jobs.start();
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error) => reject(listenFailure(error, settings.host, settings.port)));
     server.listen(settings.port, settings.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
@@ -271,6 +300,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       stopFollowingRowWrites();
       await stepping("the event bus to close", () => services.bus.close()); // after the jobs: a job finishing during stop may still publish
       await stepping("the database connections to close", () => database.close());
+      releaseDataDir();
       step = "nothing";
     },
   };

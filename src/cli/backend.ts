@@ -57,9 +57,27 @@ async function localBackend(settings: Settings): Promise<Backend> {
   const { ctlOps } = await import("../trpc/ctl-ops.ts");
   const { runTask } = await import("../domain/tasks/tasks.ops.ts");
   const { followRowWrites } = await import("../domain/row-caches.ts");
-  fs.mkdirSync(settings.dataDir, { recursive: true });
-  const database = await openDatabase(settings.databaseUrl);
-  await database.migrate();
+  const { prepareDataDir, holdDataDir } = await import("../kernel/data-dir.ts");
+  const { checkMigrationsPresent, databaseStartupFailure, probePostgres } = await import("../db/startup-errors.ts");
+  prepareDataDir(settings.dataDir);
+  // the embedded database is one process's: while a server holds it, ctl goes through that server or refuses
+  const { isPostgres } = await import("../db/pglite-open.ts");
+  const releaseDataDir = isPostgres(settings.databaseUrl) ? () => {} : holdDataDir(settings.dataDir, "ctl");
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    checkMigrationsPresent();
+    await probePostgres(settings.databaseUrl);
+    database = await openDatabase(settings.databaseUrl).catch((error) => {
+      throw databaseStartupFailure(error, settings.databaseUrl);
+    });
+    await database.migrate().catch(async (error) => {
+      await database.close().catch(() => {});
+      throw databaseStartupFailure(error, settings.databaseUrl);
+    });
+  } catch (error) {
+    releaseDataDir();
+    throw error;
+  }
   const jobs = createJobQueue({ prisma: database.prisma, redisUrl: settings.redisUrl, redis: { prefix: jobsPrefix(settings) } }); // enqueue only, never started
   const config = await loadRuntimeConfig(database.prisma, settings);
   // with Redis, what ctl publishes reaches the running servers as their own events do
@@ -77,6 +95,7 @@ async function localBackend(settings: Settings): Promise<Backend> {
       stopFollowingRowWrites();
       await bus.close();
       await database.close();
+      releaseDataDir();
     },
   };
 }

@@ -2,6 +2,7 @@
 // Extend it, never change the meaning of an existing variable.
 import path from "node:path";
 import { z } from "zod";
+import { StartupError } from "../kernel/startup-error.ts";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no", ""]).transform((v) => v === "true" || v === "1" || v === "yes");
 const word = z.string().regex(/^[a-z][a-z0-9_]*$/, "must be a lowercase word");
@@ -11,7 +12,11 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   BASE_URL: z.url().optional(),
   DATA_DIR: z.string().default("./data"),
-  DATABASE_URL: z.string().optional(),
+  // a typo must not become an embedded database in a directory named after it
+  DATABASE_URL: z
+    .string()
+    .refine((url) => (/^postgres(ql)?:\/\//.test(url) && URL.canParse(url)) || /^pglite:./.test(url), "must be a postgresql:// URL, or pglite:<directory> for the embedded database (unset: the embedded database in DATA_DIR)")
+    .optional(),
   REDIS_URL: z.string().optional(),
   CONFIGURABLE_FROM_DATABASE: bool.default(false),
   ADMIN_TOKEN: z.string().optional(),
@@ -109,7 +114,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`invalid environment: ${issues}`);
+    throw new StartupError(`invalid environment: ${issues}`);
   }
   const e = parsed.data;
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
