@@ -11,6 +11,7 @@ import { pglitePreparing, pgliteSql, preparingClient } from "./pglite-sql.ts";
 import { poolSql, registerSql } from "./sql.ts";
 import { openPool, type PoolTimeouts } from "./pg-pool.ts";
 import { statementNameGenerator } from "./statement-names.ts";
+import { retryingUpserts } from "./upsert-retry.ts";
 
 /** The client the app uses. */
 export type Db = PrismaClient;
@@ -76,7 +77,8 @@ function newClient(adapter: SqlDriverAdapterFactory) {
   // as long as any query for its connection and has 10 s to finish; past that it is rolled back, the
   // statements its callback still sends are refused (closed-transactions.ts), and the request answers 503
   // (src/http/faults.ts). Measured in the soak (docs/performance.md, "Soak").
-  const prisma = announcingWrites(new PrismaClient({ adapter: observed(adapter, listeners), transactionOptions: { maxWait: 5_000, timeout: 10_000 } }));
+  // upserts retried on a unique violation (upsert-retry.ts), under the announcements, which wrap $transaction
+  const prisma = announcingWrites(retryingUpserts(new PrismaClient({ adapter: observed(adapter, listeners), transactionOptions: { maxWait: 5_000, timeout: 10_000 } })));
   const onQuery = (listener: (sql: string) => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);

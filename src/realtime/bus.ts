@@ -4,9 +4,11 @@
 // - every process's subscribers receive every event, once per process: a subscriber may update what its
 //   own process holds (sockets, caches, settings) but must never enqueue jobs or write to the database,
 //   or each process would do it once. Do durable work where the event is published.
+// Each listener of an event is called on its own, and a subscriber that stops reading is dropped (pubsub.ts).
 // the pub/sub alone, not graphql-yoga: its entry loads the whole GraphQL server (≈17 MB), which a
 // process that serves no GraphQL request yet does not need (src/server.ts loads it on demand)
-import { createPubSub, type PubSub, type PubSubEventTarget } from "@graphql-yoga/subscription";
+import type { PubSub } from "@graphql-yoga/subscription";
+import { isolatingListeners, pubSub } from "./pubsub.ts";
 import { createRedisTopicTarget } from "./redis-bus.ts";
 
 export interface FollowSide {
@@ -88,8 +90,9 @@ export type Bus = PubSub<BusEvents> & {
 
 /** In-process without options; over Redis with `{url, prefix}` (prefix: channelPrefix in redis-bus.ts). */
 export function createBus(redis?: { url: string; prefix: string; log?: (message: string) => void }): Bus {
-  if (!redis) return Object.assign(createPubSub<BusEvents>(), { close: async () => {}, onGap: () => () => {} });
+  const log = redis?.log ?? ((message: string) => console.error(`[bus] ${message}`));
+  if (!redis) return Object.assign(pubSub(isolatingListeners(new EventTarget(), log)), { close: async () => {}, onGap: () => () => {} });
   const { target, close, onGap, reachable } = createRedisTopicTarget(redis);
-  const pubsub = createPubSub<BusEvents>({ eventTarget: target as unknown as PubSubEventTarget<BusEvents> });
+  const pubsub = pubSub(isolatingListeners(target, log));
   return Object.assign(pubsub, { redisPrefix: redis.prefix, close, onGap, redisReachable: reachable });
 }

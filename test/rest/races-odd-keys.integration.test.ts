@@ -1,8 +1,9 @@
 // No 5xx from races on rows made on first use or from names that are keys of every object: 20 requests
 // at once naming a new hashtag (follow, feature, edit adding it) answer without a 5xx and leave one tag
-// row; `constructor`, `__proto__`, `toString` and `hasOwnProperty` as a document name or a metrics key
-// are unknown names (404, or nothing measured), not a crash; an emoji zip keeps only real images, and
-// one of more than 1,000 files is refused with 422 before anything is written.
+// row; 20 identical first bookmarks, favourites, thread mutes, domain blocks or markers leave one row each
+// (src/db/upsert-retry.ts); `constructor`, `__proto__`, `toString` and `hasOwnProperty` as a document name
+// or a metrics key are unknown names (404, or nothing measured), not a crash; an emoji zip keeps only real
+// images, and one of more than 1,000 files is refused with 422 before anything is written.
 import fs from "node:fs";
 import path from "node:path";
 import { strToU8, zipSync } from "fflate";
@@ -59,6 +60,25 @@ describe.each(suiteKinds(import.meta.url))("races on first use and odd keys on %
     expect(statuses(edits)).toEqual(people.map(() => 200));
     expect(await tagRows("raceedit")).toBe(1);
     expect(await server.services.db.statusTag.count({ where: { tag: { name: "raceedit" } } })).toBe(20);
+  });
+
+  test("20 identical first-time bookmarks, favourites, thread mutes, domain blocks and markers at once: no 5xx, one row each", async () => {
+    const me = people[2];
+    const statusId = await post(server, people[3], "a status to race on");
+    const twenty = (path: string, init: { json?: unknown } = {}) => Promise.all(people.map(() => server.fetch(path, { method: "POST", ...init, headers: me.auth })));
+    const db = server.services.db;
+    const cases: [string, () => Promise<Response[]>, () => Promise<number>][] = [
+      ["bookmark", () => twenty(`/api/v1/statuses/${statusId}/bookmark`), () => db.bookmark.count({ where: { accountId: me.id, statusId } })],
+      ["favourite", () => twenty(`/api/v1/statuses/${statusId}/favourite`), () => db.favourite.count({ where: { accountId: me.id, statusId } })],
+      ["thread mute", () => twenty(`/api/v1/statuses/${statusId}/mute`), () => db.threadMute.count({ where: { accountId: me.id } })],
+      ["domain block", () => twenty("/api/v1/domain_blocks", { json: { domain: "race.example" } }), () => db.domainBlock.count({ where: { accountId: me.id, domain: "race.example" } })],
+      ["markers", () => twenty("/api/v1/markers", { json: { home: { last_read_id: statusId } } }), () => db.marker.count({ where: { accountId: me.id, timeline: "home" } })],
+    ];
+    for (const [what, race, rows] of cases) {
+      // soft: one run names every kind that fails
+      expect.soft(statuses(await race()), what).toEqual(people.map(() => 200));
+      expect.soft(await rows(), what).toBe(1);
+    }
   });
 
   test("prototype-named instance documents are unknown documents: 404 {error}", async () => {

@@ -89,10 +89,10 @@ export class StreamClient {
 /** a status's text without markup (hashtags and mentions are links) */
 const statusText = (s: any): string => (s && typeof s === "object" ? `${s.content ?? ""} ${s.reblog?.content ?? ""}`.replace(/<[^>]*>/g, "") : "");
 
-export const wsUrl = (server: TestServer, path: string) => server.url.replace(/^http/, "ws") + path;
+export const wsUrl = (server: Pick<TestServer, "url">, path: string) => server.url.replace(/^http/, "ws") + path;
 
 /** Opens a streaming connection; rejects with the HTTP status when the server refuses the upgrade. */
-export function openStream(server: TestServer, path: string, opts: { protocol?: string; headers?: Record<string, string> } = {}): Promise<StreamClient> {
+export function openStream(server: Pick<TestServer, "url">, path: string, opts: { protocol?: string; headers?: Record<string, string> } = {}): Promise<StreamClient> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(wsUrl(server, path), opts.protocol ? [opts.protocol] : [], { headers: opts.headers });
     const client = new StreamClient(ws);

@@ -141,7 +141,16 @@ export class CredentialWatch {
 
   private async listen() {
     for (;;) {
-      const next = await this.events.next();
+      let next: IteratorResult<RowWrites>;
+      try {
+        next = await this.events.next();
+      } catch (error) {
+        // dropped by the bus (src/realtime/pubsub.ts): the writes in between are unknown, so check everything
+        console.error("credential watch: its events were interrupted, re-checking every connection:", error);
+        this.events = this.services.bus.subscribe("viewers_changed")[Symbol.asyncIterator]();
+        for (const entry of this.watched.values()) this.recheck(entry);
+        continue;
+      }
       if (next.done) return;
       const writes = next.value;
       const at = Date.now();

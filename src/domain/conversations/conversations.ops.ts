@@ -42,16 +42,24 @@ export async function recordDirectStatus(ctx: Ctx, status: Status): Promise<Stat
     select: { sourceId: true },
   });
   const silent = new Set(blocking.map((b) => b.sourceId));
-  await ctx.db.$transaction(
-    participants.map((accountId) => {
-      const unread = accountId !== status.accountId && !silent.has(accountId);
+  const told = participants.filter((id) => !silent.has(id));
+  const untold = participants.filter((id) => silent.has(id));
+  // race-free for two replies at once: an upsert with an update is one INSERT … ON CONFLICT DO UPDATE, and
+  // a silent participant's row, created if missing and else left as it is, is ON CONFLICT DO NOTHING (an
+  // upsert with an empty update would be a SELECT then an INSERT, failing the transaction on a lost race)
+  await ctx.db.$transaction([
+    ...told.map((accountId) => {
+      const unread = accountId !== status.accountId;
       return ctx.db.conversationParticipation.upsert({
         where: { conversationId_accountId: { conversationId: conversationId!, accountId } },
         create: { id: newId(), conversationId: conversationId!, accountId, unread, recipientIds: participants, updatedAt: now },
-        update: silent.has(accountId) ? {} : { unread, updatedAt: now },
+        update: { unread, updatedAt: now },
       });
     }),
-  );
+    ...(untold.length
+      ? [ctx.db.conversationParticipation.createMany({ data: untold.map((accountId) => ({ id: newId(), conversationId: conversationId!, accountId, unread: false, recipientIds: participants, updatedAt: now })), skipDuplicates: true })]
+      : []),
+  ]);
   const updated = await ctx.db.status.update({ where: { id: status.id }, data: { directConversationId: conversationId } });
   statusesChanged(ctx, [status.id]); // direct_conversation_id
   for (const accountId of participants) if (!silent.has(accountId)) ctx.bus.publish("conversation", { accountId, conversationId });

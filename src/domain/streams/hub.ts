@@ -148,15 +148,23 @@ export class StreamHub {
   }
 
   private async pump(topic: Topic) {
-    const it = this.services.bus.subscribe(topic)[Symbol.asyncIterator]();
-    this.iterators.push(it);
     for (;;) {
-      const next = await it.next();
-      if (next.done) return;
-      const event: HandledEvent = { at: Date.now(), topic, payload: next.value, considered: new Map() };
-      this.remember(event);
-      // one queue for every topic: each connection sees events in the order they were published
-      this.enqueue(event);
+      const it = this.services.bus.subscribe(topic)[Symbol.asyncIterator]();
+      this.iterators.push(it);
+      try {
+        for (;;) {
+          const next = await it.next();
+          if (next.done) return;
+          const event: HandledEvent = { at: Date.now(), topic, payload: next.value, considered: new Map() };
+          this.remember(event);
+          // one queue for every topic: each connection sees events in the order they were published
+          this.enqueue(event);
+        }
+      } catch (error) {
+        // dropped by the bus (src/realtime/pubsub.ts): the events in between are lost, the next ones are not
+        console.error(`stream hub: ${topic} events were interrupted, listening again:`, error);
+        this.iterators = this.iterators.filter((i) => i !== it);
+      }
     }
   }
 
