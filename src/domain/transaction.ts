@@ -39,7 +39,11 @@ export async function inTransaction<T>(ctx: Ctx, work: (tx: Ctx) => Promise<T>):
   return result;
 }
 
-/** Runs `fn` once `ctx`'s transaction has committed (at once outside a transaction); never for a rolled-back one. */
+/**
+ * Runs `fn` once `ctx`'s transaction has committed (at once outside a transaction); never for a rolled-back
+ * one. `fn` must not use the transaction's `db` (it is closed by then): bus events and cache drops only.
+ * Row-write announcements (src/db/row-writes.ts) need none of this: they wait for the commit themselves.
+ */
 export function afterCommit(ctx: Ctx, fn: () => void): void {
   const open = (ctx as TxCtx)[OPEN];
   if (open) open.after.push(fn);

@@ -11,7 +11,7 @@ import { customEmojiIn } from "../emoji/emojify.ts";
 import { listMemberIds } from "../lists/lists.ops.ts";
 import { attachableMedia } from "../media/media.ops.ts";
 import { notify, subscriberNotifications, type NotificationInput } from "../notifications/notify.ts";
-import { inTransaction } from "../transaction.ts";
+import { afterCommit, inTransaction } from "../transaction.ts";
 import { upsertTags } from "../tags/upsert-tags.ts";
 import { deletedStatuses } from "../streams/streams.read.ts";
 import { deletedStatusSnapshot, federate, federatedVisibility, federateStatus } from "../federation/outbox.ts";
@@ -318,11 +318,14 @@ export const deleteStatus = operation({
     const me = ctx.viewer.account;
     if (!status) throw NotFound("Record not found");
     if (ctx.viewer.via !== "admin_token" && status.accountId !== me?.id) throw Forbidden("You can't delete this status");
-    // what the Delete needs once the row is gone (only our own statuses are ours to delete for peers)
-    const snapshot = status.local && federatedVisibility(status.visibility) ? await deletedStatusSnapshot(ctx, status) : null;
-    await removeStatus(ctx, status);
-    // federation: a Delete goes out here (also when an expiring status is removed)
-    if (snapshot) await federate(ctx, { type: "status.deleted", status: snapshot });
+    // the deletion and its Delete's delivery commit together (src/domain/transaction.ts)
+    await inTransaction(ctx, async (tx) => {
+      // what the Delete needs once the row is gone (only our own statuses are ours to delete for peers)
+      const snapshot = status.local && federatedVisibility(status.visibility) ? await deletedStatusSnapshot(tx, status) : null;
+      await removeStatus(tx, status);
+      // federation: a Delete goes out here (also when an expiring status is removed)
+      if (snapshot) await federate(tx, { type: "status.deleted", status: snapshot });
+    });
     return status;
   },
 });
@@ -340,8 +343,10 @@ export async function removeStatus(ctx: Ctx, status: Status): Promise<void> {
   await ctx.db.status.deleteMany({ where: { id: status.id } });
   // itself, its parent's replies_count, its original's reblogs_count, the rows of its replies and quotes
   const changed = [status.id, status.inReplyToId, status.reblogOfId, ...gone.map((d) => d.statusId), ...dependents.map((d) => d.id)];
-  if (dependents.length > MAX_NAMED_DEPENDENTS) allStatusesChanged(ctx);
-  else statusesChanged(ctx, changed);
-  statusCountsChanged(ctx, [status]); // its author's statuses_count (its reblogs count for no one)
-  for (const d of gone) ctx.bus.publish("status_deleted", d);
+  statusCountsChanged(ctx, [status]); // its author's statuses_count (its reblogs count for no one); held until a transaction commits
+  afterCommit(ctx, () => {
+    if (dependents.length > MAX_NAMED_DEPENDENTS) allStatusesChanged(ctx);
+    else statusesChanged(ctx, changed);
+    for (const d of gone) ctx.bus.publish("status_deleted", d);
+  });
 }
