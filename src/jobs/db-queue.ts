@@ -12,8 +12,8 @@
 import os from "node:os";
 import type { PrismaClient } from "../generated/prisma/client.ts";
 import { newId } from "../db/ids.ts";
-import { sqlFor } from "../db/sql.ts";
-import type { Backoff, JobHandler, JobInfo, JobOptions, JobQueue } from "./queue.ts";
+import { sqlFor, type Sql } from "../db/sql.ts";
+import type { Backoff, JobHandler, JobInfo, JobOptions, JobQueue, TransactionJobs } from "./queue.ts";
 
 export interface DatabaseQueueOptions {
   /** identifies this process in locked_by; unique per process */
@@ -231,22 +231,12 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
     }
   }
 
-  return {
+  const queue: JobQueue = {
     engine: "database",
 
     async enqueue(name: string, payload: unknown, options: JobOptions = {}): Promise<string> {
-      const id = newId();
-      const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-      if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError("attempts must be a positive integer");
-      const runAt = options.runAt?.toISOString() ?? null; // absent: the database's now
-      await sql.execute(
-        `INSERT INTO jobs (id, name, payload, state, run_at, attempts, max_attempts, backoff, created_at)
-        VALUES ($1, $2, $3::jsonb, 'pending',
-                COALESCE($4::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'), 0, $5::int,
-                $6::jsonb, now() AT TIME ZONE 'UTC')`,
-        [id, name, JSON.stringify(payload ?? null), runAt, attempts, JSON.stringify(options.backoff ?? DEFAULT_BACKOFF)],
-      );
-      if (!options.runAt || options.runAt.getTime() <= Date.now()) wake();
+      const id = await insertJob(sql, name, payload, options);
+      if (isDue(options)) wake();
       return id;
     },
 
@@ -281,7 +271,48 @@ export function createDatabaseQueue(prisma: PrismaClient, opts: DatabaseQueueOpt
       for (const row of rows) counts[row.state] = Number(row.n);
       return counts;
     },
+
+    within(tx) {
+      // the row is the job: written by the transaction, claimable once it commits
+      const txSql = sqlFor(tx as PrismaClient);
+      let due = false;
+      const joined: TransactionJobs = {
+        ...queue,
+        async enqueue(name, payload, options = {}) {
+          const id = await insertJob(txSql, name, payload, options);
+          due ||= isDue(options);
+          return id;
+        },
+        within: () => joined,
+        async committed() {
+          if (due) wake(); // else the poll finds them when they are due
+        },
+      };
+      return joined;
+    },
   };
+  return queue;
+}
+
+const isDue = (options: JobOptions) => !options.runAt || options.runAt.getTime() <= Date.now();
+
+/**
+ * Writes a pending job row through `sql` (the pool, or a transaction's client) and returns its id. Also
+ * the Redis engine's outbox row (redis-queue.ts), which its relay hands to BullMQ.
+ */
+export async function insertJob(sql: Sql, name: string, payload: unknown, options: JobOptions = {}): Promise<string> {
+  const id = newId();
+  const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError("attempts must be a positive integer");
+  const runAt = options.runAt?.toISOString() ?? null; // absent: the database's now
+  await sql.execute(
+    `INSERT INTO jobs (id, name, payload, state, run_at, attempts, max_attempts, backoff, created_at)
+    VALUES ($1, $2, $3::jsonb, 'pending',
+            COALESCE($4::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'), 0, $5::int,
+            $6::jsonb, now() AT TIME ZONE 'UTC')`,
+    [id, name, JSON.stringify(payload ?? null), runAt, attempts, JSON.stringify(options.backoff ?? DEFAULT_BACKOFF)],
+  );
+  return id;
 }
 
 function errorText(err: unknown): string {

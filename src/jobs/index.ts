@@ -25,5 +25,5 @@ export function jobsPrefix(settings: Pick<Settings, "domain" | "databaseUrl">): 
 }
 
 export function createJobQueue(config: JobQueueConfig): JobQueue {
-  return config.redisUrl ? createRedisQueue(config.redisUrl, config.redis) : createDatabaseQueue(config.prisma, config.database);
+  return config.redisUrl ? createRedisQueue(config.redisUrl, { outbox: config.prisma, ...config.redis }) : createDatabaseQueue(config.prisma, config.database);
 }

@@ -1,7 +1,7 @@
 // kill -9 of the server while clients favourite, reblog, follow and mention at once, a few times over:
 // every favourite, reblog, follow and mention the database kept has its notification after the restart.
 // Before, the notification was written after the action's commit, and a process dying between the two
-// lost it for good; now both commit in one transaction (src/domain/notifications/transactional.ts).
+// lost it for good; now both commit in one transaction (src/domain/transaction.ts).
 // Real server processes on PostgreSQL.
 import pg from "pg";
 import { describe, expect, test, vi } from "vitest";

@@ -53,7 +53,11 @@ export type FederationIntent =
   /** a chat message to a remote account */
   | { type: "chat.message"; messageId: string; recipientId: string };
 
-/** Queues the delivery of `intent`. Five tries for the job itself (crashes); Fedify retries each delivery. */
+/**
+ * Queues the delivery of `intent`. Five tries for the job itself (crashes); Fedify retries each delivery.
+ * Called with the context of the action's transaction (src/domain/transaction.ts), the job commits with
+ * the action: a process dying after the commit cannot lose the delivery.
+ */
 export async function federate(ctx: Pick<Ctx, "jobs">, intent: FederationIntent): Promise<void> {
   await ctx.jobs.enqueue(FEDERATE_JOB, intent, { attempts: 5, backoff: { type: "exponential", delay: 10_000 } });
 }
@@ -140,12 +144,6 @@ export async function remoteInboxesAround(ctx: Pick<Ctx, "db">, accountId: strin
     select: { inbox: true, sharedInbox: true },
   });
   return [...new Set(rows.flatMap((r) => (r.sharedInbox ?? r.inbox ? [(r.sharedInbox ?? r.inbox)!] : [])))];
-}
-
-/** Queues the Like of `status` by `account` (its favourite row names the activity). */
-export async function federateFavourite(ctx: Pick<Ctx, "db" | "jobs">, _type: "like", account: { id: string }, status: { id: string }): Promise<void> {
-  const row = await ctx.db.favourite.findUnique({ where: { accountId_statusId: { accountId: account.id, statusId: status.id } }, select: { id: true } });
-  if (row) await federate(ctx, { type: "like", favouriteId: row.id });
 }
 
 /** The Undo of `account`'s Like of `status`, read before the favourite row goes; null when there is none. */

@@ -1,10 +1,12 @@
 // Creating notifications: the one place that decides who is spared (yourself, blocks, mutes, domain
-// blocks, muted threads, strangers under `block_from_strangers`). Every stored notification is
-// published on the bus and queued for the recipient's web push subscriptions.
+// blocks, muted threads, strangers under `block_from_strangers`). Every stored notification is queued
+// for the recipient's web push subscriptions in the same transaction, and published on the bus once
+// that has committed.
 import { newId } from "../../db/ids.ts";
 import type { NotificationPolicy, Status } from "../../generated/prisma/client.ts";
 import type { Ctx } from "../context.ts";
 import { queuePushDeliveries } from "../push/deliveries.ts";
+import { afterCommit, inTransaction } from "../transaction.ts";
 import { canSee } from "../statuses/visibility.ts";
 import { applyPolicies, recordRequests } from "./policy.ts";
 import { sqlFor } from "../../db/sql.ts";
@@ -30,32 +32,33 @@ export interface NotificationInput {
 const FROM_THE_INSTANCE: readonly NotificationType[] = ["moderation_warning", "severed_relationships"];
 
 /**
- * Stores the notifications that should exist and announces them (bus, push); returns how many. As in
- * the family: blocks (either way), notification mutes, domain blocks of the actor's server and muted
- * threads suppress a notification; a plain mute of the actor stores it already seen (listings hide it
- * unless `with_muted`). An action whose notification must not be lost to a crash between its commit and
- * this call stores both in one transaction instead (transactional.ts).
+ * Stores the notifications that should exist with their push deliveries, and publishes them on the bus
+ * once committed; returns how many. As in the family: blocks (either way), notification mutes, domain
+ * blocks of the actor's server and muted threads suppress a notification; a plain mute of the actor
+ * stores it already seen (listings hide it unless `with_muted`). Given the context of an action's
+ * transaction (src/domain/transaction.ts), they commit with the action; otherwise in one of their own.
  */
 export async function notify(ctx: Ctx, items: NotificationInput[]): Promise<number> {
-  const stored = await storeNotifications(ctx, items);
-  await announceNotifications(ctx, stored);
-  return stored.count;
-}
-
-/** Notifications written, to announce once their transaction has committed. */
-export interface StoredNotifications {
-  count: number;
-  /** the stored rows not held back by a policy: published and pushed */
-  shown: { id: string; accountId: string; type: NotificationType; seen: boolean }[];
-  pushSubscriptions: { id: number; accountId: string; alerts: unknown }[];
-}
-
-const NONE: StoredNotifications = { count: 0, shown: [], pushSubscriptions: [] };
-
-/** The writes of `notify`, every statement through `ctx.db` (a transaction's client, when given one). */
-export async function storeNotifications(ctx: Ctx, items: NotificationInput[]): Promise<StoredNotifications> {
   const wanted = items.filter((n) => n.accountId !== n.fromAccountId || n.type === "poll" || FROM_THE_INSTANCE.includes(n.type));
-  if (wanted.length === 0) return NONE;
+  if (wanted.length === 0) return 0;
+  return inTransaction(ctx, async (tx) => {
+    const { count, shown } = await storeNotifications(tx, wanted);
+    // the bus event is for live streams: nothing to keep for a process that died
+    afterCommit(tx, () => {
+      for (const row of shown) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
+    });
+    return count;
+  });
+}
+
+/** How many rows were written, and those not held back by a policy (published and pushed). */
+interface Stored {
+  count: number;
+  shown: { id: string; accountId: string; type: NotificationType; seen: boolean }[];
+}
+
+/** The writes of `notify`, every statement through `ctx.db` and `ctx.jobs` (the transaction's). */
+async function storeNotifications(ctx: Ctx, wanted: NotificationInput[]): Promise<Stored> {
   const recipients = [...new Set(wanted.map((n) => n.accountId))];
   const actors = [...new Set(wanted.map((n) => n.fromAccountId))];
   const statusIds = [...new Set(wanted.map((n) => n.statusId).filter((id): id is string => !!id))];
@@ -89,17 +92,9 @@ export async function storeNotifications(ctx: Ctx, items: NotificationInput[]): 
   if (rows.length) await ctx.db.notification.createMany({ data: rows });
   const shown = rows.filter((r) => !r.filtered);
   if (shown.length < rows.length) await recordRequests(ctx, rows.filter((r) => r.filtered));
-  return { count: rows.length, shown, pushSubscriptions };
-}
-
-/**
- * What follows stored notifications, after their commit: the bus event (streams; nothing to keep for a
- * process that died) and the push deliveries, queued here, not from the bus: every process hears the
- * bus, this runs once per notification.
- */
-export async function announceNotifications(ctx: Ctx, stored: StoredNotifications): Promise<void> {
-  for (const row of stored.shown) ctx.bus.publish("notification", { accountId: row.accountId, notificationId: row.id });
-  await queuePushDeliveries(ctx, stored.shown, stored.pushSubscriptions);
+  // queued here, not from the bus: every process hears the bus, this runs once per notification
+  await queuePushDeliveries(ctx, shown, pushSubscriptions);
+  return { count: rows.length, shown };
 }
 
 /** What `notify` reads about the recipients, the actors and the statuses before deciding. */

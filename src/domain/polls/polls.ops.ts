@@ -14,6 +14,7 @@ import { operation } from "../operation.ts";
 import type { PollData } from "../statuses/status-data.ts";
 import { getVisibleStatus } from "../statuses/statuses.read.ts";
 import { statusesChanged } from "../statuses/status-cache.ts";
+import { afterCommit, inTransaction } from "../transaction.ts";
 
 /** Closed by the job, or past its expiry while the job has not run yet. */
 export function pollExpired(ctx: Ctx, poll: Poll): boolean {
@@ -72,16 +73,17 @@ export const votePoll = operation({
     if (choices.length === 0) throw Unprocessable("At least one choice is required");
     if (!poll.multiple && choices.length > 1) throw Unprocessable("Too many choices");
 
-    await ctx.db.$transaction(async (tx) => {
+    await inTransaction(ctx, async (txCtx) => {
+      const tx = txCtx.db;
       // the poll row is the lock: two concurrent votes of one account cannot both pass the check
       await tx.$queryRaw`SELECT id FROM polls WHERE id = ${poll.id} FOR UPDATE`;
       if (await tx.pollVote.findFirst({ where: { pollId: poll.id, accountId: me.id }, select: { id: true } })) throw Unprocessable("Already voted");
       await tx.pollVote.createMany({ data: choices.map((choice) => ({ id: newId(), pollId: poll.id, accountId: me.id, choice })) });
+      // federation: an Answer per choice goes to the poll's author here when the poll is remote, committed with the vote
+      if (!(await tx.account.findUniqueOrThrow({ where: { id: authorId }, select: { local: true } })).local)
+        await federate(txCtx, { type: "poll.vote", pollId: poll.id, voterId: me.id, choices });
     });
     statusesChanged(ctx, [poll.statusId]); // the poll's counts
-    // federation: an Answer per choice goes to the poll's author here when the poll is remote
-    if (!(await ctx.db.account.findUniqueOrThrow({ where: { id: authorId }, select: { local: true } })).local)
-      await federate(ctx, { type: "poll.vote", pollId: poll.id, voterId: me.id, choices });
     return loadPollData(ctx, poll, authorId);
   },
 });
@@ -95,25 +97,22 @@ export async function closePoll(ctx: Ctx, pollId: string): Promise<number> {
   const poll = await ctx.db.poll.findUnique({ where: { id: pollId }, include: { status: { select: { id: true, accountId: true } } } });
   const now = ctx.clock();
   if (!poll || poll.closedAt || (poll.expiresAt && poll.expiresAt > now)) return 0;
-  // claiming the close makes a repeated or concurrent run a no-op
-  const claimed = await ctx.db.poll.updateMany({ where: { id: poll.id, closedAt: null }, data: { closedAt: now } });
-  if (claimed.count === 0) return 0;
-  statusesChanged(ctx, [poll.status.id]); // the poll's closed_at
-  // federation: the final results of a local poll go out as an Update of its Question
-  const status = await ctx.db.status.findUnique({ where: { id: poll.status.id } });
-  if (status?.local) await federateStatus(ctx, "status.updated", status);
-  try {
-    const voters = await ctx.db.pollVote.groupBy({ by: ["accountId"], where: { pollId: poll.id } });
+  // the close, its notifications and its Update commit together (src/domain/transaction.ts): a job
+  // that dies anywhere before the commit runs it all again
+  return inTransaction(ctx, async (tx) => {
+    // claiming the close makes a repeated or concurrent run a no-op
+    const claimed = await tx.db.poll.updateMany({ where: { id: poll.id, closedAt: null }, data: { closedAt: now } });
+    if (claimed.count === 0) return 0;
+    afterCommit(tx, () => statusesChanged(ctx, [poll.status.id])); // the poll's closed_at
+    // federation: the final results of a local poll go out as an Update of its Question
+    const status = await tx.db.status.findUnique({ where: { id: poll.status.id } });
+    if (status?.local) await federateStatus(tx, "status.updated", status);
+    const voters = await tx.db.pollVote.groupBy({ by: ["accountId"], where: { pollId: poll.id } });
     const author = poll.status.accountId;
     const recipients = [author, ...voters.map((v) => v.accountId).filter((id) => id !== author)];
-    return await notify(
-      ctx,
+    return notify(
+      tx,
       recipients.map((accountId) => ({ accountId, type: "poll" as const, fromAccountId: author, statusId: poll.status.id })),
     );
-  } catch (error) {
-    // let the job's retry do it all again
-    await ctx.db.poll.updateMany({ where: { id: poll.id, closedAt: now }, data: { closedAt: null } });
-    statusesChanged(ctx, [poll.status.id]);
-    throw error;
-  }
+  });
 }

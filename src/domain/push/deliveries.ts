@@ -1,5 +1,7 @@
 // Queueing push deliveries for stored notifications. Called by notify.ts, which runs once per
-// notification (unlike the bus, which every process hears), so each push is queued exactly once.
+// notification (unlike the bus, which every process hears), so each push is queued exactly once, in
+// the notification's own transaction: the jobs are rows of the same database (or its outbox, with
+// Redis), so both commit or neither does.
 import type { JobOptions } from "../../jobs/queue.ts";
 import type { Ctx } from "../context.ts";
 import { wantsAlert } from "./alerts.ts";
@@ -27,19 +29,14 @@ export async function queuePushDeliveries(
 ): Promise<void> {
   const fresh = notifications.filter((n) => !n.seen);
   if (fresh.length === 0) return;
-  try {
-    const subscriptions =
-      known ??
-      (await ctx.db.pushSubscription.findMany({
-        where: { accountId: { in: [...new Set(fresh.map((n) => n.accountId))] } },
-        select: { id: true, accountId: true, alerts: true },
-      }));
-    for (const n of fresh)
-      for (const s of subscriptions)
-        if (s.accountId === n.accountId && wantsAlert(s.alerts, n.type))
-          await ctx.jobs.enqueue(PUSH_DELIVERY_JOB, { subscriptionId: s.id, notificationId: n.id } satisfies PushDelivery, PUSH_JOB_OPTIONS);
-  } catch (error) {
-    // the notification is stored; a queue outage must not undo the action that caused it
-    console.error("could not queue push deliveries:", error);
-  }
+  const subscriptions =
+    known ??
+    (await ctx.db.pushSubscription.findMany({
+      where: { accountId: { in: [...new Set(fresh.map((n) => n.accountId))] } },
+      select: { id: true, accountId: true, alerts: true },
+    }));
+  for (const n of fresh)
+    for (const s of subscriptions)
+      if (s.accountId === n.accountId && wantsAlert(s.alerts, n.type))
+        await ctx.jobs.enqueue(PUSH_DELIVERY_JOB, { subscriptionId: s.id, notificationId: n.id } satisfies PushDelivery, PUSH_JOB_OPTIONS);
 }

@@ -15,6 +15,7 @@ import { EXPIRE_MUTE_JOB } from "./relationships.job-names.ts";
 import { accountInput, relationshipAction, signedIn } from "./relationships.policy.ts";
 import { activeRelation } from "./relationships.read.ts";
 import { text } from "../input-limits.ts";
+import { inTransaction } from "../transaction.ts";
 
 function upsertRelation(ctx: Ctx, sourceId: string, targetId: string, type: RelationshipType, expiresAt: Date | null = null, apId?: string) {
   return ctx.db.userRelationship.upsert({
@@ -32,27 +33,29 @@ export async function blockAs(ctx: Ctx, blocker: Account, target: Account, apId?
   if (blocker.id === target.id) throw Invalid("Can not block yourself");
   const between = { OR: [{ sourceId: blocker.id, targetId: target.id }, { sourceId: target.id, targetId: blocker.id }] };
   const theirFollow = await ctx.db.follow.findFirst({ where: { followerId: target.id, followingId: blocker.id, state: { in: ["pending", "accept"] } } });
-  await ctx.db.$transaction([
-    upsertRelation(ctx, blocker.id, target.id, "block", null, apId),
-    ctx.db.follow.deleteMany({ where: { OR: [{ followerId: blocker.id, followingId: target.id }, { followerId: target.id, followingId: blocker.id }] } }),
-    ctx.db.userRelationship.deleteMany({ where: { type: { in: ["subscription", "endorsement"] }, ...between } }),
-    leaveFollowerLists(ctx, blocker.id, target.id),
-    leaveFollowerLists(ctx, target.id, blocker.id),
-  ]);
-  // federation: the Block activity (and the Undo of the blocker's Follow) goes to a remote target here.
+  await inTransaction(ctx, async (tx) => {
+    await upsertRelation(tx, blocker.id, target.id, "block", null, apId);
+    await tx.db.follow.deleteMany({ where: { OR: [{ followerId: blocker.id, followingId: target.id }, { followerId: target.id, followingId: blocker.id }] } });
+    await tx.db.userRelationship.deleteMany({ where: { type: { in: ["subscription", "endorsement"] }, ...between } });
+    await leaveFollowerLists(tx, blocker.id, target.id);
+    await leaveFollowerLists(tx, target.id, blocker.id);
+    // federation: the Block activity goes to a remote target here, committed with the block
+    if (blocker.local && !target.local) {
+      const block = await tx.db.userRelationship.findUnique({ where: { sourceId_targetId_type: { sourceId: blocker.id, targetId: target.id, type: "block" } }, select: { id: true } });
+      if (block) await federate(tx, { type: "block", blockId: block.id });
+    }
+  });
   // The blocked account's follow ends as if rejected; the blocker's own follow ended as an unfollow.
   if (theirFollow) await publishFollowUpdate(ctx, target.id, blocker.id, "follow_reject");
-  if (blocker.local && !target.local) {
-    const block = await ctx.db.userRelationship.findUnique({ where: { sourceId_targetId_type: { sourceId: blocker.id, targetId: target.id, type: "block" } }, select: { id: true } });
-    if (block) await federate(ctx, { type: "block", blockId: block.id });
-  }
 }
 
 export async function unblockAs(ctx: Ctx, blocker: Account, target: Account) {
-  const block = blocker.local && !target.local ? await ctx.db.userRelationship.findUnique({ where: { sourceId_targetId_type: { sourceId: blocker.id, targetId: target.id, type: "block" } }, select: { id: true } }) : null;
-  await ctx.db.userRelationship.deleteMany({ where: { sourceId: blocker.id, targetId: target.id, type: "block" } });
-  // federation: an Undo of the Block goes to a remote target here
-  if (block) await federate(ctx, { type: "block.undo", blockId: block.id, sourceId: blocker.id, targetId: target.id });
+  await inTransaction(ctx, async (tx) => {
+    const block = blocker.local && !target.local ? await tx.db.userRelationship.findUnique({ where: { sourceId_targetId_type: { sourceId: blocker.id, targetId: target.id, type: "block" } }, select: { id: true } }) : null;
+    await tx.db.userRelationship.deleteMany({ where: { sourceId: blocker.id, targetId: target.id, type: "block" } });
+    // federation: an Undo of the Block goes to a remote target here, committed with the unblock
+    if (block) await federate(tx, { type: "block.undo", blockId: block.id, sourceId: blocker.id, targetId: target.id });
+  });
 }
 
 export interface MuteOptions {
@@ -70,13 +73,13 @@ export async function muteAs(ctx: Ctx, muter: Account, target: Account, opts: Mu
   if (muter.id === target.id) throw Invalid("Can not mute yourself");
   const seconds = opts.duration ?? 0;
   const expiresAt = seconds > 0 ? new Date(ctx.clock().getTime() + seconds * 1000) : null;
-  await ctx.db.$transaction([
-    upsertRelation(ctx, muter.id, target.id, "mute", expiresAt),
-    opts.notifications === false
-      ? ctx.db.userRelationship.deleteMany({ where: { sourceId: muter.id, targetId: target.id, type: "notification_mute" } })
-      : upsertRelation(ctx, muter.id, target.id, "notification_mute", expiresAt),
-  ]);
-  if (expiresAt) await ctx.jobs.enqueue(EXPIRE_MUTE_JOB, { sourceId: muter.id, targetId: target.id }, { runAt: expiresAt });
+  // the mute and the job that ends it commit together (src/domain/transaction.ts)
+  await inTransaction(ctx, async (tx) => {
+    await upsertRelation(tx, muter.id, target.id, "mute", expiresAt);
+    if (opts.notifications === false) await tx.db.userRelationship.deleteMany({ where: { sourceId: muter.id, targetId: target.id, type: "notification_mute" } });
+    else await upsertRelation(tx, muter.id, target.id, "notification_mute", expiresAt);
+    if (expiresAt) await tx.jobs.enqueue(EXPIRE_MUTE_JOB, { sourceId: muter.id, targetId: target.id }, { runAt: expiresAt });
+  });
 }
 
 export async function unmuteAs(ctx: Ctx, muter: Account, target: Account) {

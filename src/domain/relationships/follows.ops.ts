@@ -12,8 +12,8 @@ import type { Ctx } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../../kernel/errors.ts";
 import { bool } from "../inputs.ts";
 import { leaveFollowerLists } from "../lists/lists.ops.ts";
-import { followRequestAccepted } from "../notifications/notify.ts";
-import { withNotifications } from "../notifications/transactional.ts";
+import { followRequestAccepted, notify } from "../notifications/notify.ts";
+import { inTransaction } from "../transaction.ts";
 import { federate } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { sqlFor } from "../../db/sql.ts";
@@ -113,10 +113,14 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
   if (isNew) {
     const state = await initialState(ctx, follower, target);
     const fields = { state, showReblogs: opts.reblogs ?? true, notify: opts.notify ?? false, apId: opts.apId ?? null };
-    // the follow and its notification commit together (notifications/transactional.ts)
-    follow = await withNotifications(ctx, async (tx, notify) => {
+    // the follow, its notification and its delivery commit together (src/domain/transaction.ts)
+    follow = await inTransaction(ctx, async (tx) => {
       const stored = await tx.db.follow.upsert({ where: { followerId_followingId: key }, create: { id: newId(), ...key, ...fields }, update: fields });
-      await notify([{ accountId: target.id, type: stored.state === "accept" ? "follow" : "follow_request", fromAccountId: follower.id }]);
+      await notify(tx, [{ accountId: target.id, type: stored.state === "accept" ? "follow" : "follow_request", fromAccountId: follower.id }]);
+      // federation: a local account's Follow goes to a remote target (pending until its Accept comes back);
+      // a remote follower accepted at once gets our Accept
+      if (follower.local && !target.local) await federate(tx, { type: "follow", followId: stored.id });
+      if (!follower.local && target.local && stored.state === "accept") await federate(tx, { type: "follow.accept", followId: stored.id });
       return stored;
     });
   } else if (opts.reblogs !== undefined || opts.notify !== undefined) {
@@ -124,18 +128,19 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
       where: { id: existing.id },
       data: { ...(opts.reblogs !== undefined ? { showReblogs: opts.reblogs } : {}), ...(opts.notify !== undefined ? { notify: opts.notify } : {}) },
     });
-  } else if (opts.apId && existing.apId !== opts.apId) {
-    // a remote server following again (it lost its state): later answers name this Follow
-    follow = await ctx.db.follow.update({ where: { id: existing.id }, data: { apId: opts.apId } });
+  } else if (opts.apId) {
+    // a remote server following again (it lost its state): later answers name this Follow, and an
+    // accepted one gets our Accept again
+    follow = await inTransaction(ctx, async (tx) => {
+      const updated = existing.apId === opts.apId ? existing : await tx.db.follow.update({ where: { id: existing.id }, data: { apId: opts.apId } });
+      if (!follower.local && target.local && updated.state === "accept") await federate(tx, { type: "follow.accept", followId: updated.id });
+      return updated;
+    });
   } else {
     follow = existing;
   }
   if (opts.notify !== undefined) await setSubscription(ctx, follower.id, target.id, opts.notify);
   if (isNew) await publishFollowUpdate(ctx, follower.id, target.id, follow.state === "accept" ? "follow_accept" : "follow_pending");
-  // federation: a local account's Follow goes to a remote target (pending until its Accept comes back);
-  // a remote follower accepted at once (or following again) gets our Accept
-  if (isNew && follower.local && !target.local) await federate(ctx, { type: "follow", followId: follow.id });
-  if (!follower.local && target.local && follow.state === "accept" && (isNew || opts.apId)) await federate(ctx, { type: "follow.accept", followId: follow.id });
   return follow;
 }
 
@@ -146,14 +151,14 @@ export async function followAs(ctx: Ctx, follower: Account, target: Account, opt
  */
 export async function unfollowAs(ctx: Ctx, follower: Account, target: Account) {
   if (follower.id === target.id) throw Invalid("Can not unfollow yourself");
-  const undone = follower.local && !target.local ? await ctx.db.follow.findUnique({ where: { followerId_followingId: { followerId: follower.id, followingId: target.id } } }) : null;
-  await ctx.db.$transaction([
-    ctx.db.follow.deleteMany({ where: { followerId: follower.id, followingId: target.id } }),
-    ctx.db.userRelationship.deleteMany({ where: { sourceId: follower.id, targetId: target.id, type: { in: ["subscription", "endorsement"] } } }),
-    leaveFollowerLists(ctx, follower.id, target.id),
-  ]);
-  // federation: an Undo of the Follow goes to a remote target here.
-  if (undone) await federate(ctx, { type: "follow.undo", followId: undone.id, followApId: undone.apId, followerId: follower.id, followingId: target.id });
+  await inTransaction(ctx, async (tx) => {
+    const undone = follower.local && !target.local ? await tx.db.follow.findUnique({ where: { followerId_followingId: { followerId: follower.id, followingId: target.id } } }) : null;
+    await tx.db.follow.deleteMany({ where: { followerId: follower.id, followingId: target.id } });
+    await tx.db.userRelationship.deleteMany({ where: { sourceId: follower.id, targetId: target.id, type: { in: ["subscription", "endorsement"] } } });
+    await leaveFollowerLists(tx, follower.id, target.id);
+    // federation: an Undo of the Follow goes to a remote target here, committed with the unfollow
+    if (undone) await federate(tx, { type: "follow.undo", followId: undone.id, followApId: undone.apId, followerId: follower.id, followingId: target.id });
+  });
   // The family streams this change with state "unfollow", which the bus's event type does not carry yet.
 }
 
@@ -190,10 +195,13 @@ export const unfollowAccount = relationshipAction("relationships.unfollow", acco
 async function dropFollower(ctx: Ctx, me: Account, follower: Account, states: FollowState[]) {
   const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: states } } });
   if (!follow) throw NotFound(RECORD_NOT_FOUND);
-  // the follower's lists lose the viewer; the viewer's own lists are untouched
-  await ctx.db.$transaction([ctx.db.follow.delete({ where: { id: follow.id } }), leaveFollowerLists(ctx, follower.id, me.id)]);
-  // federation: a Reject of the Follow goes to a remote follower here
-  if (!follower.local && me.local) await federate(ctx, { type: "follow.reject", followId: follow.id, followApId: follow.apId, followerId: follower.id, followingId: me.id });
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.follow.delete({ where: { id: follow.id } });
+    // the follower's lists lose the viewer; the viewer's own lists are untouched
+    await leaveFollowerLists(tx, follower.id, me.id);
+    // federation: a Reject of the Follow goes to a remote follower here, committed with the drop
+    if (!follower.local && me.local) await federate(tx, { type: "follow.reject", followId: follow.id, followApId: follow.apId, followerId: follower.id, followingId: me.id });
+  });
   await publishFollowUpdate(ctx, follower.id, me.id, "follow_reject");
 }
 
@@ -206,10 +214,12 @@ export const authorizeFollowRequest = relationshipAction("relationships.authoriz
   const follow = await ctx.db.follow.findFirst({ where: { followerId: follower.id, followingId: me.id, state: { in: ["pending", "accept"] } } });
   if (!follow) throw NotFound(RECORD_NOT_FOUND);
   if (follow.state === "pending") {
-    await ctx.db.follow.update({ where: { id: follow.id }, data: { state: "accept" } });
-    await followRequestAccepted(ctx, follower.id, me.id);
-    // federation: an Accept of the Follow goes to a remote follower here
-    if (!follower.local) await federate(ctx, { type: "follow.accept", followId: follow.id });
+    await inTransaction(ctx, async (tx) => {
+      await tx.db.follow.update({ where: { id: follow.id }, data: { state: "accept" } });
+      await followRequestAccepted(tx, follower.id, me.id);
+      // federation: an Accept of the Follow goes to a remote follower here, committed with the answer
+      if (!follower.local) await federate(tx, { type: "follow.accept", followId: follow.id });
+    });
     await publishFollowUpdate(ctx, follower.id, me.id, "follow_accept");
   }
 }, { scopes: ["follow", "write:follows"] });

@@ -9,9 +9,10 @@ import type { Access } from "../auth/access.ts";
 import type { Ctx } from "../context.ts";
 import { Invalid, NotFound, Unprocessable } from "../../kernel/errors.ts";
 import { int } from "../inputs.ts";
-import { withNotifications } from "../notifications/transactional.ts";
+import { notify } from "../notifications/notify.ts";
+import { afterCommit, inTransaction } from "../transaction.ts";
 import { deletedStatuses } from "../streams/streams.read.ts";
-import { federate, federateFavourite, federatedVisibility, likeUndoIntent } from "../federation/outbox.ts";
+import { federate, federatedVisibility, likeUndoIntent } from "../federation/outbox.ts";
 import { operation } from "../operation.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { getVisibleStatus } from "./statuses.read.ts";
@@ -55,37 +56,44 @@ function statusAction<S extends z.ZodType<{ id: string }>>(
   });
 }
 
-/** `account` favourites `status` (once); `apId` is the id of a received Like. Answers whether it was new. */
+/**
+ * `account` favourites `status` (once); `apId` is the id of a received Like. Answers whether it was new.
+ * The favourite, its notification and (a local account's Like of a remote status) its delivery commit
+ * together (src/domain/transaction.ts).
+ */
 export async function favouriteAs(ctx: Ctx, account: Account, status: Status, apId?: string): Promise<boolean> {
-  // the favourite and its notification commit together (notifications/transactional.ts)
-  const count = await withNotifications(ctx, async (tx, notify) => {
-    const { count } = await tx.db.favourite.createMany({ data: [{ id: newId(), accountId: account.id, statusId: status.id, apId: apId ?? null }], skipDuplicates: true });
-    if (count) await notify([{ accountId: status.accountId, type: "favourite", fromAccountId: account.id, statusId: status.id }]);
-    return count;
+  return inTransaction(ctx, async (tx) => {
+    const id = newId();
+    const { count } = await tx.db.favourite.createMany({ data: [{ id, accountId: account.id, statusId: status.id, apId: apId ?? null }], skipDuplicates: true });
+    if (!count) return false;
+    await notify(tx, [{ accountId: status.accountId, type: "favourite", fromAccountId: account.id, statusId: status.id }]);
+    // federation: a Like goes out here (to the author of a remote status)
+    if (account.local && !status.local) await federate(tx, { type: "like", favouriteId: id });
+    afterCommit(tx, () => statusesChanged(ctx, [status.id])); // favourites_count
+    return true;
   });
-  if (count) statusesChanged(ctx, [status.id]); // favourites_count
-  return count > 0;
 }
 
-/** `account` takes back its favourite of `status`, with its notification. */
-export async function unfavouriteAs(ctx: Ctx, account: Account, status: Pick<Status, "id">): Promise<void> {
-  const { count } = await ctx.db.favourite.deleteMany({ where: { accountId: account.id, statusId: status.id } });
-  if (count) statusesChanged(ctx, [status.id]); // favourites_count
-  // the family's notification belongs to the Like, which the Undo removes
-  if (count) await ctx.db.notification.deleteMany({ where: { type: "favourite", fromAccountId: account.id, statusId: status.id } });
+/** `account` takes back its favourite of `status`, with its notification (and a local account's Undo of its Like of a remote status). */
+export async function unfavouriteAs(ctx: Ctx, account: Account, status: Pick<Status, "id"> & Partial<Pick<Status, "local">>): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const undo = account.local && status.local === false ? await likeUndoIntent(tx, account, status) : null;
+    const { count } = await tx.db.favourite.deleteMany({ where: { accountId: account.id, statusId: status.id } });
+    if (!count) return;
+    // the family's notification belongs to the Like, which the Undo removes
+    await tx.db.notification.deleteMany({ where: { type: "favourite", fromAccountId: account.id, statusId: status.id } });
+    // federation: the Undo of the Like goes to the author of a remote status
+    if (undo) await federate(tx, undo);
+    afterCommit(tx, () => statusesChanged(ctx, [status.id])); // favourites_count
+  });
 }
 
 export const favouriteStatus = statusAction("statuses.favourite", idInput, async (ctx, me, status) => {
-  const added = await favouriteAs(ctx, me, status);
-  // federation: a Like goes out here (to the author of a remote status)
-  if (added && !status.local) await federateFavourite(ctx, "like", me, status);
+  await favouriteAs(ctx, me, status);
 }, { scopes: ["write:favourites"] });
 
 export const unfavouriteStatus = statusAction("statuses.unfavourite", idInput, async (ctx, me, status) => {
-  const undo = status.local ? null : await likeUndoIntent(ctx, me, status);
   await unfavouriteAs(ctx, me, status);
-  // federation: the Undo of the Like goes to the author of a remote status
-  if (undo) await federate(ctx, undo);
 }, { scopes: ["write:favourites"] });
 
 export const reblogInput = idInput.extend({ visibility: z.enum(["public", "unlisted", "private"]).optional() });
@@ -120,8 +128,9 @@ export async function reblogAs(ctx: Ctx, me: Account, original: Status, visibili
   if (earlier) return earlier;
   const id = newId();
   const now = remote?.createdAt ?? ctx.clock();
-  // the reblog, the author's last status date and the notification commit together (notifications/transactional.ts)
-  const reblog = await withNotifications(ctx, async (tx, notify) => {
+  // the reblog, the author's last status date, the notification and (a local reblog) the Announce's
+  // delivery commit together (src/domain/transaction.ts)
+  const reblog = await inTransaction(ctx, async (tx) => {
     const created = await tx.db.status.create({
       data: {
         id,
@@ -136,7 +145,9 @@ export async function reblogAs(ctx: Ctx, me: Account, original: Status, visibili
       },
     });
     await tx.db.account.update({ where: { id: me.id }, data: { lastStatusAt: now } });
-    await notify([{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
+    await notify(tx, [{ accountId: original.accountId, type: "reblog", fromAccountId: me.id, statusId: original.id }]);
+    // federation: an Announce goes out here
+    if (created.local && federatedVisibility(created.visibility)) await federate(tx, { type: "announce", reblogId: created.id });
     return created;
   })
     // a concurrent reblog of the same status won: answer that one (one reblog per account and status)
@@ -158,30 +169,35 @@ export const reblogStatus = operation({
     const original = await actionTarget(ctx, input.id);
     const earlier = await ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: original.id } } });
     if (earlier) return earlier;
-    const reblog = await reblogAs(ctx, me, original, reblogVisibility(me, original, input.visibility));
-    // federation: an Announce goes out here
-    if (reblog.local && federatedVisibility(reblog.visibility)) await federate(ctx, { type: "announce", reblogId: reblog.id });
-    return reblog;
+    return reblogAs(ctx, me, original, reblogVisibility(me, original, input.visibility));
   },
 });
 
-/** Removes `me`'s reblog of `original` and its notification; the streams hear of the deletion. */
-export async function unreblogAs(ctx: Ctx, me: Account, original: Pick<Status, "id">): Promise<void> {
-  const reblog = await ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: original.id } } });
-  const gone = reblog ? await deletedStatuses(ctx, reblog) : [];
-  const { count } = await ctx.db.status.deleteMany({ where: { accountId: me.id, reblogOfId: original.id } });
-  if (count) await ctx.db.notification.deleteMany({ where: { type: "reblog", fromAccountId: me.id, statusId: original.id } });
-  if (count) statusesChanged(ctx, [original.id]); // reblogs_count
-  if (count) for (const d of gone) ctx.bus.publish("status_deleted", d);
+/**
+ * Removes `me`'s reblog of `original` and its notification; the streams hear of the deletion. A local
+ * reblog's Undo is queued in the same transaction (given the original's uri and author).
+ */
+export async function unreblogAs(ctx: Ctx, me: Account, original: Pick<Status, "id"> & Partial<Pick<Status, "uri" | "accountId">>): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const reblog = await tx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: original.id } } });
+    if (!reblog) return;
+    const gone = await deletedStatuses(tx, reblog);
+    const { count } = await tx.db.status.deleteMany({ where: { accountId: me.id, reblogOfId: original.id } });
+    if (!count) return;
+    await tx.db.notification.deleteMany({ where: { type: "reblog", fromAccountId: me.id, statusId: original.id } });
+    // federation: the Undo of the Announce goes to the reblogger's followers and the original's author
+    if (reblog.local && federatedVisibility(reblog.visibility) && original.uri && original.accountId)
+      await federate(tx, { type: "announce.undo", reblogId: reblog.id, reblogUri: reblog.uri, actorId: me.id, originalUri: original.uri, originalAuthorId: original.accountId, visibility: reblog.visibility });
+    afterCommit(tx, () => {
+      statusesChanged(ctx, [original.id]); // reblogs_count
+      for (const d of gone) ctx.bus.publish("status_deleted", d);
+    });
+  });
 }
 
 /** Removes the viewer's reblog of a status; answers the original. */
 export const unreblogStatus = statusAction("statuses.unreblog", idInput, async (ctx, me, status) => {
-  const reblog = await ctx.db.status.findUnique({ where: { accountId_reblogOfId: { accountId: me.id, reblogOfId: status.id } } });
   await unreblogAs(ctx, me, status);
-  // federation: the Undo of the Announce goes to the reblogger's followers and the original's author
-  if (reblog && federatedVisibility(reblog.visibility))
-    await federate(ctx, { type: "announce.undo", reblogId: reblog.id, reblogUri: reblog.uri, actorId: me.id, originalUri: status.uri, originalAuthorId: status.accountId, visibility: reblog.visibility });
 }, { scopes: ["write:statuses"] });
 
 /** Bookmarks a status; with `folder_id` (one of the viewer's folders) the bookmark goes, or moves, into that folder. */

@@ -10,7 +10,8 @@ import { rememberRemoteEmojis, type RemoteEmoji } from "../emoji/remote-emoji.ts
 import { keepVersion, statusEdited } from "./edit.ops.ts";
 import { removeStatus, statusNotifications, statusStored } from "./statuses.ops.ts";
 import { upsertTags } from "../tags/upsert-tags.ts";
-import { withNotifications } from "../notifications/transactional.ts";
+import { notify } from "../notifications/notify.ts";
+import { inTransaction } from "../transaction.ts";
 import { CLOSE_POLL_JOB } from "./statuses.job-names.ts";
 import { statusUpdated } from "./status-cache.ts";
 
@@ -88,6 +89,7 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
   const id = newId();
   const tags = await upsertTags(ctx, data.tags);
   const mentionIds = [...new Set(data.mentionIds)];
+  const poll = data.poll ? pollRow(data.poll) : null;
   const row: Prisma.StatusUncheckedCreateInput = {
     id,
     uri: data.uri,
@@ -113,19 +115,22 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
     // nested writes only when there is something to write (Prisma makes a nested create atomic itself)
     ...(mentionIds.length ? { mentions: { create: mentionIds.map((accountId) => ({ accountId })) } } : {}),
     ...(tags.length ? { tags: { create: tags.map((t) => ({ tagId: t.id })) } } : {}),
-    ...(data.poll ? { poll: { create: pollRow(data.poll) } } : {}),
+    ...(poll ? { poll: { create: poll } } : {}),
   };
   let created: Status;
-  // a post that mentions someone stores their notifications in its own transaction: a repeated delivery
-  // after a crash finds the status stored and notifies no one (notifications/transactional.ts)
-  const notified = data.media.length > 0 || mentionIds.length > 0;
+  // a post that mentions someone stores their notifications (and a poll its closing job) in its own
+  // transaction: a repeated delivery after a crash finds the status stored and notifies no one
+  // (src/domain/transaction.ts)
+  const closes = poll?.expiresAt && !poll.closedAt ? poll.expiresAt : null;
+  const notified = data.media.length > 0 || mentionIds.length > 0 || !!closes;
   try {
-    // one statement for a plain post; a transaction only when attachments or mentions go with it
+    // one statement for a plain post; a transaction only when attachments, mentions or a poll go with it
     created = notified
-      ? await withNotifications(ctx, async (tx, notifyWith) => {
+      ? await inTransaction(ctx, async (tx) => {
           const status = await tx.db.status.create({ data: row });
           if (data.media.length) await tx.db.mediaAttachment.createMany({ data: data.media.map((m) => mediaRow(data.accountId, status.id, m)) });
-          await notifyWith(await statusNotifications(tx, status, mentionIds));
+          await notify(tx, await statusNotifications(tx, status, mentionIds));
+          if (closes) await tx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: poll!.id }, { runAt: closes });
           return status;
         })
       : tags.length || data.poll
@@ -142,12 +147,7 @@ export async function storeRemoteStatus(ctx: Ctx, data: RemoteStatusData): Promi
     throw error;
   }
   if (data.emojis.length) await rememberRemoteEmojis(ctx, await authorDomain(ctx, data.accountId), data.emojis);
-  const status = await statusStored(ctx, created, mentionIds, data.authorLastStatusAt === undefined ? undefined : { lastStatusAt: data.authorLastStatusAt }, notified);
-  if (data.poll?.expiresAt && !data.poll.closedAt) {
-    const poll = await ctx.db.poll.findUnique({ where: { statusId: status.id }, select: { id: true } });
-    if (poll) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: poll.id }, { runAt: data.poll.expiresAt });
-  }
-  return status;
+  return statusStored(ctx, created, mentionIds, data.authorLastStatusAt === undefined ? undefined : { lastStatusAt: data.authorLastStatusAt }, notified);
 }
 
 function pollRow(p: RemotePoll) {

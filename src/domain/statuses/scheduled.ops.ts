@@ -11,6 +11,7 @@ import { operation } from "../operation.ts";
 import { ownRow } from "../own-row.ts";
 import { keyset, pageInput, type Page } from "../pagination.ts";
 import { PUBLISH_SCHEDULED_JOB } from "./statuses.job-names.ts";
+import { inTransaction } from "../transaction.ts";
 
 /** A scheduled status must be at least this far in the future (as when posting). */
 const MIN_SCHEDULE_MS = 5 * 60 * 1000;
@@ -70,9 +71,13 @@ export const rescheduleStatus = operation({
     const row = await ownScheduled(ctx, input.id);
     const at = new Date(input.scheduled_at);
     if (at.getTime() - ctx.clock().getTime() < MIN_SCHEDULE_MS) throw Unprocessable("Validation failed: Scheduled at must be at least 5 minutes in the future", { scheduled_at: "is too soon" });
-    const updated = await ctx.db.scheduledStatus.update({ where: { id: row.id }, data: { scheduledAt: at } });
-    // the job already queued carries the old time and will do nothing
-    await ctx.jobs.enqueue(PUBLISH_SCHEDULED_JOB, { id: updated.id, scheduledAt: at.toISOString() }, { runAt: at });
+    // the new time and its job commit together (src/domain/transaction.ts); the job already queued
+    // carries the old time and will do nothing
+    const updated = await inTransaction(ctx, async (tx) => {
+      const updated = await tx.db.scheduledStatus.update({ where: { id: row.id }, data: { scheduledAt: at } });
+      await tx.jobs.enqueue(PUBLISH_SCHEDULED_JOB, { id: updated.id, scheduledAt: at.toISOString() }, { runAt: at });
+      return updated;
+    });
     return (await scheduledWithMedia(ctx, [updated]))[0];
   },
 });

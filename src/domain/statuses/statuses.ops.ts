@@ -11,7 +11,7 @@ import { customEmojiIn } from "../emoji/emojify.ts";
 import { listMemberIds } from "../lists/lists.ops.ts";
 import { attachableMedia } from "../media/media.ops.ts";
 import { notify, subscriberNotifications, type NotificationInput } from "../notifications/notify.ts";
-import { withNotifications } from "../notifications/transactional.ts";
+import { afterCommit, inTransaction } from "../transaction.ts";
 import { upsertTags } from "../tags/upsert-tags.ts";
 import { deletedStatuses } from "../streams/streams.read.ts";
 import { deletedStatusSnapshot, federate, federatedVisibility, federateStatus } from "../federation/outbox.ts";
@@ -242,8 +242,9 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
   // out of time the request answers 503 and nothing is stored, whatever the post carries (test/faults/overload;
   // src/db/closed-transactions.ts) — a bare INSERT has no time limit, so a cheaper path for plain posts has to
   // come with its own answer to an overloaded database
-  // the status and its notifications commit together (notifications/transactional.ts)
-  const stored = await withNotifications(ctx, async (txCtx, notifyWith) => {
+  // the status, its notifications and its jobs (expiry, poll closing, federation, push) commit together
+  // (src/domain/transaction.ts)
+  const stored = await inTransaction(ctx, async (txCtx) => {
     const tx = txCtx.db;
     const created = await tx.status.create({
       data: {
@@ -255,15 +256,14 @@ async function store(ctx: Ctx, d: Draft): Promise<Status> {
       },
     });
     if (media.length) await tx.mediaAttachment.updateMany({ where: { id: { in: media.map((m) => m.id) } }, data: { statusId: created.id } });
-    await notifyWith(await statusNotifications(txCtx, created, d.mentions.map((a) => a.id)));
+    await notify(txCtx, await statusNotifications(txCtx, created, d.mentions.map((a) => a.id)));
+    if (created.expiresAt) await txCtx.jobs.enqueue(EXPIRE_STATUS_JOB, { statusId: created.id }, { runAt: created.expiresAt });
+    if (d.poll?.expiresAt) await txCtx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: d.poll.id }, { runAt: d.poll.expiresAt as Date });
+    // federation: a Create goes out here for visibilities other than local
+    await federateStatus(txCtx, "status.created", created);
     return created;
   });
-  const status = await statusStored(ctx, stored, d.mentions.map((a) => a.id), me, true);
-  if (status.expiresAt) await ctx.jobs.enqueue(EXPIRE_STATUS_JOB, { statusId: status.id }, { runAt: status.expiresAt });
-  if (d.poll?.expiresAt) await ctx.jobs.enqueue(CLOSE_POLL_JOB, { pollId: d.poll.id }, { runAt: d.poll.expiresAt as Date });
-  // federation: a Create goes out here for visibilities other than local
-  await federateStatus(ctx, "status.created", status);
-  return status;
+  return statusStored(ctx, stored, d.mentions.map((a) => a.id), me, true);
 }
 
 export type PostResult = { kind: "status"; status: Status; preview: boolean } | { kind: "scheduled"; scheduled: Prisma.ScheduledStatusGetPayload<object> };
@@ -285,8 +285,12 @@ export const postStatus = operation({
       if (at.getTime() - ctx.clock().getTime() < MIN_SCHEDULE_MS) throw Unprocessable("Validation failed: Scheduled at must be at least 5 minutes in the future", { scheduled_at: "is too soon" });
       await draft(ctx, me, { ...input, scheduled_at: undefined }); // validate now, publish later
       const { scheduled_at: _at, idempotency_key: _key, ...params } = input;
-      const scheduled = await ctx.db.scheduledStatus.create({ data: { id: newId(), accountId: me.id, scheduledAt: at, params: params as Prisma.InputJsonValue, mediaIds: input.media_ids ?? [] } });
-      await ctx.jobs.enqueue(PUBLISH_SCHEDULED_JOB, { id: scheduled.id, scheduledAt: at.toISOString() }, { runAt: at });
+      // the scheduled status and its publishing job commit together (src/domain/transaction.ts)
+      const scheduled = await inTransaction(ctx, async (tx) => {
+        const scheduled = await tx.db.scheduledStatus.create({ data: { id: newId(), accountId: me.id, scheduledAt: at, params: params as Prisma.InputJsonValue, mediaIds: input.media_ids ?? [] } });
+        await tx.jobs.enqueue(PUBLISH_SCHEDULED_JOB, { id: scheduled.id, scheduledAt: at.toISOString() }, { runAt: at });
+        return scheduled;
+      });
       return { kind: "scheduled", scheduled };
     }
     const d = await draft(ctx, me, input);
@@ -314,11 +318,14 @@ export const deleteStatus = operation({
     const me = ctx.viewer.account;
     if (!status) throw NotFound("Record not found");
     if (ctx.viewer.via !== "admin_token" && status.accountId !== me?.id) throw Forbidden("You can't delete this status");
-    // what the Delete needs once the row is gone (only our own statuses are ours to delete for peers)
-    const snapshot = status.local && federatedVisibility(status.visibility) ? await deletedStatusSnapshot(ctx, status) : null;
-    await removeStatus(ctx, status);
-    // federation: a Delete goes out here (also when an expiring status is removed)
-    if (snapshot) await federate(ctx, { type: "status.deleted", status: snapshot });
+    // the deletion and its Delete's delivery commit together (src/domain/transaction.ts)
+    await inTransaction(ctx, async (tx) => {
+      // what the Delete needs once the row is gone (only our own statuses are ours to delete for peers)
+      const snapshot = status.local && federatedVisibility(status.visibility) ? await deletedStatusSnapshot(tx, status) : null;
+      await removeStatus(tx, status);
+      // federation: a Delete goes out here (also when an expiring status is removed)
+      if (snapshot) await federate(tx, { type: "status.deleted", status: snapshot });
+    });
     return status;
   },
 });
@@ -336,8 +343,10 @@ export async function removeStatus(ctx: Ctx, status: Status): Promise<void> {
   await ctx.db.status.deleteMany({ where: { id: status.id } });
   // itself, its parent's replies_count, its original's reblogs_count, the rows of its replies and quotes
   const changed = [status.id, status.inReplyToId, status.reblogOfId, ...gone.map((d) => d.statusId), ...dependents.map((d) => d.id)];
-  if (dependents.length > MAX_NAMED_DEPENDENTS) allStatusesChanged(ctx);
-  else statusesChanged(ctx, changed);
-  statusCountsChanged(ctx, [status]); // its author's statuses_count (its reblogs count for no one)
-  for (const d of gone) ctx.bus.publish("status_deleted", d);
+  statusCountsChanged(ctx, [status]); // its author's statuses_count (its reblogs count for no one); held until a transaction commits
+  afterCommit(ctx, () => {
+    if (dependents.length > MAX_NAMED_DEPENDENTS) allStatusesChanged(ctx);
+    else statusesChanged(ctx, changed);
+    for (const d of gone) ctx.bus.publish("status_deleted", d);
+  });
 }
