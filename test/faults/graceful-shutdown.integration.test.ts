@@ -4,7 +4,8 @@ import http from "node:http";
 import fs from "node:fs";
 import WebSocket from "ws";
 import { describe, expect, test, vi } from "vitest";
-import { eventually, serverPerSuite, usersOn } from "../support/processes.ts";
+import { serverPerSuite, usersOn } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 const PNG = fs.readFileSync("src/media/assets/avi.png");
@@ -50,7 +51,7 @@ describe("graceful shutdown (SIGTERM)", () => {
     const exited = server.signal("SIGTERM");
 
     // new connections are refused while the upload finishes
-    await eventually(async () => fetch(`${server.url}/api/v1/instance`).then(() => false, () => true), "the listener to close", 2000);
+    await waitFor(async () => fetch(`${server.url}/api/v1/instance`).then(() => false, () => true), "the listener to close", { timeoutMs: 2000 });
     const upload = await answer;
     expect(upload.status, upload.body).toBe(200);
     const media = JSON.parse(upload.body);

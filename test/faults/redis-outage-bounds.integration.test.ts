@@ -4,7 +4,8 @@
 // SHUTDOWN_GRACE_MS while Redis is away.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { freshDatabase } from "../support/databases.ts";
-import { eventually, PROCESS_ADMIN_TOKEN, spawnServer, startPrivateRedis, usersOn, type PrivateRedis, type ServerProcess } from "../support/processes.ts";
+import { PROCESS_ADMIN_TOKEN, spawnServer, startPrivateRedis, usersOn, type PrivateRedis, type ServerProcess } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
@@ -41,7 +42,7 @@ describe("Redis outage: healthcheck, log and shutdown bounds", () => {
 
     const before = server.output().length;
     await redis.stop();
-    await eventually(async () => /redis unreachable/.test(server.output().slice(before)), "the outage in the log");
+    await waitFor(async () => /redis unreachable/.test(server.output().slice(before)), "the outage in the log", { timeoutMs: 30_000 });
     for (let i = 0; i < 3; i++) {
       const down = await health();
       expect(down.took).toBeLessThan(2000);
@@ -61,14 +62,14 @@ describe("Redis outage: healthcheck, log and shutdown bounds", () => {
     expect(during.filter((l) => /redis unreachable/.test(l))).toHaveLength(1);
 
     await redis.start();
-    const back = await eventually(async () => /redis back after (\d+) failures? in ([\d.]+) s/.exec(server.output().slice(before)), "the return in the log", 30_000);
+    const back = await waitFor(async () => /redis back after (\d+) failures? in ([\d.]+) s/.exec(server.output().slice(before)), "the return in the log", { timeoutMs: 30_000 });
     expect(Number(back[1])).toBeGreaterThan(1);
     expect(Number(back[2])).toBeGreaterThanOrEqual(10);
-    await eventually(async () => (await health()).status === 200, "healthy again", 30_000);
+    await waitFor(async () => (await health()).status === 200, "healthy again", { timeoutMs: 30_000 });
 
     // SIGTERM while Redis is away again
     await redis.stop();
-    await eventually(async () => (await health()).body.redis === "unreachable", "redis seen down again");
+    await waitFor(async () => (await health()).body.redis === "unreachable", "redis seen down again", { timeoutMs: 30_000 });
     const started = Date.now();
     const code = await server.signal("SIGTERM");
     expect(code).toBe(0);

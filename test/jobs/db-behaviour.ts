@@ -5,7 +5,8 @@ import { backoffDelay, createDatabaseQueue, type DatabaseQueueOptions } from "..
 import type { JobQueue } from "../../src/jobs/queue.ts";
 import { newId } from "../../src/db/ids.ts";
 import type { EngineUnderTest, JobView } from "./behaviour.ts";
-import { sleep, waitFor } from "./helpers.ts";
+import { sleep } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 export function databaseEngine(prisma: () => PrismaClient): EngineUnderTest {
   return {
@@ -51,7 +52,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     await q.start();
     const theirs = await q.enqueue("theirs-" + newId(), {});
     const mine = await q.enqueue("mine", {});
-    await waitFor(async () => (await inspectJob(prismaOf(), mine)).state === "done", 10_000);
+    await waitFor(async () => (await inspectJob(prismaOf(), mine)).state === "done", "the job to be done", { timeoutMs: 10_000 });
     await sleep(150);
     expect(await inspectJob(prismaOf(), theirs)).toMatchObject({ state: "pending", attempts: 0 });
   });
@@ -64,7 +65,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     await sleep(100); // the first poll (at start) has passed
     const t0 = Date.now();
     await q.enqueue("prompt", {});
-    await waitFor(() => ranAt, 5000, "prompt job");
+    await waitFor(() => ranAt, "prompt job", { timeoutMs: 5000 });
     expect(ranAt - t0).toBeLessThan(3000); // far below the 60 s poll interval
   });
 
@@ -75,7 +76,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     const attempts: number[] = [];
     q.register(name, async (_p, job) => void attempts.push(job.attempt));
     await q.start();
-    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "done", 10_000);
+    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "done", "the job to be done", { timeoutMs: 10_000 });
     expect(attempts).toEqual([2]);
     expect(await inspectJob(prismaOf(), id)).toMatchObject({ attempts: 2, lockedBy: null });
   });
@@ -87,7 +88,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     let ran = 0;
     q.register(name, async () => void ran++);
     await q.start();
-    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "failed", 10_000);
+    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "failed", "the job to fail", { timeoutMs: 10_000 });
     expect(ran).toBe(0);
     expect((await inspectJob(prismaOf(), id)).lastError).toContain("lease expired");
   });
@@ -104,7 +105,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
       await q.start();
     }
     const id = await queues[0]!.enqueue(name, {});
-    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "done", 10_000);
+    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "done", "the job to be done", { timeoutMs: 10_000 });
     expect(calls).toBe(1);
     expect((await inspectJob(prismaOf(), id)).attempts).toBe(1);
   });
@@ -116,7 +117,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     q.register(name, () => new Promise<void>((resolve) => (release = resolve)));
     await q.start();
     const id = await q.enqueue(name, {});
-    await waitFor(() => release, 3000, "handler start");
+    await waitFor(() => release, "handler start", { timeoutMs: 3000 });
     // as if the lease had expired and another worker had claimed the job
     await prismaOf().job.update({ where: { id }, data: { lockedBy: "thief", attempts: { increment: 1 } } });
     release();
@@ -144,7 +145,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     // enqueued by a third, enqueue-only queue, so neither worker is favoured by the enqueue wake-up
     const producer = createDatabaseQueue(prismaOf());
     const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => producer.enqueue(name, { i })));
-    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 20, 10_000, "20 done");
+    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 20, "20 done", { timeoutMs: 10_000 });
     expect(overlap).toBe(false);
     expect([...runs.keys()].sort()).toEqual([...ids].sort());
     expect([...runs.values()].every((w) => w.length === 1)).toBe(true);
@@ -182,9 +183,9 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     });
     const ids = await Promise.all(Array.from({ length: 10 }, () => q.enqueue(name, {})));
     await q.start();
-    await waitFor(async () => started === 10, 10_000, "10 running");
+    await waitFor(async () => started === 10, "10 running", { timeoutMs: 10_000 });
     release();
-    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 10, 10_000, "10 done");
+    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 10, "10 done", { timeoutMs: 10_000 });
     expect(doneStatements).toBeGreaterThan(0);
     expect(doneStatements).toBeLessThanOrEqual(3); // one per job before
     const rows = await prismaOf().job.findMany({ where: { id: { in: ids } } });

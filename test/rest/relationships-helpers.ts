@@ -1,9 +1,10 @@
-// Shared helpers of the relationships test files: JSON requests, bus events, waiting.
+// Shared helpers of the relationships test files: JSON requests, bus events.
 import { expect } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import type { BusEvents } from "../../src/realtime/bus.ts";
 import type { User } from "../support/actors.ts";
 import type { TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 // users with tokens come from the shared harness (test/support/actors.ts); re-exported for these files
 export { user, type User } from "../support/actors.ts";
@@ -21,15 +22,6 @@ export async function call(server: TestServer, who: User | null, method: string,
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-export async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 type FollowEvent = BusEvents["follow_relationships_update"][0];
 
@@ -44,12 +36,12 @@ export async function followEvents(server: TestServer) {
       events.push(next.value);
     }
   })();
-  await new Promise((r) => setTimeout(r, 10)); // the subscription is live once iteration started
+  // no wait needed: the in-process bus adds its listener on the iterator's first next(), called above
   return {
     events,
     /** waits for `n` events and returns them */
     async take(n: number) {
-      await until(async () => events.length, (len) => len >= n, 5_000);
+      await waitFor(() => events.length >= n, () => `${n} follow_relationships_update events (${events.length} so far)`, { timeoutMs: 5_000 });
       return events.splice(0, n);
     },
     stop: () => iterator.return?.(),

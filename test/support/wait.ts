@@ -15,18 +15,21 @@ export interface WaitOptions {
  */
 export class StopWaiting extends Error {}
 
+/** what a check's truthy answer can be (`ready && rows` gives the rows) */
+export type Truthy<T> = Exclude<T, null | undefined | false | 0 | "">;
+
 /**
  * Calls `check` until it returns something truthy and resolves with that value. On timeout it throws an Error
  * naming `what` (a function is called then, so it may describe the state at that moment), the time waited and
  * the check's last value or error.
  */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string | (() => string), { timeoutMs = 20_000, intervalMs = 100 }: WaitOptions = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(check: () => T | Promise<T>, what: string | (() => string), { timeoutMs = 20_000, intervalMs = 100 }: WaitOptions = {}): Promise<Truthy<T>> {
   const started = Date.now();
   let last: { value: unknown } | { error: unknown } = { value: undefined };
   for (;;) {
     try {
       const value = await check();
-      if (value) return value as NonNullable<T>;
+      if (value) return value as Truthy<T>;
       last = { value };
     } catch (error) {
       if (error instanceof StopWaiting) throw error;

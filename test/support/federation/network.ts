@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { serverEntry } from "../built.ts";
 import { freshDatabase } from "../databases.ts";
+import { StopWaiting, waitFor } from "../wait.ts";
 import { startTlsFront, type TlsFront } from "./proxy.ts";
 import { CA_CERT_FILE } from "./tls.ts";
 
@@ -56,17 +57,15 @@ async function resolveTestNamesTo(address: string) {
   await import(PRELOAD);
 }
 
-async function waitForServerFile(file: string, child: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out()}`);
-    try {
-      return JSON.parse(fs.readFileSync(file, "utf8")).url as string;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`server did not start in ${timeoutMs} ms:\n${out()}`);
+function waitForServerFile(file: string, child: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<string> {
+  return waitFor(
+    () => {
+      if (child.exitCode !== null) throw new StopWaiting(`server exited with ${child.exitCode}:\n${out()}`);
+      return JSON.parse(fs.readFileSync(file, "utf8")).url as string; // absent until the server listens
+    },
+    () => `the server to write ${file}:\n${out()}`,
+    { timeoutMs },
+  );
 }
 
 export async function startFederationNet(): Promise<FederationNet> {
@@ -209,18 +208,3 @@ export async function startFederationNet(): Promise<FederationNet> {
   };
 }
 
-/** Polls `check` until it answers something truthy (federation is asynchronous: jobs deliver). */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, { timeoutMs = 20_000, intervalMs = 200, what = "condition" } = {}): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
-}
