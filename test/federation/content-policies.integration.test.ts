@@ -2,7 +2,7 @@
 // runs, applied to real activities a Fedify peer signs and delivers over the TLS test network: each
 // SimplePolicy action, KeywordPolicy, HashtagPolicy and ObjectAgePolicy, and what NodeInfo publishes.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN_TOKEN, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
 import { waitFor } from "../support/wait.ts";
 import { startPeer, type Peer } from "../support/federation/peer.ts";
 
@@ -73,11 +73,11 @@ async function delivered(activity: ReturnType<typeof create>): Promise<Row> {
   return waitFor(() => statusRow(activity.object.id), `stored ${activity.object.id}`);
 }
 
-/** Delivers, then a plain post after it; once that one is stored (and a moment more), the first is checked absent. */
+/** Delivers, then a plain post after it; once that one is stored and a's queue is idle, the first is checked absent. */
 async function refused(activity: ReturnType<typeof create>) {
   expect((await peer.send("alice", inbox, activity)).status).toBe(202);
   await delivered(create({ content: "<p>marker</p>" }));
-  await new Promise((r) => setTimeout(r, 1000));
+  await queueIdle(a); // the inbox queued it before answering 202, and every job of a has run since
   expect(await statusRow(activity.object.id)).toBeNull();
 }
 
@@ -129,7 +129,7 @@ describe("SimplePolicy", () => {
     const del = { "@context": "https://www.w3.org/ns/activitystreams", id: `${peer.baseUrl}/deletes/${uid()}`, type: "Delete", actor: `${peer.baseUrl}/users/alice`, object: { id: post.object.id, type: "Tombstone" }, to: [PUBLIC] };
     expect((await peer.send("alice", inbox, del)).status).toBe(202);
     await delivered(create({ content: "<p>marker</p>" }));
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // the inbox queued it before answering 202, and every job of a has run since
     expect(await statusRow(post.object.id)).not.toBeNull();
     await configure(":mrf_simple", { reject_deletes: [] });
     expect((await peer.send("alice", inbox, { ...del, id: `${del.id}-again` })).status).toBe(202);
@@ -150,7 +150,7 @@ describe("SimplePolicy", () => {
     await configure(":mrf_simple", { report_removal: hostList(PEER) });
     expect((await peer.send("alice", inbox, flag("removed report"))).status).toBe(202);
     await delivered(create({ content: "<p>marker after the flag</p>" })); // handled after the Flag's job
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // the inbox queued it before answering 202, and every job of a has run since
     expect(await reports("removed report")).toBe(0);
     await configure(":mrf_simple", { report_removal: [] });
     expect((await peer.send("alice", inbox, flag("kept report"))).status).toBe(202);
@@ -251,8 +251,8 @@ test("outgoing: nothing is delivered to a rejected server (checked when the deli
   await configure(":mrf_simple", { reject: hostList(PEER) });
   const second = await (await a.api("/api/v1/statuses", { token: bob.token, json: { status: "not for you" } })).json();
   // the job ran (no delivery job of this status waits any more), and nothing reached the peer
+  // (the peer records a delivery before it answers, so a delivery made is a delivery seen)
   await waitFor(async () => Number((await rows<{ n: string }>("SELECT count(*) AS n FROM jobs WHERE name IN ('federation.outbox', 'federation.task') AND state IN ('pending', 'running')"))[0]!.n) === 0, "queue drained", { timeoutMs: 30_000 });
-  await new Promise((r) => setTimeout(r, 1000));
   expect(createOf(second.uri)).toBe(false);
   await configure(":mrf_simple", { reject: [] });
 }, 90_000);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { ADMIN_TOKEN, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
 import { waitFor } from "../support/wait.ts";
 import { startPeer, type Peer } from "../support/federation/peer.ts";
 import { PNG } from "../rest/emoji-helpers.ts";
@@ -67,23 +67,29 @@ describe("reports", () => {
     const live: any[] = [];
     const stop = client.subscribe({ query: "subscription { reportFiled { id content account { nickname } actor { nickname } statuses { id } } }" }, { next: (m) => live.push(m), error: () => {}, complete: () => {} });
     try {
-      await new Promise((r) => setTimeout(r, 1000)); // the subscription is listening
+      // a sentinel: once a report filed on b itself reaches the subscription, the subscription is listening
+      const sentinel = "sentinel: the subscription listens";
+      const witness = await b.createUser("witness");
+      await json(await b.api("/api/v1/reports", { token: witness.token, json: { account_id: bob.id, comment: sentinel } }));
+      await waitFor(async () => live.some((m) => m.data?.reportFiled?.content === sentinel), "the sentinel report on the subscription", SLOW);
       // not forwarded: stays on a
       await json(await a.api("/api/v1/reports", { token: alice.token, json: { account_id: bobOnA, status_ids: [statusOnA], comment: "kept here" } }));
       await json(await a.api("/api/v1/reports", { token: alice.token, json: { account_id: bobOnA, status_ids: [statusOnA], comment: "spam, forwarded", forward: true } }));
 
-      const report = await waitFor(async () => (await json(await b.api("/api/v1/ext/admin/reports", { token: mod.token }))).reports[0], "the report on b", SLOW);
+      const report = await waitFor(async () => (await json(await b.api("/api/v1/ext/admin/reports", { token: mod.token }))).reports.find((r: { content: string }) => r.content !== sentinel), "the report on b", SLOW);
       expect(report).toMatchObject({ content: "spam, forwarded", state: "open", account: { id: bob.id, acct: "bob" }, actor: { acct: "internal.fetch@a.fed.test" } });
       expect(report.statuses.map((s: { id: string }) => s.id)).toEqual([status.id]);
       // the reporter stays anonymous: the instance actor signs, alice appears nowhere on b
       expect(await b.sql("SELECT 1 FROM accounts WHERE ap_id = $1", [`${a.baseUrl}/users/alice`])).toEqual([]);
-      const event = await waitFor(async () => live[0], "reportFiled", SLOW);
+      const event = await waitFor(async () => live.find((m) => m.data?.reportFiled?.content !== sentinel), "reportFiled", SLOW);
       expect(event.data.reportFiled).toMatchObject({ content: "spam, forwarded", account: { nickname: "bob" }, actor: { nickname: "internal.fetch@a.fed.test" }, statuses: [{ id: status.id }] });
       // only the forwarded one left a
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(await b.sql("SELECT comment FROM reports")).toEqual([{ comment: "spam, forwarded" }]);
+      // every job of a has run (a Flag it sent has been answered by b's inbox), then every job of b
+      await queueIdle(a);
+      await queueIdle(b);
+      expect(await b.sql("SELECT comment FROM reports WHERE comment <> $1", [sentinel])).toEqual([{ comment: "spam, forwarded" }]);
       // the staff's report notification, from the reporting instance's actor
-      expect(await b.sql("SELECT n.type, x.nickname FROM notifications n JOIN accounts x ON x.id = n.from_account_id WHERE n.account_id = $1", [mod.id])).toEqual([{ type: "report", nickname: "internal.fetch@a.fed.test" }]);
+      expect(await b.sql("SELECT n.type, x.nickname FROM notifications n JOIN accounts x ON x.id = n.from_account_id WHERE n.account_id = $1 AND x.id <> $2", [mod.id, witness.id])).toEqual([{ type: "report", nickname: "internal.fetch@a.fed.test" }]);
     } finally {
       stop();
       await client.dispose();

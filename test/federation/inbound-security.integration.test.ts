@@ -3,7 +3,7 @@
 // servers in the instance's reject list (the family's `:mrf_simple, :reject`) get 403 before any
 // processing — no key fetch, no account stored. RFC 9421 signatures are accepted as draft-cavage ones are.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN_TOKEN, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
 import { waitFor } from "../support/wait.ts";
 import { startPeer, type Peer } from "../support/federation/peer.ts";
 
@@ -100,7 +100,7 @@ describe("inbox refusals", () => {
     expect((await peer.send("alice", "https://a.fed.test/users/bob/inbox", activity)).status).toBe(202);
     // the same object in a Create with another id
     await peer.send("alice", inbox, { ...activity, id: `${activity.id}-again` });
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueIdle(a); // the inbox queued them before answering 202, and every job of a has run since
     expect(await count("statuses WHERE uri = $1", [activity.object.id])).toBe(1);
     expect(await count("notifications WHERE account_id = $1", [bob.id])).toBe(notifications);
   });
@@ -109,7 +109,7 @@ describe("inbox refusals", () => {
     const posted = await (await a.api("/api/v1/statuses", { token: bob.token, json: { status: "like me twice" } })).json();
     for (const id of [uid(), uid()]) await peer.send("alice", inbox, { "@context": "https://www.w3.org/ns/activitystreams", id: `${peer.baseUrl}/likes/${id}`, type: "Like", actor: `${peer.baseUrl}/users/alice`, object: posted.uri });
     await waitFor(async () => (await count("favourites WHERE status_id = $1", [posted.id])) === 1, "favourite");
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // the inbox queued them before answering 202, and every job of a has run since
     expect(await count("favourites WHERE status_id = $1", [posted.id])).toBe(1);
     expect(await count("notifications WHERE status_id = $1 AND type = 'favourite'", [posted.id])).toBe(1);
   });
@@ -126,7 +126,7 @@ describe("inbox refusals", () => {
     // an allowed server's activity naming a rejected server's object does not bring it in either
     const announce = { "@context": "https://www.w3.org/ns/activitystreams", id: `${peer.baseUrl}/announces/${uid()}`, type: "Announce", actor: `${peer.baseUrl}/users/alice`, object: activity.object.id, to: [PUBLIC] };
     expect((await peer.send("alice", inbox, announce)).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // the inbox queued them before answering 202, and every job of a has run since
     expect(await count("statuses WHERE uri = $1", [activity.object.id])).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 // sink: who receives what (visibility, shared inboxes), the shapes of the activities, and the
 // signature policy (RFC 9421 first, draft-cavage remembered per server for peers that need it).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
 import { waitFor } from "../support/wait.ts";
 import { activitiesOf, post, seedFollow, seedRemoteAccount, startSink, type RemoteAccount, type Sink } from "./outbound-support.ts";
 
@@ -56,7 +56,7 @@ describe("statuses", () => {
     expect([note.cc].flat()).toContain(`${a.baseUrl}/users/alice/followers`);
     expect(note.content).toContain("hello fediverse");
     expect([note.tag].flat().some((t: any) => t.type === "Hashtag" && t.name === "#outbound")).toBe(true);
-    await new Promise((r) => setTimeout(r, 1000)); // nothing else comes
+    await queueIdle(a); // every job of a has run, so each delivery it makes has reached the sink: nothing else comes
     const creates = activitiesOf(since(before), "Create").filter((d) => d.activity.object?.id === uri);
     expect(creates).toHaveLength(1);
     expect(since(before).filter((d) => d.host === hostS3)).toHaveLength(0);
@@ -97,7 +97,7 @@ describe("statuses", () => {
     const status = await post(a, alice.token, { status: `for followers and @${m1.nickname}`, visibility: "private" });
     const uri = `${a.baseUrl}/objects/${status.id}`;
     await waitFor(async () => activitiesOf(since(before), "Create").filter((d) => d.activity.object?.id === uri).length >= 2, "two deliveries");
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // every job of a has run, so each delivery it makes has reached the sink: nothing else comes
     const creates = activitiesOf(since(before), "Create").filter((d) => d.activity.object?.id === uri);
     expect(creates.map((d) => d.host).sort()).toEqual([hostS1, hostS2].sort());
     const note = creates[0].activity.object;
@@ -113,7 +113,7 @@ describe("statuses", () => {
     const status = await post(a, alice.token, { status: `@${m1.nickname} just for you`, visibility: "direct" });
     const uri = `${a.baseUrl}/objects/${status.id}`;
     const got = await waitFor(async () => activitiesOf(since(before), "Create").find((d) => d.activity.object?.id === uri), "DM");
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // every job of a has run, so each delivery it makes has reached the sink: nothing else comes
     expect(since(before).filter((d) => d.activity?.object?.id === uri || d.activity?.object === uri).map((d) => d.host)).toEqual([hostS2]);
     expect([got.activity.object.to].flat()).toEqual([m1.apId]);
     expect(got.activity.object.tag).toMatchObject({ type: "Mention", href: m1.apId });
@@ -123,7 +123,7 @@ describe("statuses", () => {
     const before = sink.deliveries.length;
     const status = await post(a, alice.token, { status: "only here", visibility: "local" });
     const jobs = await a.sql<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE name = 'federation.outbox' AND payload->>'statusId' = $1`, [status.id]);
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueIdle(a); // every job of a has run, so each delivery it makes has reached the sink: nothing else comes
     expect(since(before)).toHaveLength(0);
     expect(jobs[0].n).toBe(0);
   });

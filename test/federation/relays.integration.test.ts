@@ -5,7 +5,7 @@
 // and a knowing nothing of each other; unfollowing sends the Undo, and `force` drops a relay that no
 // longer answers.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN_TOKEN, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
 import { waitFor } from "../support/wait.ts";
 import { startPeer } from "../support/federation/peer.ts";
 import { startRelay, type TestRelay } from "../support/federation/relay.ts";
@@ -126,7 +126,7 @@ describe("relays", () => {
     await waitFor(async () => !relay.subscribers().includes(`${a.baseUrl}/relay`), "the relay to drop a", SLOW);
     // a's public posts no longer go to the relay
     const after = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "after unfollowing", visibility: "public" } }));
-    await new Promise((r) => setTimeout(r, 3000));
+    await queueIdle(a); // every job of a has run, so a delivery to the relay would have reached it
     expect(relay.received.some((x) => x.object?.id === after.uri)).toBe(false);
   }, 120_000);
 

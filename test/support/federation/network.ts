@@ -68,6 +68,18 @@ function waitForServerFile(file: string, child: ChildProcess, out: () => string,
   );
 }
 
+/**
+ * Waits until `instance` has no due job waiting or running: everything queued so far (inbox activities,
+ * outbox intents, Fedify's fan-outs and deliveries) has run. A job enqueues its follow-ups before it is
+ * marked done, so the queue is never idle between two links of a chain; a retry waits with a later run_at.
+ * "Nothing else comes" checks wait for this instead of for time.
+ */
+export function queueIdle(instance: TestInstance, timeoutMs = 30_000): Promise<true> {
+  const busy = async () =>
+    (await instance.sql<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE state::text IN ('pending', 'running') AND run_at <= (now() AT TIME ZONE 'UTC')"))[0].n;
+  return waitFor(async () => (await busy()) === 0, `${instance.name}'s due jobs to have run`, { timeoutMs });
+}
+
 export async function startFederationNet(): Promise<FederationNet> {
   const front = await startTlsFront();
   await resolveTestNamesTo(front.address);
