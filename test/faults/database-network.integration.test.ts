@@ -72,7 +72,9 @@ describe("SIGTERM while the database connections are half-open", () => {
     await proxy.mode("half-open");
     // a request waiting on a frozen connection, and another waiting for a new one
     const waiting = [1, 2].map(() => fetch(`${server.url}/api/v1/notifications`, { headers: alice.auth }).catch(() => null));
-    await new Promise((r) => setTimeout(r, 500)); // let them reach the database
+    // time is the behaviour: nothing outside the server shows a request waiting on a frozen socket, so the
+    // requests get 500 ms to reach the database before SIGTERM
+    await new Promise((r) => setTimeout(r, 500));
     const started = Date.now();
     const code = await server.signal("SIGTERM");
     const took = Date.now() - started;

@@ -48,7 +48,9 @@ describe("database outage", () => {
     const health = await fetch(`${server.url}/api/v1/ext/healthcheck`);
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({ healthy: false });
-    await new Promise((r) => setTimeout(r, 1500)); // the outage lasts a while under load
+    // the outage lasts a while under load: until the load has met it a few times
+    const during = seen.length;
+    await waitFor(() => seen.slice(during).filter((s) => s === 503).length >= 5, "the load to get five 503s during the outage", { timeoutMs: 30_000 });
 
     await proxy.restore();
     const back = Date.now();

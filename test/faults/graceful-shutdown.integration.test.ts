@@ -47,6 +47,8 @@ describe("graceful shutdown (SIGTERM)", () => {
       req.write(body.subarray(0, 100));
       setTimeout(() => req.end(body.subarray(100)), 2500); // the rest after SIGTERM
     });
+    // time is the behaviour: the upload's first bytes get 500 ms to be taken in before SIGTERM (the request
+    // is in flight inside the server then; nothing outside it shows that moment)
     await new Promise((r) => setTimeout(r, 500));
     const exited = server.signal("SIGTERM");
 

@@ -55,10 +55,15 @@ describe.each([
     // nothing has arrived for two seconds. Read at once, a delivery sent just before the kill counted
     // as queued, and its second try after the restart failed the test on loaded machines; so did half a
     // second of quiet, with 48 test files sharing two cores (2026-11-29).
-    for (let seen = -1, deadline = Date.now() + 20_000; seen !== peer.received.length && Date.now() < deadline; ) {
+    // time is the behaviour: no event marks the last byte a killed process left in flight, so two seconds
+    // of quiet at the peer stand for it
+    let seen = -1;
+    const quiet = () => {
+      const same = seen === peer.received.length;
       seen = peer.received.length;
-      await new Promise((r) => setTimeout(r, 2_000));
-    }
+      return same;
+    };
+    await waitFor(quiet, "two seconds without a new delivery", { timeoutMs: 20_000, intervalMs: 2_000 });
     const inFlight = new Set(uris.filter((uri) => creates(uri).length > 0));
     hold.release();
     expect(inFlight.size).toBeGreaterThanOrEqual(2);
