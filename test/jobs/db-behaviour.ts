@@ -53,7 +53,9 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     const theirs = await q.enqueue("theirs-" + newId(), {});
     const mine = await q.enqueue("mine", {});
     await waitFor(async () => (await inspectJob(prismaOf(), mine)).state === "done", "the job to be done", { timeoutMs: 10_000 });
-    await sleep(150);
+    // a sentinel: claims go by run_at, so a worker that claimed other names would take theirs before this one
+    const sentinel = await q.enqueue("mine", {});
+    await waitFor(async () => (await inspectJob(prismaOf(), sentinel)).state === "done", "the sentinel job to be done", { timeoutMs: 10_000 });
     expect(await inspectJob(prismaOf(), theirs)).toMatchObject({ state: "pending", attempts: 0 });
   });
 
@@ -62,7 +64,8 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     let ranAt = 0;
     q.register("prompt", async () => void (ranAt = Date.now()));
     await q.start();
-    await sleep(100); // the first poll (at start) has passed
+    // time is the behaviour: the first poll (at start) has passed, and the next is 60 s away
+    await sleep(100);
     const t0 = Date.now();
     await q.enqueue("prompt", {});
     await waitFor(() => ranAt, "prompt job", { timeoutMs: 5000 });
@@ -100,7 +103,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
       const q = make({ workerId, leaseMs: 500, pollIntervalMs: 30 });
       q.register(name, async () => {
         calls++;
-        await sleep(1500); // three leases long
+        await sleep(1500); // time is the behaviour: a job three leases long
       });
       await q.start();
     }
@@ -121,7 +124,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     // as if the lease had expired and another worker had claimed the job
     await prismaOf().job.update({ where: { id }, data: { lockedBy: "thief", attempts: { increment: 1 } } });
     release();
-    await sleep(200);
+    await q.stop(); // waits for the handler and for its (refused) outcome write
     expect(await inspectJob(prismaOf(), id)).toMatchObject({ state: "running", lockedBy: "thief", attempts: 2 });
     await prismaOf().job.delete({ where: { id } }); // nobody will ever finish it
   });
@@ -137,7 +140,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
         if (inFlight.has(job.id)) overlap = true;
         inFlight.add(job.id);
         runs.set(job.id, [...(runs.get(job.id) ?? []), workerId]);
-        await sleep(20 + (payload.i % 4) * 10);
+        await sleep(20 + (payload.i % 4) * 10); // time is the behaviour: jobs of unequal length overlap
         inFlight.delete(job.id);
       });
       await q.start();

@@ -77,6 +77,11 @@ export interface WorkerProcess {
   child: ChildProcess;
   /** resolves with the first JSON message from stdout that has `key` */
   message<T = unknown>(key: string, timeoutMs?: number): Promise<T>;
+  /**
+   * Has the worker enqueue a sentinel job now (config.sentinelFile) and waits until it ran: a job still
+   * claimable before it has been claimed by then, and stop() waits for the handlers it started.
+   */
+  sentinel(): Promise<void>;
   /** SIGKILL: no cleanup, no lease release — a crash */
   kill(): Promise<void>;
   /** SIGTERM: the fixture stops its queue gracefully and exits 0 */
@@ -129,6 +134,13 @@ export function spawnWorker(config: WorkerConfig): WorkerProcess {
         { timeoutMs, intervalMs: 25 },
       );
       return found[key] as T;
+    },
+    async sentinel() {
+      if (!config.sentinelFile) throw new Error("sentinel() needs config.sentinelFile");
+      const file = config.sentinelFile;
+      const before = readLines(file).filter((l) => l.startsWith("done")).length;
+      child.kill("SIGUSR2");
+      await waitFor(() => readLines(file).filter((l) => l.startsWith("done")).length > before, `the sentinel job in ${file}`, { timeoutMs: 30_000, intervalMs: 25 });
     },
     async kill() {
       child.kill("SIGKILL");

@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { Queue } from "bullmq";
 import { createRedisQueue } from "../../src/jobs/redis-queue.ts";
 import { queueBehaviour, type JobView } from "./behaviour.ts";
-import { REDIS_URL, killWorkers, obliterateRedisQueue, randomSuffix, readLines, sleep, spawnWorker } from "./helpers.ts";
+import { REDIS_URL, killWorkers, obliterateRedisQueue, randomSuffix, readLines, spawnWorker } from "./helpers.ts";
 import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
@@ -67,9 +67,9 @@ describe("redis queue across a crash", () => {
     await first.kill();
     expect(readLines(file)).toEqual([]);
 
-    const second = spawnWorker({ ...base, workerId: "w2" });
+    const second = spawnWorker({ ...base, workerId: "w2", sentinelFile: path.join(tmp, `sentinel-${queueName}.log`) });
     await waitFor(() => readLines(file).some((l) => l.startsWith("done")), "the job to run", { timeoutMs: 30_000 });
-    await sleep(300); // room for a duplicate run to show up
+    await second.sentinel(); // a duplicate run would have started by now
     expect(await second.stop()).toBe(0);
     expect(readLines(file)).toEqual(["start 1 w2", "done 1 w2"]);
     expect(await inspect(queueName, id)).toMatchObject({ state: "done", attempts: 1 });
@@ -84,9 +84,9 @@ describe("redis queue across a crash", () => {
     await waitFor(() => readLines(file).includes("start 1 w1"), "the handler to start", { timeoutMs: 30_000 });
     await first.kill();
 
-    const second = spawnWorker({ ...base, workerId: "w2" });
+    const second = spawnWorker({ ...base, workerId: "w2", sentinelFile: path.join(tmp, `sentinel-${queueName}.log`) });
     await waitFor(() => readLines(file).some((l) => l.startsWith("done")), "the job to run again", { timeoutMs: 30_000 });
-    await sleep(300);
+    await second.sentinel();
     expect(await second.stop()).toBe(0);
     expect(readLines(file)).toEqual(["start 1 w1", "start 2 w2", "done 2 w2"]);
     expect(await inspect(queueName, id)).toMatchObject({ state: "done", attempts: 2 });
