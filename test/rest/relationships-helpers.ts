@@ -44,6 +44,18 @@ export async function followEvents(server: TestServer) {
       await waitFor(() => events.length >= n, () => `${n} follow_relationships_update events (${events.length} so far)`, { timeoutMs: 5_000 });
       return events.splice(0, n);
     },
+    /**
+     * Publishes a sentinel event and waits for it, then answers (and removes) the events that came before it:
+     * the bus delivers in publish order, and the follow operations publish before they answer, so an event
+     * a finished request published is among them. `[]` shows that nothing was published.
+     */
+    async untilSentinel() {
+      const sentinel: FollowEvent = { state: "follow_reject", follower: { id: "sentinel", follower_count: 0, following_count: 0 }, following: { id: "sentinel", follower_count: 0, following_count: 0 } };
+      server.services.bus.publish("follow_relationships_update", sentinel);
+      await waitFor(() => events.some((e) => e.follower.id === "sentinel"), "the sentinel event", { timeoutMs: 5_000, intervalMs: 10 });
+      const at = events.findIndex((e) => e.follower.id === "sentinel");
+      return events.splice(0, at + 1).slice(0, at);
+    },
     stop: () => iterator.return?.(),
   };
 }
