@@ -13,7 +13,7 @@ import { createLocalAccount } from "../../src/domain/accounts/accounts.ops.ts";
 import { systemCtx } from "../../src/domain/context.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
 import { freshDatabase } from "../support/databases.ts";
-import { REDIS_URL, gqlSubscribe, killServers, listeners, newRedis, openStream, sleep, spawnServer, type ServerProcess, type StreamMessage } from "./helpers.ts";
+import { REDIS_URL, gqlSubscribe, killServers, listeners, newRedis, openStream, spawnServer, type ServerProcess, type StreamMessage } from "./helpers.ts";
 import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
@@ -162,10 +162,15 @@ describe("two server processes on one PostgreSQL database", () => {
       try {
         // B listens a moment after the subscribe message: file through B until one arrives
         const throughB: string[] = [];
-        while (sub.events.length === 0 && sub.errors.length === 0 && throughB.length < 100) {
-          throughB.push(await fileReport(pair, pair.b.url, "warm-up"));
-          await sleep(100);
-        }
+        await waitFor(
+          async () => {
+            if (sub.events.length > 0 || sub.errors.length > 0) return true;
+            throughB.push(await fileReport(pair, pair.b.url, "warm-up"));
+            return false;
+          },
+          "B's subscription to get a warm-up report",
+          { timeoutMs: 20_000 },
+        );
         expect(sub.errors).toEqual([]);
         expect(sub.events.length).toBeGreaterThan(0);
 
