@@ -114,8 +114,9 @@ describe("statuses", () => {
   test("a direct message reaches only the mentioned account, as a mention and a conversation", async () => {
     const status = await post(a, alice, { status: "@bob@b.fed.test a secret", visibility: "direct" });
     await waitFor(async () => (await notificationsOf(b, bob)).some((n) => n.type === "mention" && n.status?.uri === status.uri), "bob's mention");
-    const conversations = await json(await b.api("/api/v1/conversations", { token: bob.token }));
-    expect(conversations.some((c: { last_status: { uri: string } | null }) => c.last_status?.uri === status.uri)).toBe(true);
+    // the conversation is recorded just after the status and its mention notification (statusStored)
+    const inConversation = async () => (await json(await b.api("/api/v1/conversations", { token: bob.token }))).some((c: { last_status: { uri: string } | null }) => c.last_status?.uri === status.uri);
+    await waitFor(inConversation, "bob's conversation to show the message");
     const stored = await b.sql<{ id: string; visibility: string }>("SELECT id, visibility FROM statuses WHERE uri = $1", [status.uri]);
     expect(stored[0].visibility).toBe("direct");
     expect((await b.api(`/api/v1/statuses/${stored[0].id}`, { token: dave.token })).status).toBe(404);
