@@ -16,7 +16,8 @@ import path from "node:path";
 import { execFileSync, spawnSync } from "node:child_process";
 import { verifyRequest } from "@fedify/fedify";
 import { getDocumentLoader } from "@fedify/vocab-runtime";
-import { eventually, startFederationNet, type TestInstance } from "../../test/support/federation/network.ts";
+import { startFederationNet, type TestInstance } from "../../test/support/federation/network.ts";
+import { waitFor } from "../../test/support/wait.ts";
 import { startPeer } from "../../test/support/federation/peer.ts";
 
 const INBOX_ACTIVITIES = Number(process.env.BENCH_INBOX ?? 2000);
@@ -189,7 +190,7 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
   const warm = await pool(ACTORS, ACTORS, send);
   if (warm.some((s) => s !== 202)) throw new Error(`warm-up answers: ${warm.join(",")}`);
   const remoteStatuses = () => count(a, "SELECT count(*)::int AS n FROM statuses WHERE local = false");
-  if (!ACCEPT_ONLY) await eventually(async () => (await remoteStatuses()) >= ACTORS, { timeoutMs: 60_000, what: "warm-up processed" });
+  if (!ACCEPT_ONLY) await waitFor(async () => (await remoteStatuses()) >= ACTORS, "warm-up processed", { timeoutMs: 60_000 });
   const base = await remoteStatuses();
 
   if (process.env.BENCH_CPU_PROF) {
@@ -210,7 +211,7 @@ async function inboxThroughput(net: Awaited<ReturnType<typeof startFederationNet
   const acceptedMs = performance.now() - t0;
   const accepted = statuses.filter((s) => s === 202).length;
   // BENCH_SERVER_ENV='{"JOBS_ENABLED":"false"}' measures accepting alone (nothing is processed)
-  if (!ACCEPT_ONLY) await eventually(async () => (await remoteStatuses()) - base >= accepted, { timeoutMs: 600_000, intervalMs: 250, what: "inbox processed" });
+  if (!ACCEPT_ONLY) await waitFor(async () => (await remoteStatuses()) - base >= accepted, "inbox processed", { timeoutMs: 600_000, intervalMs: 250 });
   const processedMs = performance.now() - t0;
   const serverCpuMs = cpuMs(pid) - cpu0;
   const cpuPerActivityMs = await meter(accepted);
@@ -296,7 +297,7 @@ async function fanOut(net: Awaited<ReturnType<typeof startFederationNet>>, a: Te
   const res = await a.api("/api/v1/statuses", { token: author.token, json: { status: "one status for ten thousand followers", visibility: "public" } });
   if (res.status !== 200) throw new Error(`post: ${res.status}`);
   const postMs = performance.now() - t0;
-  await eventually(async () => firstAt.size >= INSTANCES, { timeoutMs: 300_000, intervalMs: 100, what: "every instance delivered" });
+  await waitFor(async () => firstAt.size >= INSTANCES, "every instance delivered", { timeoutMs: 300_000, intervalMs: 100 });
   const doneMs = performance.now() - t0;
   const serverCpuMs = cpuMs(pid) - cpu0;
   await new Promise((r) => setTimeout(r, 1000)); // anything more would be a duplicate

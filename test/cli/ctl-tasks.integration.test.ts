@@ -11,6 +11,7 @@ import { ctlEntry } from "../support/built.ts";
 import { json, runCtl } from "../support/ctl.ts";
 import { freshDatabase } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
@@ -164,7 +165,7 @@ describe("ctl instance purge and refetch through a running server", () => {
     // a task the server is working on (heard from just now); its job is queued a moment after ctl attached
     const task = await db.task.create({ data: { id: newId(), kind: "instance_purge", key: "instance_purge:attach.example", params: { host: "attach.example" }, total: 1 } });
     const watching = runCtl(env, "instance", "purge", "attach.example");
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(() => watching.soFar().includes("attached to running task"), () => `ctl to attach; it printed: ${watching.soFar()}`);
     await server.services.jobs.enqueue("tasks.run", { taskId: task.id });
     const r = await watching;
     expect(r.code).toBe(0);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { streamHub } from "../../src/domain/streams/hub.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 // masto declares Node 22+: on Node 20 it needs a global WebSocket and Promise.withResolvers
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -167,7 +168,7 @@ describe.each(suiteKinds(import.meta.url))("filters v2 through masto (%s)", (kin
       const before = streamHub(server.services).stats().subscriptions;
       const events = streaming.public.local.subscribe()[Symbol.asyncIterator]();
       const first = events.next();
-      while (streamHub(server.services).stats().subscriptions < before + 1) await new Promise((r) => setTimeout(r, 10));
+      await waitFor(() => streamHub(server.services).stats().subscriptions >= before + 1, "the public:local subscription", { intervalMs: 10 });
       const posted = await noa.v1.statuses.create({ status: "Mango time" });
       const { value } = await first;
       expect(value).toMatchObject({ event: "update", payload: { id: posted.id } });

@@ -4,6 +4,7 @@
 import { createRestAPIClient } from "masto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 type Client = ReturnType<typeof createRestAPIClient>;
 
@@ -15,25 +16,19 @@ describe("the masto client polling cached pages", () => {
 
   const clientOf = async (nickname: string) => createRestAPIClient({ url: server.url, accessToken: (await passwordToken(server, nickname)).access_token });
   /** polls until `check` holds, 2 s at most (other accounts' statuses reach the pages asynchronously) */
-  async function poll<T>(read: () => Promise<T>, check: (v: T) => boolean, timeoutMs = 2_000): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
+  function poll<T>(read: () => Promise<T>, check: (v: T) => boolean, timeoutMs = 2_000): Promise<T> {
+    return waitFor(async () => {
       const v = await read();
-      if (check(v)) return v;
-      if (Date.now() > end) throw new Error(`not seen in ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return check(v) && { v };
+    }, "the page to change", { timeoutMs, intervalMs: 50 }).then((found) => found.v);
   }
   /** the poll is answered from the page cache: a repeated call runs no statement */
-  async function kept<T>(read: () => Promise<T>): Promise<T> {
-    const end = Date.now() + 2_000;
-    for (;;) {
+  function kept<T>(read: () => Promise<T>): Promise<T> {
+    return waitFor(async () => {
       await read();
       const again = await server.countQueries(read);
-      if (again.queries === 0) return again.result;
-      if (Date.now() > end) throw new Error(`never kept: ${again.queries} statements`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return again.queries === 0 && { result: again.result };
+    }, "the page to be kept (a repeated read running no statement)", { timeoutMs: 2_000, intervalMs: 50 }).then((found) => found.result);
   }
 
   beforeAll(async () => {

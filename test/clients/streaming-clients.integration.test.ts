@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { streamHub } from "../../src/domain/streams/hub.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 // masto declares Node 22+: on Node 20 it needs a global WebSocket and Promise.withResolvers
 const g = globalThis as { WebSocket?: unknown };
@@ -40,9 +41,8 @@ describe.each(suiteKinds(import.meta.url))("streaming clients (%s)", (kind) => {
     expect(res.status).toBe(200);
     return (await res.json()) as { id: string };
   };
-  const waitForSubscriptions = async (n: number) => {
-    while (streamHub(server.services).stats().subscriptions < n) await new Promise((r) => setTimeout(r, 10));
-  };
+  const waitForSubscriptions = (n: number) =>
+    waitFor(() => streamHub(server.services).stats().subscriptions >= n, `${n} stream subscriptions`, { intervalMs: 10 });
 
   beforeAll(async () => {
     // megalodon finds the streaming URL through /api/v1/instance, so the public URL must be the real one

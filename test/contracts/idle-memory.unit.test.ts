@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { onMemoryRelease, releaseMemoryWhenIdle } from "../../src/kernel/idle-memory.ts";
 import { statusCache, type SharedStatusData } from "../../src/domain/statuses/status-cache.ts";
 import { createBus } from "../../src/realtime/bus.ts";
+import { waitFor } from "../support/wait.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const heap = () => v8.getHeapStatistics().total_heap_size;
@@ -19,7 +20,7 @@ describe("releaseMemoryWhenIdle", () => {
     const cache = statusCache({ bus: createBus(), settings: { statusCacheEntries: 10 } });
     cache.store(cache.begin(), "a", { row: { id: "a" } } as unknown as SharedStatusData);
     try {
-      await sleep(400);
+      await sleep(400); // time is the behaviour: four idle checks (100 ms apart) pass
       expect(idle.compactions).toBe(0); // quiet, but nothing grew
       expect(trims).toBe(0);
       expect(cache.size).toBe(1);
@@ -36,12 +37,12 @@ describe("releaseMemoryWhenIdle", () => {
         void tmp;
       }
       const grown = heap();
-      for (let i = 0; i < 50 && idle.compactions === 0; i++) await sleep(100);
+      await waitFor(() => idle.compactions > 0, "the idle compaction", { timeoutMs: 5_000 });
       expect(idle.compactions).toBe(1);
       expect(trims).toBe(1);
       expect(cache.size).toBe(0); // the cache gave its entries up before the collection
       expect(heap()).toBeLessThan(grown);
-      await sleep(500);
+      await sleep(500); // time is the behaviour: five idle checks pass
       expect(idle.compactions).toBe(1); // nothing grew since
       expect(trims).toBe(1);
       expect(keep.length).toBe(80_000);
@@ -61,7 +62,7 @@ describe("releaseMemoryWhenIdle", () => {
     try {
       expect(idle.compactions).toBe(1);
       expect(heap()).toBeLessThan(before);
-      await sleep(400);
+      await sleep(400); // time is the behaviour: four idle checks pass
       expect(idle.compactions).toBe(1); // quiet, but nothing grew since
     } finally {
       idle.stop();

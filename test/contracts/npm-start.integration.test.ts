@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { StopWaiting, waitFor } from "../support/wait.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const running: { child: ChildProcess; dataDir: string }[] = [];
@@ -24,17 +25,14 @@ async function npmStart(extraEnv: Record<string, string>) {
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output}`);
-    try {
-      const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8")) as { url: string; pid: number };
-      return runtime;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`npm start did not listen:\n${output}`);
+  return waitFor(
+    () => {
+      if (child.exitCode !== null) throw new StopWaiting(`npm start exited with ${child.exitCode}:\n${output}`);
+      return JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8")) as { url: string; pid: number }; // absent until it listens
+    },
+    () => `npm start to listen:\n${output}`,
+    { timeoutMs: 120_000 },
+  );
 }
 
 /** the server process's environment and command line, as the kernel has them */

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from "../../src/db/client.ts";
 import { ROLLED_BACK_UNDER_CALLBACK } from "../../src/db/closed-transactions.ts";
 import { faultOf } from "../../src/http/faults.ts";
 import { freshDatabase, suiteKinds } from "../support/databases.ts";
+import { waitFor } from "../support/wait.ts";
 
 const statusRow = (id: string) => ({ id, uri: `https://x.test/objects/${id}`, accountId: "A1", context: `ctx-${id}`, source: id });
 
@@ -57,8 +58,9 @@ describe.each(suiteKinds(import.meta.url))("transactions on %s", (kind) => {
       // a status with a tag: INSERT the status (held by the lock), INSERT its status_tags row, read it back
       const create = db.$transaction((tx) => tx.status.create({ data: { ...statusRow("S-late"), tags: { create: [{ tagId: "T1" }] } } }), { timeout: 500 }).catch((e: unknown) => e);
       const waiting = async () => (await watcher.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n > 0;
-      while (!(await waiting())) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 1_000)); // past the 500 ms
+      await waitFor(waiting, "the INSERT to wait on the lock", { intervalMs: 20 });
+      // time is the behaviour: the transaction's 500 ms; it may fail as soon as they are over, the lock still held
+      await Promise.race([create, new Promise((r) => setTimeout(r, 1_000))]);
       await locker.query("COMMIT");
       const error = (await create) as { code?: string; message?: string };
       stop();

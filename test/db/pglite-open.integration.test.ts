@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPglite, startEmbeddedDatabase } from "../../src/db/pglite-open.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe("the embedded database started early", () => {
   it("is the instance the open of the same URL gets, once; other URLs and later opens get their own", async () => {
@@ -16,8 +17,7 @@ describe("the embedded database started early", () => {
       expect(startEmbeddedDatabase(url)).toBeUndefined(); // one early start
       // it runs by itself: the database directory is made before anything opens it
       const dbDir = path.join(dir, "db");
-      for (let i = 0; i < 200 && !fs.existsSync(path.join(dbDir, "PG_VERSION")); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(fs.existsSync(path.join(dbDir, "PG_VERSION"))).toBe(true);
+      await waitFor(() => fs.existsSync(path.join(dbDir, "PG_VERSION")), `${dbDir}/PG_VERSION to be made`, { timeoutMs: 10_000, intervalMs: 50 });
       const other = await openPglite("pglite:memory://other");
       const early = await openPglite(url);
       expect(early).toBe(await started);
@@ -43,6 +43,7 @@ describe("the embedded database started early", () => {
     process.on("unhandledRejection", onUnhandled);
     try {
       startEmbeddedDatabase(`pglite:${file}/db`);
+      // time is the behaviour: the failing start is left unobserved a while (awaiting it would observe it)
       await new Promise((r) => setTimeout(r, 300));
       await expect(openPglite(`pglite:${file}/db`)).rejects.toThrow();
       expect(unhandled).toEqual([]);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "../../src/db/client.ts";
 import { isUniqueViolation } from "../../src/db/model-rows.ts";
 import { sqlFor } from "../../src/db/sql.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe("named statements on pglite", () => {
   let database: Database;
@@ -85,11 +86,12 @@ describe("named statements on pglite", () => {
       await tx.federationKv.create({ data: { key: "tx1", value: {} } });
       // inside the transaction it would see the uncommitted row; queued behind it, it sees the committed one
       void sql.query<{ n: number }>(count).then(([r]) => (seen = r.n));
-      await new Promise((r) => setTimeout(r, 50));
+      // a sentinel: one PGlite answers in order, so had the count run inside, it would have answered before this
+      await tx.federationKv.count();
       expect(seen).toBeUndefined();
       throw new Error("roll back");
     }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => seen !== undefined, "the queued count to answer", { timeoutMs: 5_000, intervalMs: 10 });
     expect(seen).toBe(0);
   });
 

@@ -13,7 +13,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { newId } from "../../src/db/ids.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freshDatabase } from "../support/databases.ts";
-import { killServers, spawnServer, waitFor, type ServerProcess } from "../realtime/helpers.ts";
+import { killServers, spawnServer, type ServerProcess } from "../realtime/helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../.tmp/admin-ui");
@@ -248,7 +249,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("the admin UI in Chromium", () => {
     await page.getByRole("heading", { name: "Invites", exact: true }).waitFor();
     await page.getByLabel("Uses (empty: one)").fill("3");
     await page.getByRole("button", { name: "Generate" }).click();
-    const token = await waitFor(() => page.getByTestId("new-invite").textContent(), 15_000, "the new invite");
+    const token = await waitFor(() => page.getByTestId("new-invite").textContent(), "the new invite", { timeoutMs: 15_000 });
     const { invites } = await api("/api/v1/ext/admin/users/invites");
     expect(invites).toContainEqual(expect.objectContaining({ token, max_use: 3, used: false }));
     await expect.poll(() => page.locator("table").textContent()).toContain(token);
@@ -264,14 +265,14 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("the admin UI in Chromium", () => {
     await waitFor(async () => {
       await api("/api/v1/reports", { method: "POST", token: aliceToken, json: { account_id: ids.bob, comment } });
       return page.getByText(comment).first().waitFor({ timeout: 3_000 }).then(() => true).catch(() => false);
-    }, 30_000, "the report to appear without reload");
+    }, "the report to appear without reload", { timeoutMs: 30_000 });
     expect(await page.getByRole("status").filter({ hasText: "New report about @bob" }).count()).toBe(1);
     await shoot("reports-live");
     await page.locator("article", { hasText: comment }).first().getByRole("button", { name: "Resolve" }).click();
     const resolved = await waitFor(async () => {
       const { reports } = await api("/api/v1/ext/admin/reports?state=resolved");
       return reports.find((r: { content: string }) => r.content === comment) as { id: string } | undefined;
-    }, 15_000, "the report to be resolved");
+    }, "the report to be resolved", { timeoutMs: 15_000 });
     // a second administrator (the admin token, over REST) closes it while the resolved list is open
     await page.getByRole("button", { name: "Resolved" }).click();
     const card = page.locator(`[id="report-${resolved.id}"]`);
@@ -302,7 +303,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("the admin UI in Chromium", () => {
       const nick = `newcomer${++n}`;
       await api("/api/v1/accounts", { method: "POST", token: appToken, json: { username: nick, email: `${nick}@example.test`, password: PASSWORD, agreement: true, locale: "en" } });
       return (await page.getByText(`New sign-up: @${nick}`).waitFor({ timeout: 3_000 }).then(() => true).catch(() => false)) && nick;
-    }, 30_000, "the sign-up to be announced");
+    }, "the sign-up to be announced", { timeoutMs: 30_000 });
     await page.getByRole("link", { name: `@${nickname}` }).waitFor();
   });
 
@@ -315,7 +316,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("the admin UI in Chromium", () => {
       const tag = `watched${++n}`;
       await api("/api/v1/ext/admin/users/tag", { method: "PUT", json: { nicknames: ["bob"], tags: [tag] } });
       return page.locator(".log").getByText(new RegExp(`${tag}`)).first().waitFor({ timeout: 3_000 }).then(() => true).catch(() => false);
-    }, 30_000, "the entry to appear without reload");
+    }, "the entry to appear without reload", { timeoutMs: 30_000 });
     await shoot("moderation-log-live");
   });
 
@@ -327,7 +328,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("the admin UI in Chromium", () => {
     await field.fill("Moderated Place");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText(/Saved 1 setting/).waitFor();
-    await waitFor(async () => (await api("/api/v1/instance")).title === "Moderated Place", 15_000, "the new title");
+    await waitFor(async () => (await api("/api/v1/instance")).title === "Moderated Place", "the new title", { timeoutMs: 15_000 });
     await shoot("config-saved");
 
     // a list of tuples (MRF simple's reject: host and reason) edited as rows, and undone

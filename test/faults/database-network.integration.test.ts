@@ -6,7 +6,8 @@
 import pg from "pg";
 import { describe, expect, test, vi } from "vitest";
 import { PG_ADMIN_URL } from "../support/databases.ts";
-import { eventually, serverPerSuite, usersOn } from "../support/processes.ts";
+import { serverPerSuite, usersOn } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
@@ -54,7 +55,7 @@ describe("half-open database connections", () => {
     await proxy.mode("pass");
     const back = Date.now();
     // the frozen connections stay frozen (the database forgot them): each must be found and replaced
-    await eventually(async () => (await burst()).every((r) => r.status === 200), "reads again", 40_000);
+    await waitFor(async () => (await burst()).every((r) => r.status === 200), "reads again", { timeoutMs: 40_000 });
     expect(Date.now() - back).toBeLessThan(30_000);
     for (const res of await burst()) expect(res.status).toBe(200);
     expect(server.child.exitCode).toBe(null);
@@ -71,7 +72,9 @@ describe("SIGTERM while the database connections are half-open", () => {
     await proxy.mode("half-open");
     // a request waiting on a frozen connection, and another waiting for a new one
     const waiting = [1, 2].map(() => fetch(`${server.url}/api/v1/notifications`, { headers: alice.auth }).catch(() => null));
-    await new Promise((r) => setTimeout(r, 500)); // let them reach the database
+    // time is the behaviour: nothing outside the server shows a request waiting on a frozen socket, so the
+    // requests get 500 ms to reach the database before SIGTERM
+    await new Promise((r) => setTimeout(r, 500));
     const started = Date.now();
     const code = await server.signal("SIGTERM");
     const took = Date.now() - started;
@@ -103,14 +106,14 @@ describe("a database that refuses or ends connections, a lock held elsewhere", (
 
       // 57P01: the backend waiting on the lock is terminated by an administrator
       const waiting = notifications();
-      const pid = await eventually(async () => (await admin(`SELECT pid FROM pg_stat_activity WHERE datname = '${name}' AND wait_event_type = 'Lock'`)).rows[0]?.pid, "a backend waiting on the lock");
+      const pid = await waitFor(async () => (await admin(`SELECT pid FROM pg_stat_activity WHERE datname = '${name}' AND wait_event_type = 'Lock'`)).rows[0]?.pid, "a backend waiting on the lock", { timeoutMs: 30_000 });
       await admin(`SELECT pg_terminate_backend(${pid})`);
       await expect503(await waiting);
     } finally {
       await holder.query("ROLLBACK").catch(() => {});
       await holder.end();
     }
-    await eventually(async () => (await notifications()).status === 200, "reads again");
+    await waitFor(async () => (await notifications()).status === 200, "reads again", { timeoutMs: 30_000 });
 
     // 55000: the database refuses new connections, and the pool's are ended
     try {
@@ -121,7 +124,7 @@ describe("a database that refuses or ends connections, a lock held elsewhere", (
     } finally {
       await admin(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
     }
-    await eventually(async () => (await notifications()).status === 200, "reads again");
+    await waitFor(async () => (await notifications()).status === 200, "reads again", { timeoutMs: 30_000 });
     expect(server.child.exitCode).toBe(null);
   });
 });

@@ -5,7 +5,8 @@
 // (src/http/routes/page-cache.ts: the home timeline here) may still be answered from memory while the
 // database is away: nothing can change it then, since every write fails (docs/security.md, "Faults").
 import { describe, expect, test, vi } from "vitest";
-import { eventually, serverPerSuite, usersOn } from "../support/processes.ts";
+import { serverPerSuite, usersOn } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
@@ -30,7 +31,7 @@ describe("database outage", () => {
         seen.push(res?.status ?? 0);
       }
     })();
-    await eventually(async () => seen.length > 10, "some load");
+    await waitFor(async () => seen.length > 10, "some load", { timeoutMs: 30_000 });
 
     await proxy.cut();
     const started = Date.now();
@@ -47,12 +48,14 @@ describe("database outage", () => {
     const health = await fetch(`${server.url}/api/v1/ext/healthcheck`);
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({ healthy: false });
-    await new Promise((r) => setTimeout(r, 1500)); // the outage lasts a while under load
+    // the outage lasts a while under load: until the load has met it a few times
+    const during = seen.length;
+    await waitFor(() => seen.slice(during).filter((s) => s === 503).length >= 5, "the load to get five 503s during the outage", { timeoutMs: 30_000 });
 
     await proxy.restore();
     const back = Date.now();
-    await eventually(async () => (await fetch(`${server.url}/api/v1/ext/healthcheck`)).status === 200, "healthy again", 20_000);
-    await eventually(async () => (await notifications()).status === 200, "reads again", 20_000);
+    await waitFor(async () => (await fetch(`${server.url}/api/v1/ext/healthcheck`)).status === 200, "healthy again", { timeoutMs: 20_000 });
+    await waitFor(async () => (await notifications()).status === 200, "reads again", { timeoutMs: 20_000 });
     expect((await post("after the outage")).status).toBe(200);
     expect(Date.now() - back).toBeLessThan(15_000);
     stop = true;

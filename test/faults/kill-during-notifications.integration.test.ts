@@ -5,7 +5,8 @@
 // Real server processes on PostgreSQL.
 import pg from "pg";
 import { describe, expect, test, vi } from "vitest";
-import { eventually, serverPerSuite, usersOn } from "../support/processes.ts";
+import { serverPerSuite, usersOn } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
 
@@ -82,7 +83,7 @@ describe("kill -9 while notifying actions arrive", () => {
         const workers = Array.from({ length: CLIENTS }, worker);
         // a random moment once the burst is under way: after 20 to 120 more acknowledged actions
         const target = acknowledged + 20 + Math.floor(Math.random() * 100);
-        await eventually(async () => acknowledged >= target, `${target} acknowledged actions`, 120_000);
+        await waitFor(async () => acknowledged >= target, `${target} acknowledged actions`, { timeoutMs: 120_000 });
         expect(await server.signal("SIGKILL")).toBe(null);
         dead = true;
         await Promise.all(workers);
@@ -93,14 +94,11 @@ describe("kill -9 while notifying actions arrive", () => {
       const counts = (await client.query(COUNTS)).rows[0];
       for (const [kind, n] of Object.entries(counts)) expect(n, kind).toBeGreaterThan(10);
       // the restarted server has nothing left to do for them: what is missing now stays missing
-      const missing = await eventually(
+      const missing = await waitFor(
         async () => {
           const rows = (await client.query<{ kind: string; id: string }>(MISSING)).rows;
           return rows.length === 0 ? rows : null;
-        },
-        "a notification for every stored action",
-        10_000,
-      ).catch(async () => (await client.query<{ kind: string; id: string }>(MISSING)).rows);
+        }, "a notification for every stored action", { timeoutMs: 10_000 }).catch(async () => (await client.query<{ kind: string; id: string }>(MISSING)).rows);
       expect(missing).toEqual([]);
     } finally {
       await client.end();

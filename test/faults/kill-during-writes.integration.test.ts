@@ -9,7 +9,8 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { eventually, serverPerSuite, startPrivateRedis, usersOn, type PrivateRedis } from "../support/processes.ts";
+import { serverPerSuite, startPrivateRedis, usersOn, type PrivateRedis } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 120_000 });
 const PNG = fs.readFileSync("src/media/assets/avi.png");
@@ -89,7 +90,7 @@ describe.each(["database", "redis"] as const)("kill -9 during acknowledged write
       }
     };
     const writers = Array.from({ length: 6 }, (_, n) => writer(n));
-    await eventually(async () => acknowledged.statuses.length + acknowledged.media.length >= 30, "30 acknowledged writes", 60_000);
+    await waitFor(async () => acknowledged.statuses.length + acknowledged.media.length >= 30, "30 acknowledged writes", { timeoutMs: 60_000 });
     expect(await server.signal("SIGKILL")).toBe(null);
     stop = true;
     await Promise.all(writers);
@@ -118,13 +119,13 @@ describe.each(["database", "redis"] as const)("kill -9 during acknowledged write
       expect(orphans.rows[0].n).toBe(0);
 
       // the pending jobs ran, once each
-      await eventually(async () => (await client.query("SELECT state FROM backups")).rows.every((r) => r.state === "complete"), "the backup", 60_000);
+      await waitFor(async () => (await client.query("SELECT state FROM backups")).rows.every((r) => r.state === "complete"), "the backup", { timeoutMs: 60_000 });
       const importedIds = imported.map((n) => users[n].id);
-      await eventually(async () => (await client.query("SELECT count(*)::int AS n FROM follows WHERE follower_id = $1 AND following_id = ANY($2)", [alice.id, importedIds])).rows[0].n === imported.length, "the import's follows", 60_000);
-      const jobs = await eventually(async () => {
+      await waitFor(async () => (await client.query("SELECT count(*)::int AS n FROM follows WHERE follower_id = $1 AND following_id = ANY($2)", [alice.id, importedIds])).rows[0].n === imported.length, "the import's follows", { timeoutMs: 60_000 });
+      const jobs = await waitFor(async () => {
         const runs = await jobRuns(client);
         return runs.length >= 2 && runs.every((j) => j.state === "done") ? runs : null;
-      }, "the jobs recorded done", 30_000);
+      }, "the jobs recorded done", { timeoutMs: 30_000 });
       for (const job of jobs) expect(job, JSON.stringify(job)).toMatchObject({ state: "done", attempts: 1 });
     } finally {
       await client.end();

@@ -5,7 +5,8 @@
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { freshDatabase } from "../support/databases.ts";
-import { eventually, PROCESS_ADMIN_TOKEN, spawnServer, startPrivateRedis, usersOn, type PrivateRedis, type ServerProcess } from "../support/processes.ts";
+import { PROCESS_ADMIN_TOKEN, spawnServer, startPrivateRedis, usersOn, type PrivateRedis, type ServerProcess } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
@@ -45,7 +46,7 @@ describe("Redis outage with two processes", () => {
     const onB = stream(b);
     await onB.opened;
     expect((await post(a, "before the outage")).status).toBe(200);
-    await eventually(async () => onB.seen.some((c) => c.includes("before the outage")), "the event to cross processes");
+    await waitFor(async () => onB.seen.some((c) => c.includes("before the outage")), "the event to cross processes", { timeoutMs: 30_000 });
 
     await redis.stop();
     // both processes keep answering reads and writes (the database is there); search is rate limited, counted locally now
@@ -54,21 +55,18 @@ describe("Redis outage with two processes", () => {
       expect((await post(server, `during the outage on ${server === a ? "a" : "b"}`)).status).toBe(200);
       expect((await fetch(`${server.url}/api/v2/search?q=x`, { headers: alice.auth })).status).toBe(200);
     }
-    await eventually(async () => /redis/i.test(a.output()) && /unavailable|ECONNREFUSED|Connection is closed|reconnect/i.test(a.output()), "the degraded mode in a's log");
+    await waitFor(async () => /redis/i.test(a.output()) && /unavailable|ECONNREFUSED|Connection is closed|reconnect/i.test(a.output()), "the degraded mode in a's log", { timeoutMs: 30_000 });
     expect(a.child.exitCode).toBe(null);
     expect(b.child.exitCode).toBe(null);
 
     await redis.start();
     // events cross processes again without a restart
-    await eventually(
+    await waitFor(
       async () => {
         await post(a, `after the outage ${Date.now()}`);
         return onB.seen.some((c) => c.includes("after the outage"));
-      },
-      "events across processes again",
-      60_000,
-    );
-    await eventually(async () => (await fetch(`${a.url}/api/v2/search?q=x`, { headers: alice.auth })).status === 200 && /shared again/.test(a.output()), "rate-limit counters shared again", 30_000);
+      }, "events across processes again", { timeoutMs: 60_000 });
+    await waitFor(async () => (await fetch(`${a.url}/api/v2/search?q=x`, { headers: alice.auth })).status === 200 && /shared again/.test(a.output()), "rate-limit counters shared again", { timeoutMs: 30_000 });
     expect(a.child.exitCode).toBe(null);
     expect(b.child.exitCode).toBe(null);
     onB.close();
@@ -88,7 +86,7 @@ describe("Redis outage with two processes", () => {
 
     const lostBefore = (b.output().match(/connection lost/g) ?? []).length;
     await redis.stop();
-    await eventually(async () => (b.output().match(/connection lost/g) ?? []).length > lostBefore, "b to notice that Redis is away");
+    await waitFor(async () => (b.output().match(/connection lost/g) ?? []).length > lostBefore, "b to notice that Redis is away", { timeoutMs: 30_000 });
     // a's writes cannot reach b over the bus now; b must read them from the database
     const edit = await fetch(`${a.url}/api/v1/statuses/${posted.id}`, { method: "PUT", headers: json, body: JSON.stringify({ status: "edited while Redis was away" }) });
     expect(edit.status).toBe(200);
@@ -98,11 +96,11 @@ describe("Redis outage with two processes", () => {
     expect((await meOnB()).status).toBeGreaterThanOrEqual(400);
 
     await redis.start();
-    await eventually(async () => /caches resumed/.test(b.output().slice(b.output().lastIndexOf("connection lost"))), "b's caches to resume");
+    await waitFor(async () => /caches resumed/.test(b.output().slice(b.output().lastIndexOf("connection lost"))), "b's caches to resume", { timeoutMs: 30_000 });
     // once back, b keeps things again and hears a's events: a reactivation on a lets carol in on b at once
     const active = await fetch(`${a.url}/api/v1/ext/admin/users/activate`, { method: "PATCH", headers: { "content-type": "application/json", "x-admin-token": PROCESS_ADMIN_TOKEN }, body: JSON.stringify({ nicknames: ["carol"] }) });
     expect(active.status).toBe(200);
-    await eventually(async () => (await meOnB()).status === 200, "carol active again on b");
+    await waitFor(async () => (await meOnB()).status === 200, "carol active again on b", { timeoutMs: 30_000 });
     expect(a.child.exitCode).toBe(null);
     expect(b.child.exitCode).toBe(null);
   });

@@ -4,7 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test, vi } from "vitest";
-import { eventually, PROCESS_ADMIN_TOKEN, serverPerSuite, usersOn } from "../support/processes.ts";
+import { PROCESS_ADMIN_TOKEN, serverPerSuite, usersOn } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -27,11 +28,11 @@ describe("secrets are not logged", () => {
     secrets.push("bogus-token-0123456789");
     expect((await fetch(`${server.url}/api/v1/ext/admin/users`, { headers: { "x-admin-token": PROCESS_ADMIN_TOKEN } })).status).toBe(200);
     expect((await fetch(`${server.url}/auth/password?email=alice@example.test`, { method: "POST" })).status).toBeLessThan(300);
-    const mail = await eventually(async () => {
+    const mail = await waitFor(async () => {
       const dir = path.join(server.dataDir, "mail");
       const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
       return files.length ? fs.readFileSync(path.join(dir, files[0]), "utf8") : null;
-    }, "the reset mail");
+    }, "the reset mail", { timeoutMs: 30_000 });
     const resetToken = /\/api\/v1\/ext\/password_reset\/([A-Za-z0-9_-]+)/.exec(mail.replace(/=\r?\n/g, ""));
     expect(resetToken, "the reset link in the mail").not.toBe(null);
     secrets.push(resetToken![1]);
@@ -40,7 +41,7 @@ describe("secrets are not logged", () => {
     await proxy.cut();
     expect((await fetch(`${server.url}/api/v1/timelines/home`, { headers: { authorization: `Bearer ${token.access_token}` } })).status).toBe(503);
     await proxy.restore();
-    await eventually(async () => (await fetch(`${server.url}/api/v1/ext/healthcheck`)).status === 200, "recovery");
+    await waitFor(async () => (await fetch(`${server.url}/api/v1/ext/healthcheck`)).status === 200, "recovery", { timeoutMs: 30_000 });
 
     const output = server.output();
     expect(output.length).toBeGreaterThan(0);

@@ -11,7 +11,8 @@ import { createFederation, generateCryptoKeyPair, MemoryKvStore, signRequest, ty
 import { Note, Person } from "@fedify/vocab";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../src/db/ids.ts";
-import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 
 const AP = "application/activity+json";
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
@@ -186,7 +187,7 @@ describe("authorized fetch on", () => {
   afterAll(() => authorizedFetch(false));
 
   test("unsigned fetches of statuses and collections are 401; the actor and the instance actor stay readable", async () => {
-    await eventually(async () => (await get(statuses.public!.uri)).status === 401, { what: "authorized fetch on" });
+    await waitFor(async () => (await get(statuses.public!.uri)).status === 401, "authorized fetch on");
     for (const url of [statuses.public!.uri, `${statuses.public!.uri}/activity`, "https://a.fed.test/users/alice/outbox", "https://a.fed.test/users/alice/followers", "https://a.fed.test/users/alice/collections/featured"]) {
       expect([url, (await get(url)).status]).toEqual([url, 401]);
     }

@@ -2,7 +2,8 @@
 // runs, applied to real activities a Fedify peer signs and delivers over the TLS test network: each
 // SimplePolicy action, KeywordPolicy, HashtagPolicy and ObjectAgePolicy, and what NodeInfo publishes.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 import { startPeer, type Peer } from "../support/federation/peer.ts";
 
 let net: FederationNet;
@@ -69,14 +70,14 @@ const statusRow = async (uri: string) =>
 /** Delivers and waits until the status is stored. */
 async function delivered(activity: ReturnType<typeof create>): Promise<Row> {
   expect((await peer.send(activity.actor.split("/").pop()!, inbox, activity)).status).toBe(202);
-  return eventually(() => statusRow(activity.object.id), { what: `stored ${activity.object.id}` });
+  return waitFor(() => statusRow(activity.object.id), `stored ${activity.object.id}`);
 }
 
-/** Delivers, then a plain post after it; once that one is stored (and a moment more), the first is checked absent. */
+/** Delivers, then a plain post after it; once that one is stored and a's queue is idle, the first is checked absent. */
 async function refused(activity: ReturnType<typeof create>) {
   expect((await peer.send("alice", inbox, activity)).status).toBe(202);
   await delivered(create({ content: "<p>marker</p>" }));
-  await new Promise((r) => setTimeout(r, 1000));
+  await queueIdle(a); // the inbox queued it before answering 202, and every job of a has run since
   expect(await statusRow(activity.object.id)).toBeNull();
 }
 
@@ -128,11 +129,11 @@ describe("SimplePolicy", () => {
     const del = { "@context": "https://www.w3.org/ns/activitystreams", id: `${peer.baseUrl}/deletes/${uid()}`, type: "Delete", actor: `${peer.baseUrl}/users/alice`, object: { id: post.object.id, type: "Tombstone" }, to: [PUBLIC] };
     expect((await peer.send("alice", inbox, del)).status).toBe(202);
     await delivered(create({ content: "<p>marker</p>" }));
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // the inbox queued it before answering 202, and every job of a has run since
     expect(await statusRow(post.object.id)).not.toBeNull();
     await configure(":mrf_simple", { reject_deletes: [] });
     expect((await peer.send("alice", inbox, { ...del, id: `${del.id}-again` })).status).toBe(202);
-    await eventually(async () => (await statusRow(post.object.id)) === null, { what: "deleted once allowed" });
+    await waitFor(async () => (await statusRow(post.object.id)) === null, "deleted once allowed");
   });
 
   test("report_removal: a Flag from the server files no report while it stands", async () => {
@@ -149,11 +150,11 @@ describe("SimplePolicy", () => {
     await configure(":mrf_simple", { report_removal: hostList(PEER) });
     expect((await peer.send("alice", inbox, flag("removed report"))).status).toBe(202);
     await delivered(create({ content: "<p>marker after the flag</p>" })); // handled after the Flag's job
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // the inbox queued it before answering 202, and every job of a has run since
     expect(await reports("removed report")).toBe(0);
     await configure(":mrf_simple", { report_removal: [] });
     expect((await peer.send("alice", inbox, flag("kept report"))).status).toBe(202);
-    await eventually(async () => (await reports("kept report")) === 1, { what: "the report once allowed" });
+    await waitFor(async () => (await reports("kept report")) === 1, "the report once allowed");
   }, 120_000);
 
   test("avatar_removal and banner_removal store the server's accounts without them", async () => {
@@ -243,15 +244,15 @@ test("outgoing: nothing is delivered to a rejected server (checked when the deli
   await peer.actor("fan");
   expect((await peer.send("fan", inbox, { "@context": "https://www.w3.org/ns/activitystreams", id: `${peer.baseUrl}/follows/${uid()}`, type: "Follow", actor: `${peer.baseUrl}/users/fan`, object: "https://a.fed.test/users/bob" })).status).toBe(202);
   // the follow is stored once its Accept went out
-  await eventually(async () => peer.received.some((r) => r.type === "Accept"), { what: "follow accepted" });
+  await waitFor(async () => peer.received.some((r) => r.type === "Accept"), "follow accepted");
   const createOf = (uri: string) => peer.received.some((r) => r.type === "Create" && (r.object?.id ?? r.object) === uri);
   const first = await (await a.api("/api/v1/statuses", { token: bob.token, json: { status: "to my follower" } })).json();
-  await eventually(async () => createOf(first.uri), { what: "delivered while allowed", timeoutMs: 30_000 });
+  await waitFor(async () => createOf(first.uri), "delivered while allowed", { timeoutMs: 30_000 });
   await configure(":mrf_simple", { reject: hostList(PEER) });
   const second = await (await a.api("/api/v1/statuses", { token: bob.token, json: { status: "not for you" } })).json();
   // the job ran (no delivery job of this status waits any more), and nothing reached the peer
-  await eventually(async () => Number((await rows<{ n: string }>("SELECT count(*) AS n FROM jobs WHERE name IN ('federation.outbox', 'federation.task') AND state IN ('pending', 'running')"))[0]!.n) === 0, { what: "queue drained", timeoutMs: 30_000 });
-  await new Promise((r) => setTimeout(r, 1000));
+  // (the peer records a delivery before it answers, so a delivery made is a delivery seen)
+  await waitFor(async () => Number((await rows<{ n: string }>("SELECT count(*) AS n FROM jobs WHERE name IN ('federation.outbox', 'federation.task') AND state IN ('pending', 'running')"))[0]!.n) === 0, "queue drained", { timeoutMs: 30_000 });
   expect(createOf(second.uri)).toBe(false);
   await configure(":mrf_simple", { reject: [] });
 }, 90_000);

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 import { startPeer, type Peer } from "../support/federation/peer.ts";
 import { PNG } from "../rest/emoji-helpers.ts";
 
@@ -18,7 +19,7 @@ let mod: User; // b, admin (reports)
 let peer: Peer;
 
 /** Federation crosses several jobs and servers: waits sized for a loaded machine. */
-const wait: typeof eventually = (check, opts = {}) => eventually(check, { timeoutMs: 45_000, ...opts });
+const SLOW = { timeoutMs: 45_000 };
 const json = async (res: Response) => {
   const body = await res.json();
   if (res.status >= 300) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
@@ -66,23 +67,29 @@ describe("reports", () => {
     const live: any[] = [];
     const stop = client.subscribe({ query: "subscription { reportFiled { id content account { nickname } actor { nickname } statuses { id } } }" }, { next: (m) => live.push(m), error: () => {}, complete: () => {} });
     try {
-      await new Promise((r) => setTimeout(r, 1000)); // the subscription is listening
+      // a sentinel: once a report filed on b itself reaches the subscription, the subscription is listening
+      const sentinel = "sentinel: the subscription listens";
+      const witness = await b.createUser("witness");
+      await json(await b.api("/api/v1/reports", { token: witness.token, json: { account_id: bob.id, comment: sentinel } }));
+      await waitFor(async () => live.some((m) => m.data?.reportFiled?.content === sentinel), "the sentinel report on the subscription", SLOW);
       // not forwarded: stays on a
       await json(await a.api("/api/v1/reports", { token: alice.token, json: { account_id: bobOnA, status_ids: [statusOnA], comment: "kept here" } }));
       await json(await a.api("/api/v1/reports", { token: alice.token, json: { account_id: bobOnA, status_ids: [statusOnA], comment: "spam, forwarded", forward: true } }));
 
-      const report = await wait(async () => (await json(await b.api("/api/v1/ext/admin/reports", { token: mod.token }))).reports[0], { what: "the report on b" });
+      const report = await waitFor(async () => (await json(await b.api("/api/v1/ext/admin/reports", { token: mod.token }))).reports.find((r: { content: string }) => r.content !== sentinel), "the report on b", SLOW);
       expect(report).toMatchObject({ content: "spam, forwarded", state: "open", account: { id: bob.id, acct: "bob" }, actor: { acct: "internal.fetch@a.fed.test" } });
       expect(report.statuses.map((s: { id: string }) => s.id)).toEqual([status.id]);
       // the reporter stays anonymous: the instance actor signs, alice appears nowhere on b
       expect(await b.sql("SELECT 1 FROM accounts WHERE ap_id = $1", [`${a.baseUrl}/users/alice`])).toEqual([]);
-      const event = await wait(async () => live[0], { what: "reportFiled" });
+      const event = await waitFor(async () => live.find((m) => m.data?.reportFiled?.content !== sentinel), "reportFiled", SLOW);
       expect(event.data.reportFiled).toMatchObject({ content: "spam, forwarded", account: { nickname: "bob" }, actor: { nickname: "internal.fetch@a.fed.test" }, statuses: [{ id: status.id }] });
       // only the forwarded one left a
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(await b.sql("SELECT comment FROM reports")).toEqual([{ comment: "spam, forwarded" }]);
+      // every job of a has run (a Flag it sent has been answered by b's inbox), then every job of b
+      await queueIdle(a);
+      await queueIdle(b);
+      expect(await b.sql("SELECT comment FROM reports WHERE comment <> $1", [sentinel])).toEqual([{ comment: "spam, forwarded" }]);
       // the staff's report notification, from the reporting instance's actor
-      expect(await b.sql("SELECT n.type, x.nickname FROM notifications n JOIN accounts x ON x.id = n.from_account_id WHERE n.account_id = $1", [mod.id])).toEqual([{ type: "report", nickname: "internal.fetch@a.fed.test" }]);
+      expect(await b.sql("SELECT n.type, x.nickname FROM notifications n JOIN accounts x ON x.id = n.from_account_id WHERE n.account_id = $1 AND x.id <> $2", [mod.id, witness.id])).toEqual([{ type: "report", nickname: "internal.fetch@a.fed.test" }]);
     } finally {
       stop();
       await client.dispose();
@@ -105,10 +112,10 @@ describe("reports from elsewhere", () => {
       object: [`${b.baseUrl}/users/bob`, reported.uri, other.uri],
     };
     expect((await peer.send("peer.fed.test", `${b.baseUrl}/inbox`, flag)).status).toBe(202);
-    const report = await wait(async () => {
+    const report = await waitFor(async () => {
       const list = (await json(await b.api("/api/v1/ext/admin/reports", { token: mod.token }))).reports;
       return list.length > before ? list.find((r: { content: string }) => r.content === "Spam from your user") : null;
-    }, { what: "the peer's report on b" });
+    }, "the peer's report on b", SLOW);
     expect(report).toMatchObject({ state: "open", account: { acct: "bob" }, actor: { acct: "peer.fed.test@peer.fed.test", url: expect.any(String) } });
     // only the reported account's own statuses are kept
     expect(report.statuses.map((s: { id: string }) => s.id)).toEqual([reported.id]);
@@ -120,7 +127,7 @@ describe("chats", () => {
     const carlOnA = await resolved(a, alice, `${peer.baseUrl}/users/carl`, "accounts");
     const chat = await json(await a.api(`/api/v1/ext/chats/by-account-id/${carlOnA}`, { token: alice.token, json: {} }));
     const sent = await json(await a.api(`/api/v1/ext/chats/${chat.id}/messages`, { token: alice.token, json: { content: "hello carl" } }));
-    const create = await wait(async () => peer.received.find((x) => x.type === "Create" && x.object?.type === "ChatMessage"), { what: "the ChatMessage at the peer" });
+    const create = await waitFor(async () => peer.received.find((x) => x.type === "Create" && x.object?.type === "ChatMessage"), "the ChatMessage at the peer", SLOW);
     expect(create.actor).toBe(`${a.baseUrl}/users/alice`);
     expect(create.to).toBe(`${peer.baseUrl}/users/carl`);
     expect(create.cc ?? []).toEqual([]);
@@ -139,7 +146,7 @@ describe("chats", () => {
       const chat = await json(await a.api(`/api/v1/ext/chats/by-account-id/${bobOnA}`, { token: alice.token, json: {} }));
       await json(await a.api(`/api/v1/ext/chats/${chat.id}/messages`, { token: alice.token, json: { content: "hi bob, from a" } }));
 
-      const update = await wait(async () => events.find((e) => e.event === "ext:chat_update"), { what: "ext:chat_update on b" });
+      const update = await waitFor(async () => events.find((e) => e.event === "ext:chat_update"), "ext:chat_update on b", SLOW);
       const payload = JSON.parse(update.payload);
       expect(payload).toMatchObject({ account: { acct: "alice@a.fed.test" }, unread: 1, last_message: { content: expect.stringContaining("hi bob, from a") } });
       const chats = await json(await b.api("/api/v1/ext/chats", { token: bob.token }));
@@ -156,10 +163,10 @@ describe("chats", () => {
 
       // bob answers in the same chat: alice gets it on a
       await json(await b.api(`/api/v1/ext/chats/${chats[0].id}/messages`, { token: bob.token, json: { content: "hello alice" } }));
-      await wait(async () => {
+      await waitFor(async () => {
         const list = await json(await a.api(`/api/v1/ext/chats/${chat.id}/messages`, { token: alice.token }));
         return list.length === 2 && list[0].content.includes("hello alice");
-      }, { what: "bob's answer on a" });
+      }, "bob's answer on a", SLOW);
 
       // an attachment travels as a Document; b keeps a media row pointing at a's file
       const form = new FormData();
@@ -167,10 +174,10 @@ describe("chats", () => {
       form.append("description", "a picture");
       const media = await json(await a.api("/api/v1/media", { method: "POST", token: alice.token, body: form }));
       await json(await a.api(`/api/v1/ext/chats/${chat.id}/messages`, { token: alice.token, json: { media_id: media.id } }));
-      const withMedia = await wait(async () => {
+      const withMedia = await waitFor(async () => {
         const list = await json(await b.api(`/api/v1/ext/chats/${chats[0].id}/messages`, { token: bob.token }));
         return list.length === 3 ? list[0] : null;
-      }, { what: "the attachment on b" });
+      }, "the attachment on b", SLOW);
       expect(withMedia.attachment).toMatchObject({ type: "image", description: "a picture", remote_url: media.url });
     } finally {
       ws.close();
@@ -201,27 +208,27 @@ describe("move", () => {
     // carol and dan on b follow oldme on a; oldme follows newme on b (so a hears of newme's profile)
     for (const u of [carol, dan]) await json(await b.api("/api/v1/follows", { token: u.token, json: { uri: "oldme@a.fed.test" } }));
     await json(await a.api("/api/v1/follows", { token: old.token, json: { uri: "newme@b.fed.test" } }));
-    await wait(async () => (await a.sql("SELECT 1 FROM follows WHERE following_id = $1 AND state = 'accept'", [old.id])).length === 2, { what: "a to record both followers" });
-    await wait(async () => (await b.sql("SELECT 1 FROM follows WHERE following_id = $1 AND state = 'accept'", [target.id])).length === 1, { what: "b to record oldme following newme" });
+    await waitFor(async () => (await a.sql("SELECT 1 FROM follows WHERE following_id = $1 AND state = 'accept'", [old.id])).length === 2, "a to record both followers", SLOW);
+    await waitFor(async () => (await b.sql("SELECT 1 FROM follows WHERE following_id = $1 AND state = 'accept'", [target.id])).length === 1, "b to record oldme following newme", SLOW);
 
     // newme names oldme as an alias: a learns it through the actor Update
     expect((await b.api("/api/v1/ext/aliases", { method: "PUT", token: target.token, json: { alias: "oldme@a.fed.test" } })).status).toBe(200);
-    await wait(async () => {
+    await waitFor(async () => {
       const [row] = await a.sql<{ also_known_as: string[] }>("SELECT also_known_as FROM accounts WHERE ap_id = $1", [`${b.baseUrl}/users/newme`]);
       return row?.also_known_as.includes(`${a.baseUrl}/users/oldme`);
-    }, { what: "the alias on a" });
+    }, "the alias on a", SLOW);
 
     const moved = await json(await a.api("/api/v1/ext/move_account", { token: old.token, json: { password: "pw-oldme-long-enough", target_account: "newme@b.fed.test" } }));
     expect(moved).toEqual({ status: "success" });
 
     // b: oldme is marked as moved; carol now follows newme and no longer oldme; dan (allow_following_move off) stays
     const oldOnB = (await b.sql<{ id: string; moved_to_id: string | null }>("SELECT id, moved_to_id FROM accounts WHERE ap_id = $1", [`${a.baseUrl}/users/oldme`]))[0];
-    await wait(async () => (await b.sql("SELECT moved_to_id FROM accounts WHERE id = $1", [oldOnB.id]))[0]?.moved_to_id === target.id, { what: "the Move on b" });
-    await wait(async () => {
+    await waitFor(async () => (await b.sql("SELECT moved_to_id FROM accounts WHERE id = $1", [oldOnB.id]))[0]?.moved_to_id === target.id, "the Move on b", SLOW);
+    await waitFor(async () => {
       const [rel] = await json(await b.api(`/api/v1/accounts/relationships?id[]=${target.id}&id[]=${oldOnB.id}`, { token: carol.token }));
       const [relOld] = (await json(await b.api(`/api/v1/accounts/relationships?id[]=${oldOnB.id}`, { token: carol.token })));
       return rel.following === true && relOld.following === false;
-    }, { what: "carol to follow newme instead" });
+    }, "carol to follow newme instead", SLOW);
     const [danOld] = await json(await b.api(`/api/v1/accounts/relationships?id[]=${oldOnB.id}`, { token: dan.token }));
     const [danNew] = await json(await b.api(`/api/v1/accounts/relationships?id[]=${target.id}`, { token: dan.token }));
     expect({ old: danOld.following, new: danNew.following }).toEqual({ old: true, new: false });
@@ -229,10 +236,10 @@ describe("move", () => {
     expect(notes.find((n: any) => n.type === "move")).toMatchObject({ account: { acct: "oldme@a.fed.test" }, target: { acct: "newme" } });
 
     // a: the Undo of carol's Follow arrived; dan still follows oldme
-    await wait(async () => {
+    await waitFor(async () => {
       const followers = await a.sql<{ ap_id: string }>("SELECT x.ap_id FROM follows f JOIN accounts x ON x.id = f.follower_id WHERE f.following_id = $1", [old.id]);
       return followers.length === 1 && followers[0].ap_id === `${b.baseUrl}/users/dan`;
-    }, { what: "carol's unfollow on a" });
+    }, "carol's unfollow on a", SLOW);
   }, 120_000);
 });
 
@@ -252,10 +259,10 @@ describe("emoji reactions", () => {
     expect((await react(":blobcat:", "PUT")).status).toBe(200);
     expect((await react("👍", "PUT")).status).toBe(200);
 
-    const reactions = await wait(async () => {
+    const reactions = await waitFor(async () => {
       const seen = await json(await b.api(`/api/v1/statuses/${status.id}`, { token: bob.token }));
       return seen.emoji_reactions.length === 2 ? seen.emoji_reactions : null;
-    }, { what: "both reactions on b" });
+    }, "both reactions on b", SLOW);
     expect(reactions).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: "blobcat", count: 1, url: `${a.baseUrl}/emoji/packs/blobs/blobcat.png` }),
@@ -265,13 +272,13 @@ describe("emoji reactions", () => {
     // the Emoji tag made it a known remote emoji of a's domain
     expect(await b.sql("SELECT shortcode FROM remote_emojis WHERE domain = 'a.fed.test'")).toEqual([{ shortcode: "blobcat" }]);
     // the notification is written just after the reaction row (reactAs, then notify): wait for both
-    await wait(async () => (await b.sql("SELECT 1 FROM notifications WHERE account_id = $1 AND status_id = $2 AND type::text LIKE '%reaction%'", [bob.id, status.id])).length === 2, { what: "two reaction notifications on b" });
+    await waitFor(async () => (await b.sql("SELECT 1 FROM notifications WHERE account_id = $1 AND status_id = $2 AND type::text LIKE '%reaction%'", [bob.id, status.id])).length === 2, "two reaction notifications on b", SLOW);
 
     expect((await react(":blobcat:", "DELETE")).status).toBe(200);
-    await wait(async () => {
+    await waitFor(async () => {
       const seen = await json(await b.api(`/api/v1/statuses/${status.id}`, { token: bob.token }));
       return seen.emoji_reactions.length === 1 && seen.emoji_reactions[0].name === "👍";
-    }, { what: "the Undo on b" });
+    }, "the Undo on b", SLOW);
   }, 120_000);
 });
 

@@ -8,7 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 import { fill, startPeer, type Peer } from "../support/federation/peer.ts";
 
 const DIR = path.join(path.dirname(new URL(import.meta.url).pathname), "fixtures");
@@ -43,7 +44,7 @@ async function deliver(name: string, extra: Record<string, string> = {}) {
 }
 
 async function rendered(uri: string, token = bob.token) {
-  const row = await eventually(async () => (await a.sql<{ id: string }>("SELECT id FROM statuses WHERE uri = $1", [uri]))[0], { what: uri });
+  const row = await waitFor(async () => (await a.sql<{ id: string }>("SELECT id FROM statuses WHERE uri = $1", [uri]))[0], uri);
   return (await a.api(`/api/v1/statuses/${row.id}`, { token })).json();
 }
 
@@ -78,10 +79,10 @@ describe("fixtures in other servers' shapes", () => {
   test("Pleroma EmojiReact with an Emoji tag: a custom-emoji reaction with its image, remembered as a remote emoji", async () => {
     const posted = await (await a.api("/api/v1/statuses", { token: bob.token, json: { status: "react to me" } })).json();
     await deliver("pleroma-emojireact.json", { status: posted.uri });
-    const reactions = await eventually(async () => {
+    const reactions = await waitFor(async () => {
       const s = await (await a.api(`/api/v1/statuses/${posted.id}`, { token: bob.token })).json();
       return s.emoji_reactions.length ? s.emoji_reactions : null;
-    }, { what: "reaction" });
+    }, "reaction");
     expect(reactions[0]).toMatchObject({ name: "blobcatheart", count: 1, url: `${peer.baseUrl}/emoji/blobcat/blobcatheart.png` });
     expect((await a.sql("SELECT 1 FROM remote_emojis WHERE shortcode = 'blobcatheart' AND domain = 'peer.fed.test'")).length).toBe(1);
   });
@@ -102,10 +103,10 @@ describe("fixtures in other servers' shapes", () => {
   test("Misskey Like with content/_misskey_reaction: an emoji reaction, not a favourite", async () => {
     const posted = await (await a.api("/api/v1/statuses", { token: bob.token, json: { status: "pudding?" } })).json();
     await deliver("misskey-like-reaction.json", { status: posted.uri });
-    const s = await eventually(async () => {
+    const s = await waitFor(async () => {
       const st = await (await a.api(`/api/v1/statuses/${posted.id}`, { token: bob.token })).json();
       return st.emoji_reactions.length ? st : null;
-    }, { what: "reaction" });
+    }, "reaction");
     expect(s.emoji_reactions[0]).toMatchObject({ name: "🍮", count: 1 });
     expect(s.favourites_count).toBe(0);
   });

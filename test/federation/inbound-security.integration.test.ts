@@ -3,7 +3,8 @@
 // servers in the instance's reject list (the family's `:mrf_simple, :reject`) get 403 before any
 // processing — no key fetch, no account stored. RFC 9421 signatures are accepted as draft-cavage ones are.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 import { startPeer, type Peer } from "../support/federation/peer.ts";
 
 let net: FederationNet;
@@ -57,7 +58,7 @@ test("an instance marked unreachable is reachable again once a verified activity
   expect(await (await admin()).json()).toMatchObject({ reachable: false, failure_count: 7 });
   const activity = mentionCreate(peer, "alice");
   expect((await peer.send("alice", inbox, activity)).status).toBe(202);
-  await eventually(async () => (await a.sql<{ unreachable_since: Date | null }>("SELECT unreachable_since FROM instances WHERE domain = $1 AND failure_count = 0", [host]))[0]?.unreachable_since === null, { what: "reachable again" });
+  await waitFor(async () => (await a.sql<{ unreachable_since: Date | null }>("SELECT unreachable_since FROM instances WHERE domain = $1 AND failure_count = 0", [host]))[0]?.unreachable_since === null, "reachable again");
   expect(await (await admin()).json()).toMatchObject({ reachable: true, unreachable_since: null, failure_count: 0 });
 });
 
@@ -88,9 +89,9 @@ describe("inbox refusals", () => {
   test("RFC 9421 signatures are accepted; the same activity twice changes nothing more", async () => {
     const activity = mentionCreate(peer, "alice");
     expect((await peer.send("alice", inbox, activity, { spec: "rfc9421" })).status).toBe(202);
-    await eventually(async () => (await count("statuses WHERE uri = $1", [activity.object.id])) === 1, { what: "stored" });
+    await waitFor(async () => (await count("statuses WHERE uri = $1", [activity.object.id])) === 1, "stored");
     // the mention's notification follows the stored row (statusStored): counted once it is there
-    await eventually(async () => (await count("notifications WHERE account_id = $1 AND status_id IN (SELECT id FROM statuses WHERE uri = $2)", [bob.id, activity.object.id])) === 1, { what: "notified" });
+    await waitFor(async () => (await count("notifications WHERE account_id = $1 AND status_id IN (SELECT id FROM statuses WHERE uri = $2)", [bob.id, activity.object.id])) === 1, "notified");
     const notifications = await count("notifications WHERE account_id = $1", [bob.id]);
     // the remote author's last status date, as for a local post
     expect(await count("accounts WHERE ap_id = $1 AND last_status_at::date = (now() AT TIME ZONE 'UTC')::date", [`${peer.baseUrl}/users/alice`])).toBe(1);
@@ -99,7 +100,7 @@ describe("inbox refusals", () => {
     expect((await peer.send("alice", "https://a.fed.test/users/bob/inbox", activity)).status).toBe(202);
     // the same object in a Create with another id
     await peer.send("alice", inbox, { ...activity, id: `${activity.id}-again` });
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueIdle(a); // the inbox queued them before answering 202, and every job of a has run since
     expect(await count("statuses WHERE uri = $1", [activity.object.id])).toBe(1);
     expect(await count("notifications WHERE account_id = $1", [bob.id])).toBe(notifications);
   });
@@ -107,8 +108,8 @@ describe("inbox refusals", () => {
   test("a Like twice (two ids) is one favourite and one notification", async () => {
     const posted = await (await a.api("/api/v1/statuses", { token: bob.token, json: { status: "like me twice" } })).json();
     for (const id of [uid(), uid()]) await peer.send("alice", inbox, { "@context": "https://www.w3.org/ns/activitystreams", id: `${peer.baseUrl}/likes/${id}`, type: "Like", actor: `${peer.baseUrl}/users/alice`, object: posted.uri });
-    await eventually(async () => (await count("favourites WHERE status_id = $1", [posted.id])) === 1, { what: "favourite" });
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitFor(async () => (await count("favourites WHERE status_id = $1", [posted.id])) === 1, "favourite");
+    await queueIdle(a); // the inbox queued them before answering 202, and every job of a has run since
     expect(await count("favourites WHERE status_id = $1", [posted.id])).toBe(1);
     expect(await count("notifications WHERE status_id = $1 AND type = 'favourite'", [posted.id])).toBe(1);
   });
@@ -125,7 +126,7 @@ describe("inbox refusals", () => {
     // an allowed server's activity naming a rejected server's object does not bring it in either
     const announce = { "@context": "https://www.w3.org/ns/activitystreams", id: `${peer.baseUrl}/announces/${uid()}`, type: "Announce", actor: `${peer.baseUrl}/users/alice`, object: activity.object.id, to: [PUBLIC] };
     expect((await peer.send("alice", inbox, announce)).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueIdle(a); // the inbox queued them before answering 202, and every job of a has run since
     expect(await count("statuses WHERE uri = $1", [activity.object.id])).toBe(0);
   });
 });

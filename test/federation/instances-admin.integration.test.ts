@@ -5,7 +5,8 @@
 // reaction, follow and notification of it, cached proxy copies included, while new content from it is
 // refused as long as the domain block stands.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 import { startPeer, type Peer } from "../support/federation/peer.ts";
 
 let net: FederationNet;
@@ -56,15 +57,13 @@ beforeAll(async () => {
   bobPost = await (await a.api("/api/v1/statuses", { token: bob.token, json: { status: "hello fediverse" } })).json();
   await deliver(peer, "alice", { "@context": AS, id: `${peer.baseUrl}/likes/${uid()}`, type: "Like", actor: `${peer.baseUrl}/users/alice`, object: bobPost.uri });
   await deliver(peer, "alice", { "@context": AS, id: `${peer.baseUrl}/reacts/${uid()}`, type: "Like", actor: `${peer.baseUrl}/users/alice`, object: bobPost.uri, _misskey_reaction: "👍" });
-  await eventually(
+  await waitFor(
     async () => {
       const seen = [await count("follows f JOIN accounts x ON x.id = f.follower_id WHERE x.domain IS NOT NULL"), await count("statuses WHERE account_id IN (SELECT id FROM accounts WHERE domain IS NOT NULL)"), await count("reactions"), await count("favourites")];
       return seen.join() === "3,3,1,1";
-    },
-    { what: "federated data stored", timeoutMs: 40_000, intervalMs: 2000 },
-  );
+    }, "federated data stored", { timeoutMs: 40_000, intervalMs: 2000 });
   // the Accepts reached the peers: their instances are known reachable
-  await eventually(async () => (await count("instances WHERE domain IN ('peer.fed.test', 'other.fed.test') AND last_success_at IS NOT NULL")) === 2, { what: "deliveries recorded", timeoutMs: 40_000 });
+  await waitFor(async () => (await count("instances WHERE domain IN ('peer.fed.test', 'other.fed.test') AND last_success_at IS NOT NULL")) === 2, "deliveries recorded", { timeoutMs: 40_000 });
 }, 120_000);
 afterAll(async () => {
   await peer?.close();
@@ -121,8 +120,8 @@ describe("instance purge", () => {
     const res = await admin("/instances/peer.fed.test", { method: "DELETE" });
     expect(res.status).toBe(200);
     const peerAccounts = "(SELECT id FROM accounts WHERE domain = 'peer.fed.test')";
-    await eventually(async () => (await count("accounts WHERE domain = 'peer.fed.test'")) === 0, { what: "accounts removed", timeoutMs: 30_000 });
-    await eventually(async () => (await count("moderation_log WHERE action = 'instance_delete_done'")) === 1, { what: "purge finished" });
+    await waitFor(async () => (await count("accounts WHERE domain = 'peer.fed.test'")) === 0, "accounts removed", { timeoutMs: 30_000 });
+    await waitFor(async () => (await count("moderation_log WHERE action = 'instance_delete_done'")) === 1, "purge finished");
     expect(await count("statuses WHERE uri LIKE 'https://peer.fed.test/%'")).toBe(0);
     expect(await count("media_attachments WHERE remote_url LIKE 'https://peer.fed.test/%' OR url LIKE 'https://peer.fed.test/%'")).toBe(0);
     expect(await count(`follows WHERE follower_id IN ${peerAccounts} OR following_id IN ${peerAccounts}`)).toBe(0);
@@ -170,7 +169,7 @@ test("a large instance is purged in batches that resume after a restart, with pr
   expect((await admin(`/instances/${host}`, { method: "DELETE" })).status).toBe(200);
   // the job is durable: a restart in the middle (or after) leaves nothing behind once it has run
   await a.restart();
-  await eventually(async () => (await count(`moderation_log WHERE action = 'instance_delete_done' AND message LIKE '%${host}%'`)) >= 1, { what: "bulk purge finished", timeoutMs: 60_000 });
+  await waitFor(async () => (await count(`moderation_log WHERE action = 'instance_delete_done' AND message LIKE '%${host}%'`)) >= 1, "bulk purge finished", { timeoutMs: 60_000 });
   expect(await count(`accounts WHERE domain = '${host}'`)).toBe(0);
   expect(await count(`statuses WHERE uri LIKE 'https://${host}/%'`)).toBe(0);
   const progress = await a.sql<{ message: string }>(`SELECT message FROM moderation_log WHERE action = 'instance_delete_progress' AND message LIKE '%${host}%' ORDER BY id`);

@@ -5,7 +5,8 @@
 // and the admin media_proxy_caches endpoints evict the cached copies.
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 import { startPeer, type Peer } from "../support/federation/peer.ts";
 
 let net: FederationNet;
@@ -55,7 +56,7 @@ beforeAll(async () => {
     ],
   };
   expect((await peer.send("pix", "https://a.fed.test/inbox", { "@context": "https://www.w3.org/ns/activitystreams", id: `${object.id}/activity`, type: "Create", actor, to: object.to, cc: object.cc, object })).status).toBe(202);
-  statusId = (await eventually(async () => (await a.sql<{ id: string }>("SELECT id FROM statuses WHERE uri = $1", [object.id]))[0], { what: "status stored" })).id;
+  statusId = (await waitFor(async () => (await a.sql<{ id: string }>("SELECT id FROM statuses WHERE uri = $1", [object.id]))[0], "status stored")).id;
 }, 60_000);
 afterAll(async () => {
   await peer?.close();

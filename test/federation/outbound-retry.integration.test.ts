@@ -2,7 +2,8 @@
 // per-instance health in the admin API, no new deliveries to an instance unreachable for days,
 // and no retries for a gone actor (410). The first retry delay is shortened to 2 s for the test.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 import { post, seedFollow, seedRemoteAccount, startSink, type Sink } from "./outbound-support.ts";
 
 let net: FederationNet;
@@ -38,10 +39,10 @@ it("a failing instance is retried with backoff, across a restart of the sender, 
   sink.behave(flaky, { status: 503 });
   const status = await post(a, alice.token, { status: "will arrive eventually", visibility: "public" });
   const uri = `${a.baseUrl}/objects/${status.id}`;
-  const failing = await eventually(async () => {
+  const failing = await waitFor(async () => {
     const row = await instanceRow(flaky);
     return row?.unreachable_since && row.failure_count >= 1 ? row : null;
-  }, { what: "the failure recorded" });
+  }, "the failure recorded");
   expect(failing.last_failure_at).toBeTruthy();
   const shown = await (await admin(`/instances/${flaky}`)).json();
   expect(shown).toMatchObject({ domain: flaky, reachable: false, delivery_suspended: false });
@@ -53,13 +54,13 @@ it("a failing instance is retried with backoff, across a restart of the sender, 
   expect(pending[0].n).toBe(1);
   await a.restart();
   sink.behave(flaky, {});
-  await eventually(async () => sink.to(flaky).find((d) => d.activity?.object?.id === uri), { what: "the retried delivery", timeoutMs: 40_000 });
+  await waitFor(async () => sink.to(flaky).find((d) => d.activity?.object?.id === uri), "the retried delivery", { timeoutMs: 40_000 });
   const attempts = sink.deliveries.filter((d) => d.host === flaky && d.activity?.object?.id === uri);
   expect(attempts.filter((d) => d.status === 503).length).toBeGreaterThanOrEqual(1);
-  const healthy = await eventually(async () => {
+  const healthy = await waitFor(async () => {
     const row = await instanceRow(flaky);
     return row && row.unreachable_since === null && row.last_success_at ? row : null;
-  }, { what: "reachable again" });
+  }, "reachable again");
   expect(healthy.failure_count).toBe(0);
   expect(await (await admin(`/instances/${flaky}`)).json()).toMatchObject({ reachable: true, unreachable_since: null, failure_count: 0 });
 }, 90_000);
@@ -69,7 +70,7 @@ it("an instance unreachable for days gets no new deliveries, and the admin API s
   const fine = await followerOn("fine");
   sink.behave(dead, { status: 503 });
   await post(a, alice.token, { status: "first try", visibility: "public" });
-  await eventually(async () => (await instanceRow(dead))?.unreachable_since, { what: "dead marked unreachable" });
+  await waitFor(async () => (await instanceRow(dead))?.unreachable_since, "dead marked unreachable");
   // days pass
   await a.sql(`UPDATE instances SET unreachable_since = now() - interval '8 days' WHERE domain = $1`, [dead]);
   const list = await (await admin("/instances?unreachable=true")).json();
@@ -79,8 +80,8 @@ it("an instance unreachable for days gets no new deliveries, and the admin API s
   const before = sink.deliveries.length;
   const status = await post(a, alice.token, { status: "not for the dead", visibility: "public" });
   const uri = `${a.baseUrl}/objects/${status.id}`;
-  await eventually(async () => sink.to(fine).some((d) => d.activity?.object?.id === uri), { what: "delivery to the healthy instance" });
-  await new Promise((r) => setTimeout(r, 1500));
+  await waitFor(async () => sink.to(fine).some((d) => d.activity?.object?.id === uri), "delivery to the healthy instance");
+  await queueIdle(a); // every due job of a has run, so an attempt at dead would have reached the sink
   expect(sink.deliveries.slice(before).filter((d) => d.host === dead && d.activity?.object?.id === uri)).toHaveLength(0);
 }, 60_000);
 
@@ -89,8 +90,9 @@ it("a gone actor (410) is not retried", async () => {
   sink.behave(gone, { status: 410 });
   const status = await post(a, alice.token, { status: "to the departed", visibility: "public" });
   const uri = `${a.baseUrl}/objects/${status.id}`;
-  await eventually(async () => sink.deliveries.some((d) => d.host === gone && d.activity?.object?.id === uri), { what: "the 410" });
-  await new Promise((r) => setTimeout(r, 5000)); // longer than the first retry delay
+  await waitFor(async () => sink.deliveries.some((d) => d.host === gone && d.activity?.object?.id === uri), "the 410");
+  // every due job of a has run: a retry would now wait as a pending job (checked below), not be lost
+  await queueIdle(a);
   const tries = sink.deliveries.filter((d) => d.host === gone && d.activity?.object?.id === uri);
   expect(tries.length).toBeLessThanOrEqual(2); // one delivery (both signature drafts tried once)
   const pending = await a.sql<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE name = 'federation.task' AND state = 'pending' AND payload->>'inbox' = $1`, [`https://${gone}/inbox`]);

@@ -5,7 +5,8 @@
 // and a knowing nothing of each other; unfollowing sends the Undo, and `force` drops a relay that no
 // longer answers.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN_TOKEN, eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { ADMIN_TOKEN, queueIdle, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 import { startPeer } from "../support/federation/peer.ts";
 import { startRelay, type TestRelay } from "../support/federation/relay.ts";
 
@@ -18,7 +19,7 @@ let bob: { id: string; token: string };
 const admin = { "x-admin-token": ADMIN_TOKEN };
 
 /** Federation crosses several jobs and servers: waits sized for a loaded machine. */
-const wait: typeof eventually = (check, opts = {}) => eventually(check, { timeoutMs: 45_000, ...opts });
+const SLOW = { timeoutMs: 45_000 };
 const json = async (res: Response) => {
   const body = await res.json();
   if (res.status >= 300) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
@@ -46,8 +47,8 @@ describe("relays", () => {
     const res = await a.api("/api/ext/admin/relay", { headers: admin, json: { relay_url: relay.actorId } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ actor: relay.actorId, followed_back: false });
-    const follow = await wait(async () => relay.received.find((x) => x.type === "Follow" && x.actor === `${a.baseUrl}/relay`), { what: "the relay to receive a's Follow" });
-    await wait(async () => relay.pending().includes(`${a.baseUrl}/relay`), { what: "the relay to verify a's Follow" });
+    const follow = await waitFor(async () => relay.received.find((x) => x.type === "Follow" && x.actor === `${a.baseUrl}/relay`), "the relay to receive a's Follow", SLOW);
+    await waitFor(async () => relay.pending().includes(`${a.baseUrl}/relay`), "the relay to verify a's Follow", SLOW);
     expect(follow.object).toBe(relay.actorId);
     // held by the relay: still pending, in GraphQL and in the database
     const listed = await gql(a, "{ adminRelays { actor state followedBack } }");
@@ -55,32 +56,32 @@ describe("relays", () => {
     expect(await relaysOf(a)).toEqual([{ actor: relay.actorId, followed_back: false }]);
 
     await relay.acceptPending();
-    await wait(async () => (await relayRow(a))?.state === "accepted", { what: "a to record the relay's Accept" });
-    await wait(async () => (await relaysOf(a, "/api/ext/admin"))[0]?.followed_back === true, { what: "followed_back on a" });
+    await waitFor(async () => (await relayRow(a))?.state === "accepted", "a to record the relay's Accept", SLOW);
+    await waitFor(async () => (await relaysOf(a, "/api/ext/admin"))[0]?.followed_back === true, "followed_back on a", SLOW);
     // the relay follows back and its Follow is accepted by the relay actor
     // (the Accept is a delivery job of its own, sent after followed_back is recorded)
-    await wait(async () => relay.received.some((x) => x.type === "Accept" && x.actor === `${a.baseUrl}/relay`), { what: "a's Accept of the relay's Follow" });
+    await waitFor(async () => relay.received.some((x) => x.type === "Accept" && x.actor === `${a.baseUrl}/relay`), "a's Accept of the relay's Follow", SLOW);
     expect(relay.subscribers()).toContain(`${a.baseUrl}/relay`);
   }, 120_000);
 
   test("b subscribes through GraphQL; a public post on a reaches b's federated timeline through the relay's Announce", async () => {
     const followed = await gql(b, "mutation($u: String!) { followRelay(relayUrl: $u) { actor state followedBack } }", { u: relay.actorId });
     expect(followed.data.followRelay).toEqual({ actor: relay.actorId, state: "pending", followedBack: false });
-    await wait(async () => relay.pending().includes(`${b.baseUrl}/relay`), { what: "b's Follow" });
+    await waitFor(async () => relay.pending().includes(`${b.baseUrl}/relay`), "b's Follow", SLOW);
     await relay.acceptPending();
-    await wait(async () => (await relayRow(b))?.followed_back === true && (await relayRow(b))?.state === "accepted", { what: "b to be subscribed" });
+    await waitFor(async () => (await relayRow(b))?.followed_back === true && (await relayRow(b))?.state === "accepted", "b to be subscribed", SLOW);
 
     // bob reads the federated timeline before the post exists: b keeps that page, and the relayed post must drop it
     const federated = () => b.api("/api/v1/timelines/public?remote=true&limit=40", { token: bob.token });
     expect((await federated()).status).toBe(200);
     expect((await federated()).status).toBe(200);
     const posted = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "through the relay", visibility: "public" } }));
-    const create = await wait(async () => relay.received.find((x) => x.type === "Create" && x.object?.id === posted.uri), { what: "the relay to receive alice's post" });
+    const create = await waitFor(async () => relay.received.find((x) => x.type === "Create" && x.object?.id === posted.uri), "the relay to receive alice's post", SLOW);
     expect(create.actor).toBe(`${a.baseUrl}/users/alice`);
-    const onB = await wait(async () => {
+    const onB = await waitFor(async () => {
       const timeline = await json(await federated());
       return timeline.find((s: { uri: string }) => s.uri === posted.uri);
-    }, { what: "alice's post on b's federated timeline" }).catch(async (error) => {
+    }, "alice's post on b's federated timeline", SLOW).catch(async (error) => {
       // which side failed: b never stored the post (the Announce or the fetch of the note), or b's page did not show it
       const stored = await b.sql("SELECT id, created_at FROM statuses WHERE uri = $1", [posted.uri]);
       const announces = relay.received.filter((x) => x.type === "Create").length;
@@ -96,7 +97,7 @@ describe("relays", () => {
     // unlisted and followers-only posts are not given to relays
     const unlisted = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "not for relays", visibility: "unlisted" } }));
     const marker = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "marker", visibility: "public" } }));
-    await wait(async () => relay.received.some((x) => x.type === "Create" && x.object?.id === marker.uri), { what: "the marker post" });
+    await waitFor(async () => relay.received.some((x) => x.type === "Create" && x.object?.id === marker.uri), "the marker post", SLOW);
     expect(relay.received.some((x) => x.object?.id === unlisted.uri)).toBe(false);
   }, 120_000);
 
@@ -108,9 +109,9 @@ describe("relays", () => {
     // two answers: Fedify's signed fetch knocks twice (RFC 9421, then draft-cavage) before it gives up
     const down = origin.failNext(note.id, 2, 503);
     await relay.announce(note.id, [`${b.baseUrl}/relay`]);
-    await wait(async () => down.failed() === 2, { what: "b's first fetches of the note (answered 503)" });
+    await waitFor(async () => down.failed() === 2, "b's first fetches of the note (answered 503)", SLOW);
     // Fedify's inbox retry policy: the Announce is handled again about 10 s later
-    const stored = await wait(async () => (await b.sql<{ content: string }>("SELECT content FROM statuses WHERE uri = $1", [note.id]))[0], { what: "the note stored on b" });
+    const stored = await waitFor(async () => (await b.sql<{ content: string }>("SELECT content FROM statuses WHERE uri = $1", [note.id]))[0], "the note stored on b", SLOW);
     expect(stored.content).toContain("relayed while its server was down");
     await origin.close();
   }, 120_000);
@@ -120,12 +121,12 @@ describe("relays", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toBe(relay.actorId);
     expect(await relaysOf(a)).toEqual([]);
-    const undo = await wait(async () => relay.received.find((x) => x.type === "Undo" && x.actor === `${a.baseUrl}/relay`), { what: "the Undo" });
+    const undo = await waitFor(async () => relay.received.find((x) => x.type === "Undo" && x.actor === `${a.baseUrl}/relay`), "the Undo", SLOW);
     expect(undo.object).toMatchObject({ type: "Follow", actor: `${a.baseUrl}/relay`, object: relay.actorId });
-    await wait(async () => !relay.subscribers().includes(`${a.baseUrl}/relay`), { what: "the relay to drop a" });
+    await waitFor(async () => !relay.subscribers().includes(`${a.baseUrl}/relay`), "the relay to drop a", SLOW);
     // a's public posts no longer go to the relay
     const after = await json(await a.api("/api/v1/statuses", { token: alice.token, json: { status: "after unfollowing", visibility: "public" } }));
-    await new Promise((r) => setTimeout(r, 3000));
+    await queueIdle(a); // every job of a has run, so a delivery to the relay would have reached it
     expect(relay.received.some((x) => x.object?.id === after.uri)).toBe(false);
   }, 120_000);
 

@@ -2,7 +2,8 @@
 // bob gives his handle (bob@b.fed.test) and is sent, through WebFinger, to b's `/ostatus_subscribe` with
 // alice's ActivityPub id; there he signs in with the form and follows, and a receives the Follow.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 
 let net: FederationNet;
 let a: TestInstance;
@@ -45,9 +46,7 @@ test("a's /main/ostatus → b's subscribe page (WebFinger template) → sign in 
   expect(followed.status).toBe(302);
   expect(followed.headers.get("location")).toMatch(/^https:\/\/a\.fed\.test\//);
   expect(await b.sql("SELECT 1 FROM follows WHERE follower_id = $1 AND following_id = $2", [bob.id, remoteId])).toHaveLength(1);
-  await eventually(
+  await waitFor(
     async () =>
-      (await a.sql("SELECT 1 FROM follows f JOIN accounts s ON s.id = f.follower_id WHERE s.nickname = 'bob@b.fed.test' AND f.following_id = $1", [alice.id])).length === 1,
-    { what: "a's follows to hold bob@b.fed.test → alice", timeoutMs: 20_000 },
-  );
+      (await a.sql("SELECT 1 FROM follows f JOIN accounts s ON s.id = f.follower_id WHERE s.nickname = 'bob@b.fed.test' AND f.following_id = $1", [alice.id])).length === 1, "a's follows to hold bob@b.fed.test → alice", { timeoutMs: 20_000 });
 });

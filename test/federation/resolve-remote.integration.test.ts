@@ -4,7 +4,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { eventually, startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { startFederationNet, type FederationNet, type TestInstance } from "../support/federation/network.ts";
+import { waitFor } from "../support/wait.ts";
 
 let net: FederationNet;
 let a: TestInstance;
@@ -108,11 +109,9 @@ describe("follow by handle", () => {
   });
 
   test("end to end: the Follow reaches a, which stores bob@b.fed.test as erin's follower", async () => {
-    await eventually(
+    await waitFor(
       async () =>
-        (await a.sql("SELECT 1 FROM follows f JOIN accounts s ON s.id = f.follower_id JOIN accounts t ON t.id = f.following_id WHERE s.nickname = 'bob@b.fed.test' AND t.nickname = 'erin'")).length === 1,
-      { what: "a's follows to hold bob@b.fed.test → erin", timeoutMs: 20_000 },
-    );
+        (await a.sql("SELECT 1 FROM follows f JOIN accounts s ON s.id = f.follower_id JOIN accounts t ON t.id = f.following_id WHERE s.nickname = 'bob@b.fed.test' AND t.nickname = 'erin'")).length === 1, "a's follows to hold bob@b.fed.test → erin", { timeoutMs: 20_000 });
   });
 
   test("by actor URL too", async () => {
@@ -207,13 +206,11 @@ describe("stale remote accounts", () => {
     // read twice: one refresh job, not two
     expect((await b.api(`/api/v1/accounts/${id}`, { token: bob.token })).status).toBe(200);
     expect((await b.api(`/api/v1/accounts/${id}`)).status).toBe(200);
-    const account = await eventually(
+    const account = await waitFor(
       async () => {
         const body = (await json(await b.api(`/api/v1/accounts/${id}`))).body;
         return body.display_name === "Alice Renamed" ? body : null;
-      },
-      { what: "the refreshed display name", timeoutMs: 30_000 },
-    );
+      }, "the refreshed display name", { timeoutMs: 30_000 });
     expect(account.acct).toBe("alice@a.fed.test");
     const jobs = await b.sql("SELECT id FROM jobs WHERE name = 'federation.refresh_account' AND payload->>'accountId' = $1", [id]);
     expect(jobs).toHaveLength(1);

@@ -7,6 +7,7 @@ import { newId } from "../../src/db/ids.ts";
 import { cast, post as postStatus, type Cast } from "../support/actors.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
@@ -53,12 +54,15 @@ describe.each(suiteKinds(import.meta.url))("admin GraphQL on %s", (kind) => {
           complete: () => {},
         },
       );
-      void (async () => {
-        for (let i = 0; i < 100 && !done; i++) {
+      void waitFor(
+        async () => {
+          if (done) return true;
           made.push(await trigger());
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      })().catch(reject);
+          return false;
+        },
+        "the subscription's first event",
+        { timeoutMs: 20_000 },
+      ).catch(reject);
     });
     return { event, made };
   }

@@ -3,6 +3,7 @@ import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 const PAGE = "pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id content } }";
 
@@ -158,9 +159,9 @@ describe.each(suiteKinds(import.meta.url))("GraphQL timelines on %s", (kind) => 
       id content favouritesCount reblogsCount repliesCount favourited reblogged bookmarked pinned tags
       mediaAttachments { id } poll { id } emojiReactions { name } reblog { id }
       account { nickname followersCount followingCount relationship { following } } } } } }`;
-    // the stream hub, which tells the kept pages of the posts above, reads in the background: not this page's count
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await streamHub(server.services).idle();
+    // the stream hub, which tells the kept pages of the posts above, reads in the background: not this page's
+    // count. Wait until letting the hub finish what it received runs no statement any more.
+    await waitFor(async () => (await server.countQueries(() => streamHub(server.services).idle())).queries === 0, "the stream hub to be done with the posts above");
     const five = await server.countQueries(() => gql(query, { n: 5 }));
     const twenty = await server.countQueries(() => gql(query, { n: 20 }));
     expect(five.result.errors).toBeUndefined();

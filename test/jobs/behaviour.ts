@@ -1,7 +1,8 @@
 // Behaviour every JobQueue engine must show; each engine's test file runs it against a real backend.
 import { afterEach, expect, it } from "vitest";
 import type { JobInfo, JobQueue } from "../../src/jobs/queue.ts";
-import { sleep, waitFor } from "./helpers.ts";
+import { sleep } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 export interface JobView {
   state: "pending" | "running" | "done" | "failed";
@@ -32,9 +33,9 @@ export function queueBehaviour(engine: () => EngineUnderTest): void {
     queue.register("echo", async (payload, job) => void seen.push({ payload, job }));
     await queue.start();
     const id = await queue.enqueue("echo", { text: "héllo", n: 1, list: [1, 2] });
-    await waitFor(() => seen.length === 1, 10_000, "handler");
+    await waitFor(() => seen.length === 1, "handler", { timeoutMs: 10_000 });
     expect(seen[0]).toEqual({ payload: { text: "héllo", n: 1, list: [1, 2] }, job: { id, name: "echo", attempt: 1 } });
-    await waitFor(async () => (await inspect(id)).state === "done", 10_000, "state done");
+    await waitFor(async () => (await inspect(id)).state === "done", "state done", { timeoutMs: 10_000 });
     expect((await inspect(id)).attempts).toBe(1);
     expect((await queue.stats()).done).toBeGreaterThanOrEqual(1);
   });
@@ -48,7 +49,7 @@ export function queueBehaviour(engine: () => EngineUnderTest): void {
     });
     await queue.start();
     const id = await queue.enqueue("flaky", {}, { attempts: 3, backoff: { type: "fixed", delay: 400 } });
-    await waitFor(async () => (await inspect(id)).state === "done", 10_000, "state done");
+    await waitFor(async () => (await inspect(id)).state === "done", "state done", { timeoutMs: 10_000 });
     expect(tries.map((t) => t.attempt)).toEqual([1, 2]);
     expect(tries[1]!.at - tries[0]!.at).toBeGreaterThanOrEqual(350); // the backoff was waited out
     const view = await inspect(id);
@@ -64,10 +65,11 @@ export function queueBehaviour(engine: () => EngineUnderTest): void {
     });
     await queue.start();
     const id = await queue.enqueue("doomed", {}, { attempts: 2, backoff: { type: "exponential", delay: 50 } });
-    await waitFor(async () => (await inspect(id)).state === "failed", 10_000, "state failed");
+    await waitFor(async () => (await inspect(id)).state === "failed", "state failed", { timeoutMs: 10_000 });
     const view = await inspect(id);
     expect(view.attempts).toBe(2);
     expect(view.lastError).toContain("boom on try 2");
+    // time is the behaviour: a third try would follow the backoff (100 ms) and a poll; failed is final
     await sleep(300);
     expect(calls).toBe(2); // no third try
   });
@@ -79,10 +81,10 @@ export function queueBehaviour(engine: () => EngineUnderTest): void {
     await queue.start();
     const runAt = new Date(Date.now() + 1200);
     const id = await queue.enqueue("later", {}, { runAt });
-    await sleep(600);
+    // still waiting right after the enqueue; that it never ran early is shown by when it ran, below
     expect(ranAt).toBe(0);
     expect((await inspect(id)).state).toBe("pending");
-    await waitFor(() => ranAt, 10_000, "delayed job");
+    await waitFor(() => ranAt, "delayed job", { timeoutMs: 10_000 });
     expect(ranAt).toBeGreaterThanOrEqual(runAt.getTime() - 25); // small allowance for clock rounding
   });
 }

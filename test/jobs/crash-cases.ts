@@ -5,7 +5,8 @@
 import path from "node:path";
 import { expect, it } from "vitest";
 import type { WorkerProcess } from "./helpers.ts";
-import { readLines, sleep, spawnWorker, waitFor } from "./helpers.ts";
+import { readLines, spawnWorker } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 interface JobRow {
   id: string;
@@ -16,7 +17,7 @@ interface JobRow {
 
 /** Stops the restarted worker and returns the row it left behind. */
 async function stopAndReadRow(worker: WorkerProcess, id: string): Promise<JobRow | undefined> {
-  await sleep(300); // room for a duplicate run to show up in the side-effect file
+  await worker.sentinel(); // a duplicate run would have started by now
   expect(await worker.stop()).toBe(0);
   const jobs = await worker.message<JobRow[]>("jobs");
   return jobs.find((j) => j.id === id);
@@ -32,8 +33,8 @@ export function databaseCrashCases(url: () => string, dir: () => string): void {
     await first.kill();
     expect(readLines(file)).toEqual([]);
 
-    const second = spawnWorker({ ...base(), workerId: "w2", migrate: false });
-    await waitFor(() => readLines(file).some((l) => l.startsWith("done")), 40_000, "the job to run");
+    const second = spawnWorker({ ...base(), workerId: "w2", migrate: false, sentinelFile: path.join(dir(), "sentinel.log") });
+    await waitFor(() => readLines(file).some((l) => l.startsWith("done")), "the job to run", { timeoutMs: 40_000 });
     expect(await stopAndReadRow(second, id)).toMatchObject({ state: "done", attempts: 1, lockedBy: null });
     expect(readLines(file)).toEqual(["start 1 w2", "done 1 w2"]);
   });
@@ -42,11 +43,11 @@ export function databaseCrashCases(url: () => string, dir: () => string): void {
     const file = path.join(dir(), "during.log");
     const first = spawnWorker({ ...base(), workerId: "w1", enqueueInMs: 0, file, hang: true });
     const id = await first.message<string>("enqueued");
-    await waitFor(() => readLines(file).includes("start 1 w1"), 30_000, "the handler to start");
+    await waitFor(() => readLines(file).includes("start 1 w1"), "the handler to start", { timeoutMs: 30_000 });
     await first.kill();
 
-    const second = spawnWorker({ ...base(), workerId: "w2", migrate: false });
-    await waitFor(() => readLines(file).some((l) => l.startsWith("done")), 40_000, "the job to run again");
+    const second = spawnWorker({ ...base(), workerId: "w2", migrate: false, sentinelFile: path.join(dir(), "sentinel.log") });
+    await waitFor(() => readLines(file).some((l) => l.startsWith("done")), "the job to run again", { timeoutMs: 40_000 });
     expect(await stopAndReadRow(second, id)).toMatchObject({ state: "done", attempts: 2, lockedBy: null });
     expect(readLines(file)).toEqual(["start 1 w1", "start 2 w2", "done 2 w2"]);
   });

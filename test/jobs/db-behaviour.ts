@@ -5,7 +5,8 @@ import { backoffDelay, createDatabaseQueue, type DatabaseQueueOptions } from "..
 import type { JobQueue } from "../../src/jobs/queue.ts";
 import { newId } from "../../src/db/ids.ts";
 import type { EngineUnderTest, JobView } from "./behaviour.ts";
-import { sleep, waitFor } from "./helpers.ts";
+import { sleep } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 export function databaseEngine(prisma: () => PrismaClient): EngineUnderTest {
   return {
@@ -51,8 +52,10 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     await q.start();
     const theirs = await q.enqueue("theirs-" + newId(), {});
     const mine = await q.enqueue("mine", {});
-    await waitFor(async () => (await inspectJob(prismaOf(), mine)).state === "done", 10_000);
-    await sleep(150);
+    await waitFor(async () => (await inspectJob(prismaOf(), mine)).state === "done", "the job to be done", { timeoutMs: 10_000 });
+    // a sentinel: claims go by run_at, so a worker that claimed other names would take theirs before this one
+    const sentinel = await q.enqueue("mine", {});
+    await waitFor(async () => (await inspectJob(prismaOf(), sentinel)).state === "done", "the sentinel job to be done", { timeoutMs: 10_000 });
     expect(await inspectJob(prismaOf(), theirs)).toMatchObject({ state: "pending", attempts: 0 });
   });
 
@@ -61,10 +64,11 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     let ranAt = 0;
     q.register("prompt", async () => void (ranAt = Date.now()));
     await q.start();
-    await sleep(100); // the first poll (at start) has passed
+    // time is the behaviour: the first poll (at start) has passed, and the next is 60 s away
+    await sleep(100);
     const t0 = Date.now();
     await q.enqueue("prompt", {});
-    await waitFor(() => ranAt, 5000, "prompt job");
+    await waitFor(() => ranAt, "prompt job", { timeoutMs: 5000 });
     expect(ranAt - t0).toBeLessThan(3000); // far below the 60 s poll interval
   });
 
@@ -75,7 +79,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     const attempts: number[] = [];
     q.register(name, async (_p, job) => void attempts.push(job.attempt));
     await q.start();
-    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "done", 10_000);
+    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "done", "the job to be done", { timeoutMs: 10_000 });
     expect(attempts).toEqual([2]);
     expect(await inspectJob(prismaOf(), id)).toMatchObject({ attempts: 2, lockedBy: null });
   });
@@ -87,7 +91,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     let ran = 0;
     q.register(name, async () => void ran++);
     await q.start();
-    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "failed", 10_000);
+    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "failed", "the job to fail", { timeoutMs: 10_000 });
     expect(ran).toBe(0);
     expect((await inspectJob(prismaOf(), id)).lastError).toContain("lease expired");
   });
@@ -99,12 +103,12 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
       const q = make({ workerId, leaseMs: 500, pollIntervalMs: 30 });
       q.register(name, async () => {
         calls++;
-        await sleep(1500); // three leases long
+        await sleep(1500); // time is the behaviour: a job three leases long
       });
       await q.start();
     }
     const id = await queues[0]!.enqueue(name, {});
-    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "done", 10_000);
+    await waitFor(async () => (await inspectJob(prismaOf(), id)).state === "done", "the job to be done", { timeoutMs: 10_000 });
     expect(calls).toBe(1);
     expect((await inspectJob(prismaOf(), id)).attempts).toBe(1);
   });
@@ -116,11 +120,11 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     q.register(name, () => new Promise<void>((resolve) => (release = resolve)));
     await q.start();
     const id = await q.enqueue(name, {});
-    await waitFor(() => release, 3000, "handler start");
+    await waitFor(() => release, "handler start", { timeoutMs: 3000 });
     // as if the lease had expired and another worker had claimed the job
     await prismaOf().job.update({ where: { id }, data: { lockedBy: "thief", attempts: { increment: 1 } } });
     release();
-    await sleep(200);
+    await q.stop(); // waits for the handler and for its (refused) outcome write
     expect(await inspectJob(prismaOf(), id)).toMatchObject({ state: "running", lockedBy: "thief", attempts: 2 });
     await prismaOf().job.delete({ where: { id } }); // nobody will ever finish it
   });
@@ -136,7 +140,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
         if (inFlight.has(job.id)) overlap = true;
         inFlight.add(job.id);
         runs.set(job.id, [...(runs.get(job.id) ?? []), workerId]);
-        await sleep(20 + (payload.i % 4) * 10);
+        await sleep(20 + (payload.i % 4) * 10); // time is the behaviour: jobs of unequal length overlap
         inFlight.delete(job.id);
       });
       await q.start();
@@ -144,7 +148,7 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     // enqueued by a third, enqueue-only queue, so neither worker is favoured by the enqueue wake-up
     const producer = createDatabaseQueue(prismaOf());
     const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => producer.enqueue(name, { i })));
-    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 20, 10_000, "20 done");
+    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 20, "20 done", { timeoutMs: 10_000 });
     expect(overlap).toBe(false);
     expect([...runs.keys()].sort()).toEqual([...ids].sort());
     expect([...runs.values()].every((w) => w.length === 1)).toBe(true);
@@ -182,9 +186,9 @@ export function databaseBehaviour(prismaOf: () => PrismaClient): void {
     });
     const ids = await Promise.all(Array.from({ length: 10 }, () => q.enqueue(name, {})));
     await q.start();
-    await waitFor(async () => started === 10, 10_000, "10 running");
+    await waitFor(async () => started === 10, "10 running", { timeoutMs: 10_000 });
     release();
-    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 10, 10_000, "10 done");
+    await waitFor(async () => (await prismaOf().job.count({ where: { name, state: "done" } })) === 10, "10 done", { timeoutMs: 10_000 });
     expect(doneStatements).toBeGreaterThan(0);
     expect(doneStatements).toBeLessThanOrEqual(3); // one per job before
     const rows = await prismaOf().job.findMany({ where: { id: { in: ids } } });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../src/db/client.ts";
 import { createDatabaseQueue } from "../../src/jobs/index.ts";
-import { waitFor } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ it("deletes done jobs older than an hour and failed ones older than a week, and 
     const left = await waitFor(async () => {
       const ids = (await db.prisma.job.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((j) => j.id);
       return ids.length === 3 ? ids : null;
-    }, 10_000, "the prune");
+    }, "the prune", { timeoutMs: 10_000 });
     expect(left).toEqual(["new-done", "new-failed", "waiting"]);
   } finally {
     await queue.stop();

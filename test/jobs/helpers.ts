@@ -1,5 +1,5 @@
 // Shared plumbing for the job-queue integration tests: throwaway PostgreSQL databases and Redis
-// prefixes, waiting helpers, and child worker processes (test/jobs/fixtures/worker.ts).
+// prefixes, sleep (for Promise.race timeouts), and child worker processes (test/jobs/fixtures/worker.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { StopWaiting, waitFor } from "../support/wait.ts";
 import type { WorkerConfig } from "./fixtures/worker.ts";
 
 export const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -52,15 +53,6 @@ export async function obliterateRedisQueue(prefix: string, queueName: string): P
   }
 }
 
-export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000, what = "condition"): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -85,6 +77,11 @@ export interface WorkerProcess {
   child: ChildProcess;
   /** resolves with the first JSON message from stdout that has `key` */
   message<T = unknown>(key: string, timeoutMs?: number): Promise<T>;
+  /**
+   * Has the worker enqueue a sentinel job now (config.sentinelFile) and waits until it ran: a job still
+   * claimable before it has been claimed by then, and stop() waits for the handlers it started.
+   */
+  sentinel(): Promise<void>;
   /** SIGKILL: no cleanup, no lease release — a crash */
   kill(): Promise<void>;
   /** SIGTERM: the fixture stops its queue gracefully and exits 0 */
@@ -130,13 +127,20 @@ export function spawnWorker(config: WorkerConfig): WorkerProcess {
     async message<T>(key: string, timeoutMs = 40_000) {
       const found = await waitFor(
         () => {
-          if (done && !messages.some((m) => key in m)) throw new Error(`worker exited before "${key}":\n${stderr}`);
+          if (done && !messages.some((m) => key in m)) throw new StopWaiting(`worker exited before "${key}":\n${stderr}`);
           return messages.find((m) => key in m);
         },
-        timeoutMs,
-        `worker message "${key}" (stderr: ${stderr.slice(-2000)})`,
+        () => `worker message "${key}" (stderr: ${stderr.slice(-2000)})`,
+        { timeoutMs, intervalMs: 25 },
       );
       return found[key] as T;
+    },
+    async sentinel() {
+      if (!config.sentinelFile) throw new Error("sentinel() needs config.sentinelFile");
+      const file = config.sentinelFile;
+      const before = readLines(file).filter((l) => l.startsWith("done")).length;
+      child.kill("SIGUSR2");
+      await waitFor(() => readLines(file).filter((l) => l.startsWith("done")).length > before, `the sentinel job in ${file}`, { timeoutMs: 30_000, intervalMs: 25 });
     },
     async kill() {
       child.kill("SIGKILL");

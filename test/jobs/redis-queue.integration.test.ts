@@ -6,7 +6,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { Queue } from "bullmq";
 import { createRedisQueue } from "../../src/jobs/redis-queue.ts";
 import { queueBehaviour, type JobView } from "./behaviour.ts";
-import { REDIS_URL, killWorkers, obliterateRedisQueue, randomSuffix, readLines, sleep, spawnWorker, waitFor } from "./helpers.ts";
+import { REDIS_URL, killWorkers, obliterateRedisQueue, randomSuffix, readLines, spawnWorker } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
 afterEach(killWorkers);
@@ -66,9 +67,9 @@ describe("redis queue across a crash", () => {
     await first.kill();
     expect(readLines(file)).toEqual([]);
 
-    const second = spawnWorker({ ...base, workerId: "w2" });
-    await waitFor(() => readLines(file).some((l) => l.startsWith("done")), 30_000, "the job to run");
-    await sleep(300); // room for a duplicate run to show up
+    const second = spawnWorker({ ...base, workerId: "w2", sentinelFile: path.join(tmp, `sentinel-${queueName}.log`) });
+    await waitFor(() => readLines(file).some((l) => l.startsWith("done")), "the job to run", { timeoutMs: 30_000 });
+    await second.sentinel(); // a duplicate run would have started by now
     expect(await second.stop()).toBe(0);
     expect(readLines(file)).toEqual(["start 1 w2", "done 1 w2"]);
     expect(await inspect(queueName, id)).toMatchObject({ state: "done", attempts: 1 });
@@ -80,12 +81,12 @@ describe("redis queue across a crash", () => {
     const base = { engine: "redis" as const, url: REDIS_URL, prefix, queueName, leaseMs: 1000 };
     const first = spawnWorker({ ...base, workerId: "w1", enqueueInMs: 0, file, hang: true });
     const id = await first.message<string>("enqueued");
-    await waitFor(() => readLines(file).includes("start 1 w1"), 30_000, "the handler to start");
+    await waitFor(() => readLines(file).includes("start 1 w1"), "the handler to start", { timeoutMs: 30_000 });
     await first.kill();
 
-    const second = spawnWorker({ ...base, workerId: "w2" });
-    await waitFor(() => readLines(file).some((l) => l.startsWith("done")), 30_000, "the job to run again");
-    await sleep(300);
+    const second = spawnWorker({ ...base, workerId: "w2", sentinelFile: path.join(tmp, `sentinel-${queueName}.log`) });
+    await waitFor(() => readLines(file).some((l) => l.startsWith("done")), "the job to run again", { timeoutMs: 30_000 });
+    await second.sentinel();
     expect(await second.stop()).toBe(0);
     expect(readLines(file)).toEqual(["start 1 w1", "start 2 w2", "done 2 w2"]);
     expect(await inspect(queueName, id)).toMatchObject({ state: "done", attempts: 2 });

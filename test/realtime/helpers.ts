@@ -9,9 +9,10 @@ import { createClient, type Client } from "graphql-ws";
 import { Redis } from "ioredis";
 import WebSocket from "ws";
 import { serverEntry } from "../support/built.ts";
-import { REDIS_URL, sleep, waitFor } from "../jobs/helpers.ts";
+import { REDIS_URL, sleep } from "../jobs/helpers.ts";
+import { StopWaiting, waitFor } from "../support/wait.ts";
 
-export { REDIS_URL, sleep, waitFor };
+export { REDIS_URL, sleep };
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Starts iterating `source` at once and keeps what arrives. */
@@ -125,11 +126,11 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   });
   const url = await waitFor(
     () => {
-      if (done) throw new Error(`server exited before listening:\n${output}`);
+      if (done) throw new StopWaiting(`server exited before listening:\n${output}`);
       return output.match(/listening on (http:\/\/\S+)/)?.[1];
     },
-    60_000,
     "the server to listen",
+    { timeoutMs: 60_000 },
   );
   return {
     url,

@@ -13,7 +13,8 @@ import { createLocalAccount } from "../../src/domain/accounts/accounts.ops.ts";
 import { systemCtx } from "../../src/domain/context.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
 import { freshDatabase } from "../support/databases.ts";
-import { REDIS_URL, gqlSubscribe, killServers, listeners, newRedis, openStream, sleep, spawnServer, waitFor, type ServerProcess, type StreamMessage } from "./helpers.ts";
+import { REDIS_URL, gqlSubscribe, killServers, listeners, newRedis, openStream, spawnServer, type ServerProcess, type StreamMessage } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 afterAll(killServers); // a failed test may leave B running
@@ -107,12 +108,12 @@ describe("two server processes on one PostgreSQL database", () => {
       const sub = gqlSubscribe<ReportEvent>(pair.b.url, pair.token.ada!, QUERY);
       try {
         // B's subscription is live once its process listens on the channel
-        await waitFor(async () => (await listeners(redis, channel)) === 1 || sub.errors.length > 0, 20_000, "B's subscription on Redis");
+        await waitFor(async () => (await listeners(redis, channel)) === 1 || sub.errors.length > 0, "B's subscription on Redis", { timeoutMs: 20_000 });
         expect(sub.errors).toEqual([]);
 
         const fromA = await fileReport(pair, pair.a.url, "filed through A");
         const marker = await fileReport(pair, pair.b.url, "filed through B"); // after A's, on the same channel
-        await waitFor(() => sub.events.some((e) => e.reportFiled.id === marker) || sub.errors.length > 0, 20_000, "the marker report");
+        await waitFor(() => sub.events.some((e) => e.reportFiled.id === marker) || sub.errors.length > 0, "the marker report", { timeoutMs: 20_000 });
         expect(sub.errors).toEqual([]);
         expect(sub.events).toEqual([
           { reportFiled: { id: fromA, content: "filed through A" } },
@@ -125,12 +126,12 @@ describe("two server processes on one PostgreSQL database", () => {
 
     test("a status posted through process A reaches a streaming client of process B (stream=public), once", async () => {
       // each process's stream hub listens from start-up; B's is live once both processes are on the channel
-      await waitFor(async () => (await listeners(redis, `${pair.a.services.bus.redisPrefix}status_created`)) === 2, 20_000, "both hubs on Redis");
+      await waitFor(async () => (await listeners(redis, `${pair.a.services.bus.redisPrefix}status_created`)) === 2, "both hubs on Redis", { timeoutMs: 20_000 });
       const stream = await openStream(pair.b.url, `stream=public&access_token=${pair.token.ada}`); // listening once open
       try {
         const fromA = await postStatus(pair, pair.a.url, "posted through A");
         const marker = await postStatus(pair, pair.b.url, "posted through B");
-        await waitFor(() => updates(stream.messages).includes(marker), 20_000, "the marker status");
+        await waitFor(() => updates(stream.messages).includes(marker), "the marker status", { timeoutMs: 20_000 });
         expect(updates(stream.messages)).toEqual([fromA, marker]);
         const first = stream.messages.find((m) => m.event === "update")!;
         expect(first.stream).toEqual(["public"]);
@@ -144,7 +145,7 @@ describe("two server processes on one PostgreSQL database", () => {
       const channel = `${pair.a.services.bus.redisPrefix}config_changed`;
       expect(await listeners(redis, channel)).toBe(2);
       expect(await pair.b.stop()).toBe(0);
-      await waitFor(async () => (await listeners(redis, channel)) === 1, 10_000, "B's connection to close");
+      await waitFor(async () => (await listeners(redis, channel)) === 1, "B's connection to close", { timeoutMs: 10_000 });
     });
   });
 
@@ -161,16 +162,21 @@ describe("two server processes on one PostgreSQL database", () => {
       try {
         // B listens a moment after the subscribe message: file through B until one arrives
         const throughB: string[] = [];
-        while (sub.events.length === 0 && sub.errors.length === 0 && throughB.length < 100) {
-          throughB.push(await fileReport(pair, pair.b.url, "warm-up"));
-          await sleep(100);
-        }
+        await waitFor(
+          async () => {
+            if (sub.events.length > 0 || sub.errors.length > 0) return true;
+            throughB.push(await fileReport(pair, pair.b.url, "warm-up"));
+            return false;
+          },
+          "B's subscription to get a warm-up report",
+          { timeoutMs: 20_000 },
+        );
         expect(sub.errors).toEqual([]);
         expect(sub.events.length).toBeGreaterThan(0);
 
         const fromA = await fileReport(pair, pair.a.url, "filed through A");
         const marker = await fileReport(pair, pair.b.url, "filed through B"); // B's own reports still arrive
-        await waitFor(() => sub.events.some((e) => e.reportFiled.id === marker), 20_000, "the marker report");
+        await waitFor(() => sub.events.some((e) => e.reportFiled.id === marker), "the marker report", { timeoutMs: 20_000 });
         // what arrived besides the warm-ups (those filed after B began listening) is B's marker alone
         const others = sub.events.filter((e) => !throughB.includes(e.reportFiled.id));
         expect(others).toEqual([{ reportFiled: { id: marker, content: "filed through B" } }]);
@@ -185,7 +191,7 @@ describe("two server processes on one PostgreSQL database", () => {
       try {
         const fromA = await postStatus(pair, pair.a.url, "posted through A");
         const marker = await postStatus(pair, pair.b.url, "posted through B");
-        await waitFor(() => updates(stream.messages).includes(marker), 20_000, "the marker status");
+        await waitFor(() => updates(stream.messages).includes(marker), "the marker status", { timeoutMs: 20_000 });
         expect(updates(stream.messages)).toEqual([marker]);
         expect(updates(stream.messages)).not.toContain(fromA);
       } finally {

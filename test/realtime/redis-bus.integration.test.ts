@@ -9,7 +9,8 @@ import { channelPrefix } from "../../src/realtime/redis-bus.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { cast } from "../support/actors.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { REDIS_URL, collect, gqlSubscribe, listeners, newRedis, waitFor } from "./helpers.ts";
+import { REDIS_URL, collect, gqlSubscribe, listeners, newRedis } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
@@ -36,17 +37,17 @@ describe("the bus over Redis", () => {
     expect(a.redisPrefix).toBe(prefix);
     const onA = collect(a.subscribe("ping"));
     const onB = collect(b.subscribe("ping"));
-    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 2, 10_000, "both subscriptions");
+    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 2, "both subscriptions", { timeoutMs: 10_000 });
 
     a.publish("ping", { at: "first" });
     a.publish("ping", { at: "marker" }); // one connection publishes in order: a duplicate of "first" would come before it
-    await waitFor(() => marker(onA.events) && marker(onB.events), 10_000, "the marker on both buses");
+    await waitFor(() => marker(onA.events) && marker(onB.events), "the marker on both buses", { timeoutMs: 10_000 });
     expect(onA.events).toEqual([{ at: "first" }, { at: "marker" }]);
     expect(onB.events).toEqual([{ at: "first" }, { at: "marker" }]);
 
     await onA.stop();
     await onB.stop();
-    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 0, 10_000, "unsubscribed");
+    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 0, "unsubscribed", { timeoutMs: 10_000 });
   });
 
   test("payloads cross as JSON, nested objects intact, on the channel <prefix><topic>", async () => {
@@ -68,12 +69,12 @@ describe("the bus over Redis", () => {
     const other = bus(`test-bus-other-${randomBytes(4).toString("hex")}:`);
     const onMine = collect(mine.subscribe("ping"));
     const onOther = collect(other.subscribe("ping"));
-    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 1 && (await listeners(redis, `${other.redisPrefix}ping`)) === 1, 10_000, "subscriptions");
+    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 1 && (await listeners(redis, `${other.redisPrefix}ping`)) === 1, "subscriptions", { timeoutMs: 10_000 });
 
     mine.publish("ping", { at: "mine" });
-    await waitFor(() => onMine.events.length === 1, 10_000, "mine's own event"); // Redis has fanned it out by now
+    await waitFor(() => onMine.events.length === 1, "mine's own event", { timeoutMs: 10_000 }); // Redis has fanned it out by now
     other.publish("ping", { at: "marker" });
-    await waitFor(() => marker(onOther.events), 10_000, "the other bus's marker");
+    await waitFor(() => marker(onOther.events), "the other bus's marker", { timeoutMs: 10_000 });
     expect(onOther.events).toEqual([{ at: "marker" }]);
     expect(onMine.events).toEqual([{ at: "mine" }]);
     await onMine.stop();
@@ -83,10 +84,10 @@ describe("the bus over Redis", () => {
   test("after close() a publish is dropped without an error and the connections are gone", async () => {
     const a = bus();
     const sub = collect(a.subscribe("ping"));
-    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 1, 10_000, "subscription");
+    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 1, "subscription", { timeoutMs: 10_000 });
     await a.close();
     expect(() => a.publish("ping", { at: "late" })).not.toThrow();
-    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 0, 10_000, "the subscriber connection to go");
+    await waitFor(async () => (await listeners(redis, `${prefix}ping`)) === 0, "the subscriber connection to go", { timeoutMs: 10_000 });
     await sub.stop();
   });
 
@@ -96,7 +97,7 @@ describe("the bus over Redis", () => {
     const sub = collect(local.subscribe("ping"));
     await Promise.resolve(); // the iteration has begun
     local.publish("ping", { at: "here" });
-    await waitFor(() => sub.events.length === 1, 5_000, "the local event");
+    await waitFor(() => sub.events.length === 1, "the local event", { timeoutMs: 5_000 });
     expect(sub.events).toEqual([{ at: "here" }]);
     await sub.stop();
     await local.close();
@@ -157,11 +158,11 @@ describe.each(suiteKinds(import.meta.url))("a server with REDIS_URL on %s", (kin
     expect(await listeners(redis, channel)).toBe(0);
     const sub = gqlSubscribe<{ reportFiled: { id: string } }>(server.url, token.ada!, "subscription { reportFiled { id } }");
     try {
-      await waitFor(async () => (await listeners(redis, channel)) === 1 || sub.errors.length > 0, 10_000, "the subscription on Redis");
+      await waitFor(async () => (await listeners(redis, channel)) === 1 || sub.errors.length > 0, "the subscription on Redis", { timeoutMs: 10_000 });
       expect(sub.errors).toEqual([]);
       const first = await fileReport("rita", "tom", "once");
       const last = await fileReport("rita", "tom", "marker");
-      await waitFor(() => sub.events.some((e) => e.reportFiled.id === last) || sub.errors.length > 0, 10_000, "the marker report");
+      await waitFor(() => sub.events.some((e) => e.reportFiled.id === last) || sub.errors.length > 0, "the marker report", { timeoutMs: 10_000 });
       expect(sub.errors).toEqual([]);
       expect(sub.events.map((e) => e.reportFiled.id)).toEqual([first, last]);
     } finally {
@@ -173,6 +174,6 @@ describe.each(suiteKinds(import.meta.url))("a server with REDIS_URL on %s", (kin
     const channel = `${server.services.bus.redisPrefix}config_changed`; // every process listens to it
     expect(await listeners(redis, channel)).toBe(1);
     await server.close();
-    await waitFor(async () => (await listeners(redis, channel)) === 0, 10_000, "the subscriber connection to go");
+    await waitFor(async () => (await listeners(redis, channel)) === 0, "the subscriber connection to go", { timeoutMs: 10_000 });
   });
 });

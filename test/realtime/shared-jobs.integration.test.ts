@@ -11,7 +11,8 @@ import { openDatabase } from "../../src/db/client.ts";
 import { createDatabaseQueue } from "../../src/jobs/db-queue.ts";
 import { createRedisQueue } from "../../src/jobs/redis-queue.ts";
 import type { JobQueue } from "../../src/jobs/queue.ts";
-import { REDIS_URL, createPgDatabase, killWorkers, obliterateRedisQueue, randomSuffix, readLines, spawnWorker, waitFor, type WorkerProcess } from "../jobs/helpers.ts";
+import { REDIS_URL, createPgDatabase, killWorkers, obliterateRedisQueue, randomSuffix, readLines, spawnWorker, type WorkerProcess } from "../jobs/helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 afterAll(killWorkers);
@@ -26,7 +27,7 @@ async function runBatch(queue: JobQueue, workers: WorkerProcess[], label: string
   const files = Array.from({ length: N }, (_, i) => path.join(tmp, `${label}-${i}.log`));
   for (const file of files) await queue.enqueue("append", { file });
 
-  await waitFor(finished, 60_000, `all ${N} jobs finished`);
+  await waitFor(finished, `all ${N} jobs finished`, { timeoutMs: 60_000 });
   const runs = files.map(readLines);
   for (const lines of runs) {
     expect(lines).toHaveLength(2);

@@ -6,6 +6,7 @@ import { createSession } from "../../src/domain/auth/sessions.ts";
 import { makeCtx } from "../../src/domain/context.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, registerApp, startTestServer, type TestServer } from "../support/server.ts";
+import { waitForDeleteJob } from "./admin-users-helpers.ts";
 
 const BASE = "http://localhost:4000";
 const PASSWORD = "secret-password";
@@ -175,7 +176,7 @@ describe.each(suiteKinds(import.meta.url))("own account actions on %s", (kind) =
       expect((await db.account.findUnique({ where: { id: u.account.id } }))!.deactivated).toBe(true);
       expect(await alive(u.token)).toBe(false); // at once, before the job runs
 
-      const job = await waitForJob(db, u.account.id);
+      const job = await waitForDeleteJob(db, u.account.id);
       expect(job.state).toBe("done");
       const row = await db.account.findUnique({ where: { id: u.account.id } });
       expect(row).toMatchObject({
@@ -316,13 +317,3 @@ describe.each(suiteKinds(import.meta.url))("own account actions on %s", (kind) =
     });
   });
 });
-
-async function waitForJob(db: TestServer["services"]["db"], accountId: string) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const job = await db.job.findFirst({ where: { name: "accounts.delete", payload: { equals: { accountId } } } });
-    if (job && (job.state === "done" || job.state === "failed")) return job;
-    if (Date.now() > deadline) throw new Error(`accounts.delete job did not finish: ${JSON.stringify(job)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

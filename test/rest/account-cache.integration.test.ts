@@ -10,6 +10,7 @@ import { serversSharingRedis, signInOn, type SharedServers } from "../support/re
 import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call } from "./relationships-helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 const ADMIN = "/api/v1/ext/admin";
 
@@ -134,10 +135,6 @@ describe("account cache across two servers sharing Redis", () => {
     expect(accountCache(b.services).get(ana.id)).toBeDefined();
     expect((await send(a, ana, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Ana Edited" })).status).toBe(200);
     // the event crosses Redis within a second or two; the cache would hold the row for a minute
-    const end = Date.now() + 3_000;
-    while ((await anaOn(b)).display_name !== "Ana Edited") {
-      if (Date.now() > end) throw new Error("B still shows the old row after 3 s");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(async () => (await anaOn(b)).display_name === "Ana Edited", "B to show the edited row", { timeoutMs: 3_000, intervalMs: 50 });
   });
 });

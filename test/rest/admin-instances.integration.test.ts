@@ -6,6 +6,7 @@ import { newId } from "../../src/db/ids.ts";
 import { bearer, cast, post as postStatus, type Cast } from "../support/actors.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
@@ -42,14 +43,11 @@ describe.each(suiteKinds(import.meta.url))("admin instances and stats on %s", (k
     return { account, statusIds: statuses.map((s) => s.id) };
   }
 
-  async function waitForPurge(host: string) {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
+  function waitForPurge(host: string) {
+    return waitFor(async () => {
       const job = await db().job.findFirst({ where: { name: "admin.instances.purge", payload: { path: ["host"], equals: host } } });
-      if (job && (job.state === "done" || job.state === "failed")) return job;
-      if (Date.now() > deadline) throw new Error(`purge job did not finish: ${JSON.stringify(job)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return (job?.state === "done" || job?.state === "failed") && job;
+    }, `the purge job of ${host} to finish`, { timeoutMs: 15_000 });
   }
 
   beforeAll(async () => {

@@ -4,6 +4,7 @@ import { newId } from "../../src/db/ids.ts";
 import { cast } from "../support/actors.ts";
 import type { DbKind } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 export const BASE = "http://localhost:4000";
 export const ADMIN_TOKEN = "admin-token-for-tests";
@@ -49,12 +50,9 @@ export async function adminFixture(kind: DbKind): Promise<AdminFixture> {
 }
 
 /** Waits for the account-deletion job of `accountId` to finish (the queue runs in the test server). */
-export async function waitForDeleteJob(db: TestServer["services"]["db"], accountId: string) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+export function waitForDeleteJob(db: TestServer["services"]["db"], accountId: string) {
+  return waitFor(async () => {
     const job = await db.job.findFirst({ where: { name: "accounts.delete", payload: { equals: { accountId } } } });
-    if (job && (job.state === "done" || job.state === "failed")) return job;
-    if (Date.now() > deadline) throw new Error(`accounts.delete job did not finish: ${JSON.stringify(job)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return (job?.state === "done" || job?.state === "failed") && job;
+  }, `the accounts.delete job of ${accountId} to finish`, { timeoutMs: 15_000 });
 }

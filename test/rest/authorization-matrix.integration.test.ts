@@ -16,10 +16,12 @@
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { allRoutes } from "../../src/routes.ts";
+import { streamHub } from "../../src/domain/streams/hub.ts";
 import { authOf, resolveRoute, type RouteAuth, type RouteDef } from "../../src/http/routes/route.ts";
 import type { Privilege } from "../../src/config/runtime.ts";
 import { admin, moderator, user } from "../support/actors.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 60_000 });
 
@@ -198,6 +200,8 @@ describe("visibility across GraphQL and streaming", () => {
         ws.once("open", () => resolve({ texts, close: () => ws.close() }));
         ws.once("error", reject);
       });
+    const hub = streamHub(server.services);
+    const subscribed = hub.stats().subscriptions;
     const streams = {
       anonymousPublic: await open("stream=public"),
       strangerPublic: await open("stream=public", "stranger"),
@@ -205,7 +209,7 @@ describe("visibility across GraphQL and streaming", () => {
       followerHome: await open("stream=user", "follower"),
       mentionedDirect: await open("stream=direct", "mentioned"),
     };
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => hub.stats().subscriptions >= subscribed + Object.keys(streams).length, "the five streams to be subscribed", { intervalMs: 10 });
     for (const v of VISIBILITIES) await post(v, `stream ${v}`);
     await post("public", "stream sentinel");
     // every stream that carries public statuses has seen the sentinel posted last: what it lacks now it never gets

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { suiteKinds } from "../support/databases.ts";
 import { admin, user } from "../support/actors.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { StopWaiting, waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -24,15 +25,16 @@ describe.each(suiteKinds(import.meta.url))("backups on %s", (kind) => {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
-  const processed = async (who: string) => {
-    for (let i = 0; i < 200; i++) {
-      const list = (await call(who, "GET", "/api/v1/ext/backups")).body;
-      if (list.length && list[0].state === "complete") return list;
-      if (list[0]?.state === "failed") throw new Error("backup failed");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error("backup not processed");
-  };
+  const processed = (who: string) =>
+    waitFor(
+      async () => {
+        const list = (await call(who, "GET", "/api/v1/ext/backups")).body;
+        if (list[0]?.state === "failed") throw new StopWaiting("backup failed");
+        return list.length > 0 && list[0].state === "complete" && list;
+      },
+      `${who}'s backup to be processed`,
+      { timeoutMs: 20_000 },
+    );
 
   beforeAll(async () => {
     server = await startTestServer(kind);

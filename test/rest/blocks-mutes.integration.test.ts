@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXPIRE_MUTE_JOB } from "../../src/domain/relationships/relationships.jobs.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { call, expectLink, followEvents, rel, remoteAccount, until, user, type User } from "./relationships-helpers.ts";
+import { call, expectLink, followEvents, rel, remoteAccount, user, type User } from "./relationships-helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe.each(suiteKinds(import.meta.url))("blocks and mutes on %s", (kind) => {
   let server: TestServer;
@@ -74,13 +75,10 @@ describe.each(suiteKinds(import.meta.url))("blocks and mutes on %s", (kind) => {
     expect(listed.body).toEqual([expect.objectContaining({ id: eve.id, mute_expires_at: rows[0].expiresAt!.toISOString() })]);
 
     // the relationship stops saying "muting" at the expiry, whether or not the job ran yet
-    await until(
-      async () => (await call(server, dan, "GET", `/api/v1/accounts/relationships?id=${eve.id}`)).body[0],
-      (r) => !r.muting,
-    );
+    await waitFor(async () => !(await call(server, dan, "GET", `/api/v1/accounts/relationships?id=${eve.id}`)).body[0].muting, "the mute to end at its expiry");
     expect((await call(server, dan, "GET", "/api/v1/mutes")).body).toEqual([]);
     // and the job deletes the rows
-    await until(() => relations(dan, eve), (r) => r.length === 0);
+    await waitFor(async () => (await relations(dan, eve)).length === 0, "the expiry job to delete the rows");
   });
 
   test("the reference API's duration works the same; re-muting without it makes the mute permanent", async () => {

@@ -104,7 +104,7 @@ describe("bodies bounded before they are read", () => {
     const baseline = await readerLatencies(url, 150);
     const attacks: Sent[] = [];
     let reading = true;
-    // one 10 MB body every 100 ms (one every 13 s kept the server down); the pace is the attack's, not a wait
+    // time is the behaviour: one 10 MB body every 100 ms (one every 13 s kept the server down); the pace is the attack's
     const attacker = (async () => {
       for (; reading; await new Promise((r) => setTimeout(r, 100))) attacks.push(await send(`${url}/graphql`, { headers: { "content-type": "application/json" }, head: query, size: 10_000_000, tail: Buffer.from('"}') }));
     })();

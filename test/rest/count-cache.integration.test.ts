@@ -19,6 +19,7 @@ import { serversSharingRedis, signInOn, type SharedServers } from "../support/re
 import { pageCacheOf } from "../../src/http/routes/page-cache.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call } from "./relationships-helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 /** the statement that counts follows (accounts/account-counts.ts), alone or in the page's statement */
 const COUNTING = /count\(\*\)::int FROM follows f WHERE f\.following_id/;
@@ -238,10 +239,6 @@ describe("count cache across two servers sharing Redis", () => {
     expect(countCache(b.services).get(ana.id)).toEqual({ followers: 1, following: 0, statuses: 1 });
     expect((await send(a, cat, "POST", `/api/v1/accounts/${ana.id}/follow`)).status).toBe(200);
     // the event crosses Redis within a second or two; the cache would hold the counts for a minute
-    const end = Date.now() + 3_000;
-    while ((await anaOn(b)) !== 2) {
-      if (Date.now() > end) throw new Error("B still shows the old count after 3 s");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(async () => (await anaOn(b)) === 2, "B to show the new count", { timeoutMs: 3_000, intervalMs: 50 });
   });
 });

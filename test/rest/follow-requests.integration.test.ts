@@ -47,8 +47,7 @@ describe.each(suiteKinds(import.meta.url))("follow requests on %s", (kind) => {
 
     // authorizing an accepted follower again changes nothing
     expect((await call(server, lena, "POST", `/api/v1/follow_requests/${amy.id}/authorize`)).body).toEqual(rel(amy.id, { followed_by: true }));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(bus.events).toEqual([]);
+    expect(await bus.untilSentinel()).toEqual([]);
     await bus.stop();
   });
 

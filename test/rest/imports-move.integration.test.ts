@@ -4,7 +4,8 @@ import { IMPORT_JOB } from "../../src/domain/relationships/relationships.jobs.ts
 import { parseImportList } from "../../src/domain/relationships/imports.ops.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { call, remoteAccount, until, user, type User } from "./relationships-helpers.ts";
+import { call, remoteAccount, user, type User } from "./relationships-helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe("import lists", () => {
   test("whitespace, newlines and commas separate handles; @ is dropped; duplicates kept once", () => {
@@ -44,14 +45,17 @@ describe.each(suiteKinds(import.meta.url))("imports and moves on %s", (kind) => 
     await db.account.update({ where: { id: dave.id }, data: { locked: true } });
     const res = await call(server, ivy, "POST", `/api/${ns}/follow_import`, { list: `bob\n@carol@${domain}, nobody\nrita@remote.example ivy dave\nunknown@nowhere.example` });
     expect(res).toMatchObject({ status: 200, body: "job started" });
-    const rows = await until(() => following(ivy), (r) => r.length === 4);
+    const rows = await waitFor(async () => {
+      const r = await following(ivy);
+      return r.length === 4 && r;
+    }, "ivy's four imported follows");
     expect(nicknames(rows)).toEqual(["bob", "carol", "dave", "rita@remote.example"]);
     expect(Object.fromEntries(rows.map((r) => [r.following.nickname, r.state]))).toEqual({ bob: "accept", carol: "accept", dave: "pending", "rita@remote.example": "pending" });
     expect(remote.id).toBe(rows.find((r) => r.following.nickname === "rita@remote.example")!.followingId);
-    const job = await until(
-      () => db.job.findFirst({ where: { name: IMPORT_JOB }, orderBy: { createdAt: "desc" } }),
-      (j) => j?.state === "done",
-    );
+    const job = await waitFor(async () => {
+      const j = await db.job.findFirst({ where: { name: IMPORT_JOB }, orderBy: { createdAt: "desc" } });
+      return j?.state === "done" && j;
+    }, "the import job to be done");
     expect(job!.payload).toEqual({ accountId: ivy.id, kind: "follow", identifiers: ["bob", `carol@${domain}`, "nobody", "rita@remote.example", "ivy", "dave", "unknown@nowhere.example"] });
   });
 
@@ -61,17 +65,21 @@ describe.each(suiteKinds(import.meta.url))("imports and moves on %s", (kind) => 
     form.append("list", new Blob([`Account address,Show boosts,Notify on new posts,Languages\nbob@${domain},true,false,\ncarol,false,false,\n`], { type: "text/csv" }), "following_accounts.csv");
     const res = await server.fetch(`/api/v1/${ns}/follow_import`, { method: "POST", body: form, headers: pat.auth });
     expect([res.status, await res.json()]).toEqual([200, "job started"]);
-    expect(nicknames(await until(() => following(pat), (r) => r.length === 2))).toEqual(["bob", "carol"]);
+    const rows = await waitFor(async () => {
+      const r = await following(pat);
+      return r.length === 2 && r;
+    }, "pat's two imported follows");
+    expect(nicknames(rows)).toEqual(["bob", "carol"]);
   });
 
   test("blocks_import and mutes_import", async () => {
     const quinn = await user(server, "quinn");
     await call(server, quinn, "POST", `/api/v1/accounts/${bob.id}/follow`);
     expect(await call(server, quinn, "POST", `/api/${ns}/blocks_import`, { list: "bob nobody\ncarol" })).toMatchObject({ status: 200, body: "job started" });
-    const blocks = await until(
-      () => db.userRelationship.findMany({ where: { sourceId: quinn.id, type: "block" }, include: { target: true } }),
-      (r) => r.length === 2,
-    );
+    const blocks = await waitFor(async () => {
+      const r = await db.userRelationship.findMany({ where: { sourceId: quinn.id, type: "block" }, include: { target: true } });
+      return r.length === 2 && r;
+    }, "quinn's two imported blocks");
     expect(blocks.map((b) => b.target.nickname).sort()).toEqual(["bob", "carol"]);
     expect(await db.follow.count({ where: { followerId: quinn.id } })).toBe(0); // the block ended the follow
 
@@ -79,10 +87,10 @@ describe.each(suiteKinds(import.meta.url))("imports and moves on %s", (kind) => 
     form.append("list", new Blob(["dave\n@ivy\n"]), "mutes.txt");
     const res = await server.fetch(`/api/${ns}/mutes_import`, { method: "POST", body: form, headers: quinn.auth });
     expect([res.status, await res.json()]).toEqual([200, "job started"]);
-    const mutes = await until(
-      () => db.userRelationship.findMany({ where: { sourceId: quinn.id, type: { in: ["mute", "notification_mute"] } }, include: { target: true } }),
-      (r) => r.length === 4,
-    );
+    const mutes = await waitFor(async () => {
+      const r = await db.userRelationship.findMany({ where: { sourceId: quinn.id, type: { in: ["mute", "notification_mute"] } }, include: { target: true } });
+      return r.length === 4 && r;
+    }, "quinn's imported mutes (four rows)");
     expect(mutes.map((m) => `${m.target.nickname}:${m.type}`).sort()).toEqual(["dave:mute", "dave:notification_mute", "ivy:mute", "ivy:notification_mute"]);
   });
 
@@ -129,7 +137,10 @@ describe.each(suiteKinds(import.meta.url))("imports and moves on %s", (kind) => 
     expect(shown.body[0]).toMatchObject({ type: "move", account: { id: old.id }, target: { id: next.id } });
 
     // the job: the local follower who allows it now follows the new account, with the same options
-    await until(() => following(fan), (rows) => rows.length === 1 && rows[0].followingId === next.id);
+    await waitFor(async () => {
+      const rows = await following(fan);
+      return rows.length === 1 && rows[0].followingId === next.id;
+    }, "the fan to follow the new account instead");
     expect((await following(fan))[0]).toMatchObject({ state: "accept", showReblogs: false });
     expect((await following(stayer)).map((r) => r.followingId)).toEqual([old.id]);
     expect(await db.follow.count({ where: { followerId: remoteFan.id, followingId: old.id } })).toBe(1);

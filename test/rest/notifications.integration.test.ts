@@ -5,7 +5,8 @@ import { newId } from "../../src/db/ids.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { moderator, USER_SCOPES } from "../support/actors.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { call, until, user, type User } from "./relationships-helpers.ts";
+import { call, user, type User } from "./relationships-helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe.each(suiteKinds(import.meta.url))("notifications on %s", (kind) => {
   let server: TestServer;
@@ -151,9 +152,9 @@ describe.each(suiteKinds(import.meta.url))("notifications on %s", (kind) => {
         got.push(next.value);
       }
     })();
-    await new Promise((r) => setTimeout(r, 10));
+    // no wait needed: the in-process bus adds its listener on the iterator's first next(), called above
     await post(ben, "ping @ana @cat");
-    await until(async () => got.length, (n) => n >= 2, 5_000);
+    await waitFor(() => got.length >= 2, "two notification events on the bus", { timeoutMs: 5_000 });
     await iterator.return?.();
     const stored = await db().notification.findMany({ where: { id: { in: got.map((g) => g.notificationId) } } });
     expect(stored.map((n) => n.accountId).sort()).toEqual([ana.id, cat.id].sort());

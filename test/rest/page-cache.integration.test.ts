@@ -12,6 +12,7 @@ import { suiteKinds } from "../support/databases.ts";
 import { serversSharingRedis, signInOn, type SharedServers } from "../support/redis-servers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { call, user, type User } from "./relationships-helpers.ts";
+import { StopWaiting, waitFor } from "../support/wait.ts";
 
 const HOME = "/api/v1/timelines/home?limit=40";
 /** how long a hub-driven change may take to reach the page */
@@ -51,18 +52,20 @@ describe.each(suiteKinds(import.meta.url))("page cache on %s", (kind) => {
    * most. Had an invalidation been missing, the first read would already answer the stale kept page.
    */
   const warm = async (who: User | null, path: string): Promise<any> => {
-    const end = Date.now() + HUB_MS;
-    for (;;) {
-      const first = await raw(who, path);
-      expect(first.status, first.text).toBe(200);
-      const again = await server.countQueries(() => raw(who, path));
-      if (again.queries === 0) {
-        expect(again.result.text).toBe(first.text);
-        return first.body;
-      }
-      if (Date.now() > end) throw new Error(`${path} never kept: a repeated read cost ${again.queries} statements`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    let cost = 0;
+    const { first, again } = await waitFor(
+      async () => {
+        const first = await raw(who, path);
+        if (first.status !== 200) throw new StopWaiting(`${path}: ${first.status} ${first.text}`);
+        const again = await server.countQueries(() => raw(who, path));
+        cost = again.queries;
+        return cost === 0 && { first, again };
+      },
+      () => `${path} to be kept (a repeated read cost ${cost} statements)`,
+      { timeoutMs: HUB_MS, intervalMs: 50 },
+    );
+    expect(again.result.text).toBe(first.text);
+    return first.body;
   };
   const expectKept = async (who: User | null, path: string, text?: string) => {
     const again = await server.countQueries(() => raw(who, path));
@@ -75,13 +78,16 @@ describe.each(suiteKinds(import.meta.url))("page cache on %s", (kind) => {
   const find = (page: any[], id: string) => page.find((s) => s.id === id);
   /** polls the page until `ok` holds (the hub delivers other accounts' statuses asynchronously) */
   const eventually = async (who: User | null, path: string, check: (page: any) => boolean, timeoutMs = HUB_MS): Promise<any> => {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const page = await read(who, path);
-      if (check(page)) return page;
-      if (Date.now() > end) throw new Error(`${path}: not changed in ${timeoutMs} ms; ids ${JSON.stringify(Array.isArray(page) ? ids(page) : page)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    let last: any;
+    const found = await waitFor(
+      async () => {
+        last = await read(who, path);
+        return check(last) && { page: last };
+      },
+      () => `${path} to change; ids ${JSON.stringify(Array.isArray(last) ? ids(last) : last)}`,
+      { timeoutMs, intervalMs: 50 },
+    );
+    return found.page;
   };
 
   beforeAll(async () => {
@@ -384,27 +390,32 @@ describe("page cache across two servers sharing Redis", () => {
    * same bytes (a read while an event was on its way, or while B ran background work, is read again).
    */
   const warmB = async (path = HOME): Promise<any[]> => {
-    const end = Date.now() + 5_000;
-    for (;;) {
-      const first = await raw(b, rea, path);
-      const again = await countOn(b, () => raw(b, rea, path));
-      if (again.queries === 0) {
-        expect(again.result.text).toBe(first.text);
-        return first.body;
-      }
-      if (Date.now() > end) throw new Error(`${path} never kept on B: a repeated read cost ${again.queries} statements`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    let cost = 0;
+    const { first, again } = await waitFor(
+      async () => {
+        const first = await raw(b, rea, path);
+        const again = await countOn(b, () => raw(b, rea, path));
+        cost = again.queries;
+        return cost === 0 && { first, again };
+      },
+      () => `${path} to be kept on B (a repeated read cost ${cost} statements)`,
+      { timeoutMs: 5_000, intervalMs: 50 },
+    );
+    expect(again.result.text).toBe(first.text);
+    return first.body;
   };
   /** polls the reader's page on B until `check` holds: HUB_MS at most (the kept page would last 60 s) */
   const onB = async (check: (page: any[]) => boolean, what: string): Promise<any[]> => {
-    const end = Date.now() + HUB_MS;
-    for (;;) {
-      const page = (await raw(b, rea, HOME)).body as any[];
-      if (check(page)) return page;
-      if (Date.now() > end) throw new Error(`B: ${what} not seen within ${HUB_MS} ms; page ${JSON.stringify(page.map((s) => [s.id, s.account.display_name, s.bookmarked]))}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    let last: any[] = [];
+    const found = await waitFor(
+      async () => {
+        last = (await raw(b, rea, HOME)).body as any[];
+        return check(last) && { page: last };
+      },
+      () => `B: ${what}; page ${JSON.stringify(last.map((s) => [s.id, s.account.display_name, s.bookmarked]))}`,
+      { timeoutMs: HUB_MS, intervalMs: 50 },
+    );
+    return found.page;
   };
   const ids = (page: any[]) => page.map((s) => s.id);
   const find = (page: any[], id: string) => page.find((s) => s.id === id);

@@ -4,7 +4,8 @@ import { closePoll } from "../../src/domain/polls/polls.ops.ts";
 import { CLOSE_POLL_JOB } from "../../src/domain/statuses/statuses.job-names.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { call, until, user, type User } from "./relationships-helpers.ts";
+import { call, user, type User } from "./relationships-helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe.each(suiteKinds(import.meta.url))("polls on %s", (kind) => {
   let server: TestServer;
@@ -118,7 +119,10 @@ describe.each(suiteKinds(import.meta.url))("polls on %s", (kind) => {
     await server.services.db.poll.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     // the job posted with the status is due in an hour: run the same job now through the queue
     await server.services.jobs.enqueue(CLOSE_POLL_JOB, { pollId: id });
-    const notes = await until(() => pollNotifications(statusId), (n) => n.length === 3);
+    const notes = await waitFor(async () => {
+      const n = await pollNotifications(statusId);
+      return n.length === 3 && n;
+    }, "three poll-ended notifications");
     expect(notes.map((n) => n.accountId).sort()).toEqual([ana.id, ben.id, cat.id].sort());
     expect(notes.every((n) => n.fromAccountId === ana.id)).toBe(true);
     expect((await server.services.db.poll.findUniqueOrThrow({ where: { id } })).closedAt).not.toBeNull();
@@ -140,7 +144,10 @@ describe.each(suiteKinds(import.meta.url))("polls on %s", (kind) => {
 
   test("posting with a short expiry enqueues the close job; the author is notified at expiry", async () => {
     const { id, statusId } = await postPoll({ expires_in: 1 });
-    const notes = await until(() => pollNotifications(statusId), (n) => n.length === 1);
+    const notes = await waitFor(async () => {
+      const n = await pollNotifications(statusId);
+      return n.length === 1 && n;
+    }, "the poll-ended notification of the author");
     expect(notes[0]).toMatchObject({ accountId: ana.id, fromAccountId: ana.id });
     const shown = await call(server, null, "GET", `/api/v1/polls/${id}`);
     expect(shown.body.expired).toBe(true);

@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
-import { call, until, user, type User } from "./relationships-helpers.ts";
+import { call, user, type User } from "./relationships-helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 // http_ece (the RFC 8188 implementation web-push itself uses) ships no types
 const ece = createRequire(import.meta.url)("http_ece") as {
@@ -106,8 +107,12 @@ describe.each(suiteKinds(import.meta.url))("web push on %s", (kind) => {
   /** the push jobs queued for a notification */
   const jobsOf = async (notificationId: string) =>
     (await db().job.findMany({ where: { name: "push.deliver" } })).filter((j) => (j.payload as { notificationId: string }).notificationId === notificationId);
-  const settled = (notificationId: string) => until(() => jobsOf(notificationId), (js) => js.length === 1 && js[0].state === "done");
-  const deliveries = (path: string) => until(async () => push.received.filter((r) => r.path === path), (l) => l.length > 0);
+  const settled = (notificationId: string) =>
+    waitFor(async () => {
+      const js = await jobsOf(notificationId);
+      return js.length === 1 && js[0].state === "done" && js;
+    }, `the push job of notification ${notificationId} to be done`);
+  const deliveries = (path: string) => waitFor(() => sentTo(path).length > 0 && sentTo(path), `a push delivery to ${path}`);
   const sentTo = (path: string) => push.received.filter((r) => r.path === path);
 
   beforeAll(async () => {
@@ -220,7 +225,7 @@ describe.each(suiteKinds(import.meta.url))("web push on %s", (kind) => {
     const own = await server.fetch("/api/v1/statuses", { json: { status: "my post" }, headers: dee.auth });
     const statusId = (await own.json()).id;
     await call(server, ben, "PUT", `/api/v1/ext/statuses/${statusId}/reactions/${encodeURIComponent("👍")}`);
-    const reaction = await until(async () => sentTo("/dee"), (l) => l.length === 2);
+    const reaction = await waitFor(() => sentTo("/dee").length === 2 && sentTo("/dee"), "the second push to /dee");
     expect(client.decrypt(reaction[1].body)).toMatchObject({ notification_type: "ext:emoji_reaction", title: "@ben reacted with 👍", body: "my post" });
 
     // follow and favourite notifications are stored, but dee's alerts leave them out: no job at all
@@ -251,7 +256,7 @@ describe.each(suiteKinds(import.meta.url))("web push on %s", (kind) => {
     expect(sentTo("/pol")).toHaveLength(1);
     await call(server, cat, "POST", `/api/v1/accounts/${pol.id}/follow`);
     const follower = await mention(cat, pol, "four");
-    const both = await until(async () => sentTo("/pol"), (l) => l.length === 2);
+    const both = await waitFor(() => sentTo("/pol").length === 2 && sentTo("/pol"), "the second push to /pol");
     expect(client.decrypt(both[1].body)).toMatchObject({ notification_id: follower, title: "@cat mentioned you" });
 
     await call(server, pol, "PUT", PATH, { "data[policy]": "none" });
@@ -276,7 +281,7 @@ describe.each(suiteKinds(import.meta.url))("web push on %s", (kind) => {
     push.answers.set("/gone", [410]);
     await subscribe(eve, "/gone", pushClient().keys, ["mention"]);
     const notificationId = await mention(ben, eve);
-    await until(() => db().pushSubscription.count({ where: { accountId: eve.id } }), (n) => n === 0);
+    await waitFor(async () => (await db().pushSubscription.count({ where: { accountId: eve.id } })) === 0, "eve's gone subscription deleted");
     expect(sentTo("/gone")).toHaveLength(1);
     expect((await settled(notificationId))[0].attempts).toBe(1);
     expect((await call(server, eve, "GET", PATH)).status).toBe(404);
@@ -288,7 +293,7 @@ describe.each(suiteKinds(import.meta.url))("web push on %s", (kind) => {
     push.answers.set("/flaky", [500]);
     await subscribe(fay, "/flaky", client.keys, ["mention"]);
     const notificationId = await mention(ben, fay, "again");
-    const tries = await until(async () => sentTo("/flaky"), (l) => l.length === 2);
+    const tries = await waitFor(() => sentTo("/flaky").length === 2 && sentTo("/flaky"), "the retried push to /flaky");
     expect(tries.map((t) => client.decrypt(t.body).notification_id)).toEqual([notificationId, notificationId]);
     const [job] = await settled(notificationId);
     expect(job.attempts).toBe(2);

@@ -1,9 +1,10 @@
-// Shared helpers of the relationships test files: JSON requests, bus events, waiting.
+// Shared helpers of the relationships test files: JSON requests, bus events.
 import { expect } from "vitest";
 import { newId } from "../../src/db/ids.ts";
 import type { BusEvents } from "../../src/realtime/bus.ts";
 import type { User } from "../support/actors.ts";
 import type { TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 // users with tokens come from the shared harness (test/support/actors.ts); re-exported for these files
 export { user, type User } from "../support/actors.ts";
@@ -21,15 +22,6 @@ export async function call(server: TestServer, who: User | null, method: string,
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-export async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 type FollowEvent = BusEvents["follow_relationships_update"][0];
 
@@ -44,13 +36,25 @@ export async function followEvents(server: TestServer) {
       events.push(next.value);
     }
   })();
-  await new Promise((r) => setTimeout(r, 10)); // the subscription is live once iteration started
+  // no wait needed: the in-process bus adds its listener on the iterator's first next(), called above
   return {
     events,
     /** waits for `n` events and returns them */
     async take(n: number) {
-      await until(async () => events.length, (len) => len >= n, 5_000);
+      await waitFor(() => events.length >= n, () => `${n} follow_relationships_update events (${events.length} so far)`, { timeoutMs: 5_000 });
       return events.splice(0, n);
+    },
+    /**
+     * Publishes a sentinel event and waits for it, then answers (and removes) the events that came before it:
+     * the bus delivers in publish order, and the follow operations publish before they answer, so an event
+     * a finished request published is among them. `[]` shows that nothing was published.
+     */
+    async untilSentinel() {
+      const sentinel: FollowEvent = { state: "follow_reject", follower: { id: "sentinel", follower_count: 0, following_count: 0 }, following: { id: "sentinel", follower_count: 0, following_count: 0 } };
+      server.services.bus.publish("follow_relationships_update", sentinel);
+      await waitFor(() => events.some((e) => e.follower.id === "sentinel"), "the sentinel event", { timeoutMs: 5_000, intervalMs: 10 });
+      const at = events.findIndex((e) => e.follower.id === "sentinel");
+      return events.splice(0, at + 1).slice(0, at);
     },
     stop: () => iterator.return?.(),
   };

@@ -12,22 +12,13 @@ import { PUBLISH_SCHEDULED_JOB } from "../../src/domain/statuses/statuses.job-na
 import { startServer, type RunningServer } from "../../src/server.ts";
 import { freshDatabase, suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 40_000, hookTimeout: 120_000 });
 
 const HOUR = 60 * 60 * 1000;
 const inFuture = (ms: number) => new Date(Date.now() + ms).toISOString();
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.each(suiteKinds(import.meta.url))("scheduled statuses on %s", (kind) => {
   let server: TestServer;
@@ -138,15 +129,15 @@ describe.each(suiteKinds(import.meta.url))("scheduled statuses on %s", (kind) =>
 
     // the old job comes due: it runs and does nothing
     await server.services.db.job.update({ where: { id: oldJob.id }, data: { runAt: new Date(Date.now() - 1000) } });
-    await until(() => server.services.db.job.findUniqueOrThrow({ where: { id: oldJob.id } }), (j) => j.state === "done", "the stale job to run");
+    await waitFor(async () => (await server.services.db.job.findUniqueOrThrow({ where: { id: oldJob.id } })).state === "done", "the stale job to run");
     expect(await server.services.db.scheduledStatus.count({ where: { id: s.id } })).toBe(1);
     expect(await server.services.db.status.count({ where: { source: "moved around" } })).toBe(0);
 
     // the new job, made due early, publishes the status and removes the scheduled one
     await server.services.db.job.update({ where: { id: newJob.id }, data: { runAt: new Date(Date.now() - 1000) } });
-    const published = await until(() => server.services.db.status.findFirst({ where: { source: "moved around" } }), (v) => !!v, "the status to be published");
+    const published = await waitFor(() => server.services.db.status.findFirst({ where: { source: "moved around" } }), "the status to be published");
     expect(published).toMatchObject({ visibility: "public", idempotencyKey: `scheduled:${s.id}` });
-    await until(() => server.services.db.scheduledStatus.count({ where: { id: s.id } }), (n) => n === 0, "the scheduled row to go");
+    await waitFor(async () => (await server.services.db.scheduledStatus.count({ where: { id: s.id } })) === 0, "the scheduled row to go");
     const shown = await (await server.fetch(`/api/v1/statuses/${published!.id}`)).json();
     expect(shown).toMatchObject({ id: published!.id, content: "moved around", account: { acct: "ana" } });
     expect((await server.fetch(`/api/v1/scheduled_statuses/${s.id}`, { headers: auth(ana) })).status).toBe(404);
@@ -162,7 +153,7 @@ describe.each(suiteKinds(import.meta.url))("scheduled statuses on %s", (kind) =>
 
     const [job] = await jobsOf(s.id);
     await server.services.db.job.update({ where: { id: job.id }, data: { runAt: new Date(Date.now() - 1000) } });
-    await until(() => server.services.db.job.findUniqueOrThrow({ where: { id: job.id } }), (j) => j.state === "done", "the job to run");
+    await waitFor(async () => (await server.services.db.job.findUniqueOrThrow({ where: { id: job.id } })).state === "done", "the job to run");
     expect(await server.services.db.status.count({ where: { source: "never mind" } })).toBe(0);
   });
 });
@@ -217,8 +208,8 @@ describe.each(suiteKinds(import.meta.url))("scheduled status published after a r
 
     running = await startServer(settings());
     const { db: prisma } = running.services;
-    const status = await until(() => prisma.status.findFirst({ where: { source: "from the past" } }), (v) => !!v, "the status to be published");
-    await until(() => prisma.scheduledStatus.count(), (n) => n === 0, "the scheduled row to go");
+    const status = await waitFor(() => prisma.status.findFirst({ where: { source: "from the past" } }), "the status to be published");
+    await waitFor(async () => (await prisma.scheduledStatus.count()) === 0, "the scheduled row to go");
     expect(await prisma.job.findMany({ where: { name: PUBLISH_SCHEDULED_JOB } })).toMatchObject([{ state: "done", attempts: 1 }]);
     expect(await prisma.status.count({ where: { source: "from the past" } })).toBe(1);
     const shown = await call(`/api/v1/statuses/${status!.id}`);

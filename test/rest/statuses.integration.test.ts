@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { announceRowWrites } from "../../src/db/row-writes.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe.each(suiteKinds(import.meta.url))("posting statuses on %s", (kind) => {
   let server: TestServer;
@@ -154,8 +155,7 @@ describe("expiring statuses", () => {
     // bring the expiry (and its job) forward instead of waiting two hours
     await db.status.update({ where: { id: s.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await db.job.update({ where: { id: job.id }, data: { runAt: new Date(Date.now() - 1000) } });
-    for (let i = 0; i < 100 && (await db.status.count({ where: { id: s.id } })); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await db.status.count({ where: { id: s.id } })).toBe(0);
+    await waitFor(async () => (await db.status.count({ where: { id: s.id } })) === 0, "the expiry job to delete the status", { timeoutMs: 10_000 });
     expect((await db.job.findUniqueOrThrow({ where: { id: job.id } })).state).toBe("done");
   });
 });

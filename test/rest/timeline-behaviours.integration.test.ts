@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PUBLISH_SCHEDULED_JOB } from "../../src/domain/statuses/statuses.job-names.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { call, until, user, type User } from "./relationships-helpers.ts";
+import { call, user, type User } from "./relationships-helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe.each(suiteKinds(import.meta.url))("timeline behaviours on %s", (kind) => {
   let server: TestServer;
@@ -114,10 +115,13 @@ describe.each(suiteKinds(import.meta.url))("timeline behaviours on %s", (kind) =
     const job = (await db().job.findMany({ where: { name: PUBLISH_SCHEDULED_JOB } })).find((j) => (j.payload as { id: string }).id === scheduled.id)!;
     const scheduledRow = await db().scheduledStatus.findUniqueOrThrow({ where: { id: scheduled.id } });
     await db().job.update({ where: { id: job.id }, data: { runAt: new Date(Date.now() - 1000) } });
-    const published = await until(() => db().status.findFirst({ where: { source: "later on" } }), (s) => !!s);
+    const published = await waitFor(() => db().status.findFirst({ where: { source: "later on" } }), "the scheduled status published");
     expect(published!.idempotencyKey).toBe(`scheduled:${scheduledRow.id}`);
     // the job stores the status, then notifies: wait for the notification, not just the row
-    const notes = await until(() => statusNotes(sub), (n) => n.some((x) => x.statusId === published!.id));
+    const notes = await waitFor(async () => {
+      const n = await statusNotes(sub);
+      return n.some((x) => x.statusId === published.id) && n;
+    }, "the subscriber's notification of the published status");
     expect(notes.map((n) => n.statusId)).toContain(published!.id);
 
     // unsubscribing (and following with notify=false) ends it

@@ -8,6 +8,7 @@ import type { RunningServer } from "../../src/server.ts";
 import { bearer, user, type User } from "../support/actors.ts";
 import { serversSharingRedis, signInOn, type SharedServers } from "../support/redis-servers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 const ADMIN = "/api/v1/ext/admin";
 
@@ -194,11 +195,7 @@ describe("token cache across two servers sharing Redis", () => {
 
   /** The invalidation crosses Redis: B answers differently within a second or two (the cache would hold the entry for a minute). */
   async function soon(probe: () => Promise<boolean>) {
-    const end = Date.now() + 3_000;
-    while (!(await probe())) {
-      if (Date.now() > end) throw new Error("not seen by the other server within 3 s");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(probe, "the change to be seen by the other server", { timeoutMs: 3_000, intervalMs: 50 });
   }
 
   test("a deactivation and a profile edit through A reach B's cache", async () => {

@@ -5,6 +5,7 @@
 import WebSocket from "ws";
 import { streamHub } from "../../src/domain/streams/hub.ts";
 import type { TestServer } from "../support/server.ts";
+import { waitFor } from "../support/wait.ts";
 
 export interface StreamMessage {
   stream: string[];
@@ -109,7 +110,7 @@ export function openStream(server: Pick<TestServer, "url">, path: string, opts: 
 /** Waits until the process's stream hub counts `n` listeners (GraphQL subscriptions register asynchronously). */
 export async function waitForListeners(server: TestServer, n: number) {
   const hub = streamHub(server.services);
-  while (hub.stats().listeners < n) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(() => hub.stats().listeners >= n, () => `${n} stream hub listeners (${hub.stats().listeners} now)`, { timeoutMs: 15_000, intervalMs: 10 });
 }
 
 /** A graphql-ws (graphql-transport-ws) client on a raw socket, so that the upgrade can carry a cookie. */

@@ -10,6 +10,7 @@ import { streamHub } from "../../src/domain/streams/hub.ts";
 import { suiteKinds } from "../support/databases.ts";
 import { passwordToken, startTestServer, type TestServer } from "../support/server.ts";
 import { openStream, StreamClient } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 const pause = (c: StreamClient) => (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
 const resume = (c: StreamClient) => (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
@@ -59,10 +60,10 @@ describe.each(suiteKinds(import.meta.url))("streaming limits (%s)", (kind) => {
     // an answering peer stays through several heartbeats
     let pongs = 0;
     client.ws.on("ping", () => pongs++);
-    while (pongs < 3) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => pongs >= 3, "three heartbeats answered", { intervalMs: 10 });
     expect(streaming.connectionCount()).toBe(1);
     pause(client); // a dead peer: no pong any more
-    while (streaming.connectionCount() > 0) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => streaming.connectionCount() === 0, "the silent peer to be dropped", { intervalMs: 10 });
     resume(client);
     expect((await client.closed).code).toBe(1006); // cut, not closed
     await streaming.close();

@@ -15,11 +15,17 @@ export interface CtlRun {
   out: string;
 }
 
-export function runCtl(env: Record<string, string>, ...args: string[]): Promise<CtlRun> {
-  return run(process.execPath, [ctlEntry, ...args], { env: { ...parentEnv, LOG_LEVEL: "error", ...env } }).then(
+/** Resolves when ctl exits; `soFar()` is what it has printed until now (to wait for a line while it runs). */
+export function runCtl(env: Record<string, string>, ...args: string[]): Promise<CtlRun> & { soFar(): string } {
+  const running = run(process.execPath, [ctlEntry, ...args], { env: { ...parentEnv, LOG_LEVEL: "error", ...env } });
+  let printed = "";
+  running.child.stdout?.on("data", (d) => (printed += d));
+  running.child.stderr?.on("data", (d) => (printed += d));
+  const done = running.then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr, out: r.stdout + r.stderr }),
     (e) => ({ code: e.code as number, stdout: `${e.stdout}`, stderr: `${e.stderr}`, out: `${e.stdout}${e.stderr}` }),
   );
+  return Object.assign(done, { soFar: () => printed });
 }
 
 /** The --json document a command printed on stdout. */

@@ -14,6 +14,7 @@ import pg from "pg";
 import { adapterFactory } from "../../src/db/client.ts";
 import { applyMigrations, migrationsList } from "../../src/db/migrate.ts";
 import { ROOT } from "./built.ts";
+import { StopWaiting, waitFor } from "./wait.ts";
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 export const DB_KINDS = ["pglite", "postgres"] as const;
@@ -87,15 +88,16 @@ async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {
 async function createDatabase(admin: pg.Client, name: string, template: string | undefined) {
   // A copy needs the template to have no session; ours refuses connections, so one appears only while a
   // build is being finished. Wait it out rather than fail.
-  for (let attempt = 0; ; attempt++) {
+  const created = async () => {
     try {
       await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
-      return;
+      return true;
     } catch (error) {
-      if ((error as { code?: string }).code !== "55006" || attempt >= 50) throw error; // 55006: object_in_use
-      await new Promise((r) => setTimeout(r, 100));
+      if ((error as { code?: string }).code === "55006") return false; // object_in_use: the template has a session
+      throw Object.assign(new StopWaiting((error as Error).message), { cause: error });
     }
-  }
+  };
+  await waitFor(created, `template ${template} free of sessions to copy it to ${name}`, { timeoutMs: 5_000 });
 }
 
 /** The committed migrations' hash: what the template and the snapshot are named by. */

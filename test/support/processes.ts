@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from "vitest";
 import { freshDatabase } from "./databases.ts";
 import { serverEntry } from "./built.ts";
 import { startTcpProxy, type FaultProxy } from "./tcp-proxy.ts";
-import { eventually as pollUntil } from "./federation/network.ts";
+import { StopWaiting, waitFor } from "./wait.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -49,17 +49,14 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       child.stdout!.on("data", (d) => (output += d));
       child.stderr!.on("data", (d) => (output += d));
       exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-      const deadline = Date.now() + 90_000;
-      while (Date.now() < deadline) {
-        if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-        try {
-          proc.url = JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8")).url;
-          return;
-        } catch {
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
-      throw new Error(`server did not start:\n${output}`);
+      proc.url = await waitFor(
+        () => {
+          if (child.exitCode !== null) throw new StopWaiting(`server exited with ${child.exitCode}:\n${output}`);
+          return JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8")).url as string; // absent until it listens
+        },
+        () => `the server to start:\n${output}`,
+        { timeoutMs: 90_000 },
+      );
     },
     async signal(signal) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
@@ -139,19 +136,15 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let child: ChildProcess | null = null;
   const start = async () => {
     child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const ok = await new Promise<boolean>((resolve) => {
+    const accepts = () =>
+      new Promise<boolean>((resolve) => {
         const s = net.connect(port, "127.0.0.1", () => {
           s.end("PING\r\n");
           resolve(true);
         });
         s.on("error", () => resolve(false));
       });
-      if (ok) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("redis-server did not start");
+    await waitFor(accepts, `redis-server to accept connections on port ${port}`, { timeoutMs: 10_000, intervalMs: 50 });
   };
   const stop = async () => {
     const c = child;
@@ -174,10 +167,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Polls `check` until it returns something truthy (sized for a loaded machine): the federation harness's poller. */
-export function eventually<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  return pollUntil(check, { timeoutMs, what });
-}
 
 export const PROCESS_ADMIN_TOKEN = "fault-test-admin-token";
 

@@ -11,6 +11,8 @@ import WebSocket from "ws";
 import { expect } from "vitest";
 import type { Cases, ReplayCase } from "./case.ts";
 import { png, type Fixture, type Vars } from "./fixture.ts";
+import { streamHub } from "../../../src/domain/streams/hub.ts";
+import { waitFor } from "../../support/wait.ts";
 
 const P = "/api/v1/pleroma";
 const account = (a: unknown) => expect(a).toMatchObject({ id: expect.any(String), acct: expect.any(String), username: expect.any(String), avatar: expect.any(String), pleroma: expect.any(Object) });
@@ -884,6 +886,8 @@ export const clientCases: Cases = {
   // the streaming socket (pleroma-fe's getMastodonSocketURI: the token in the query, one stream per socket)
   [`WS /api/v1/streaming`]: {
     run: async (f) => {
+      const hub = streamHub(f.server.services);
+      const subscribed = hub.stats().subscriptions;
       const ws = new WebSocket(`${f.server.url.replace(/^http/, "ws")}/api/v1/streaming?access_token=${f.alice.token}&stream=user`);
       await new Promise((resolve, reject) => (ws.once("open", resolve), ws.once("error", reject)));
       try {
@@ -893,8 +897,8 @@ export const clientCases: Cases = {
             if (parsed.event === "notification") resolve(parsed);
           }),
         );
-        // give the subscription a moment to be registered server-side before the event happens
-        await new Promise((r) => setTimeout(r, 200));
+        // the subscription is registered server-side (after its token check) before the event happens
+        await waitFor(() => hub.stats().subscriptions > subscribed, "the user stream to be subscribed", { intervalMs: 10 });
         const id = await f.post(f.bob.token, "@alice over the socket");
         const got = await event;
         expect(got.event).toBe("notification");

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { serverEntry } from "../built.ts";
 import { freshDatabase } from "../databases.ts";
+import { StopWaiting, waitFor } from "../wait.ts";
 import { startTlsFront, type TlsFront } from "./proxy.ts";
 import { CA_CERT_FILE } from "./tls.ts";
 
@@ -56,17 +57,27 @@ async function resolveTestNamesTo(address: string) {
   await import(PRELOAD);
 }
 
-async function waitForServerFile(file: string, child: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out()}`);
-    try {
-      return JSON.parse(fs.readFileSync(file, "utf8")).url as string;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`server did not start in ${timeoutMs} ms:\n${out()}`);
+function waitForServerFile(file: string, child: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<string> {
+  return waitFor(
+    () => {
+      if (child.exitCode !== null) throw new StopWaiting(`server exited with ${child.exitCode}:\n${out()}`);
+      return JSON.parse(fs.readFileSync(file, "utf8")).url as string; // absent until the server listens
+    },
+    () => `the server to write ${file}:\n${out()}`,
+    { timeoutMs },
+  );
+}
+
+/**
+ * Waits until `instance` has no due job waiting or running: everything queued so far (inbox activities,
+ * outbox intents, Fedify's fan-outs and deliveries) has run. A job enqueues its follow-ups before it is
+ * marked done, so the queue is never idle between two links of a chain; a retry waits with a later run_at.
+ * "Nothing else comes" checks wait for this instead of for time.
+ */
+export function queueIdle(instance: TestInstance, timeoutMs = 30_000): Promise<true> {
+  const busy = async () =>
+    (await instance.sql<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE state::text IN ('pending', 'running') AND run_at <= (now() AT TIME ZONE 'UTC')"))[0].n;
+  return waitFor(async () => (await busy()) === 0, `${instance.name}'s due jobs to have run`, { timeoutMs });
 }
 
 export async function startFederationNet(): Promise<FederationNet> {
@@ -209,18 +220,3 @@ export async function startFederationNet(): Promise<FederationNet> {
   };
 }
 
-/** Polls `check` until it answers something truthy (federation is asynchronous: jobs deliver). */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, { timeoutMs = 20_000, intervalMs = 200, what = "condition" } = {}): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
-}
