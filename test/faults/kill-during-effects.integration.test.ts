@@ -10,7 +10,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { eventually, serverPerSuite, usersOn } from "../support/processes.ts";
+import { serverPerSuite, usersOn } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
 
@@ -131,7 +132,7 @@ describe("kill -9 while actions with durable effects arrive", () => {
         const workers = Array.from({ length: CLIENTS }, worker);
         // a random moment once the burst is under way: after 20 to 120 more acknowledged actions
         const target = acknowledged + 20 + Math.floor(Math.random() * 100);
-        await eventually(async () => acknowledged >= target, `${target} acknowledged actions`, 120_000);
+        await waitFor(async () => acknowledged >= target, `${target} acknowledged actions`, { timeoutMs: 120_000 });
         expect(await server.signal("SIGKILL")).toBe(null);
         dead = true;
         await Promise.all(workers);
@@ -145,13 +146,13 @@ describe("kill -9 while actions with durable effects arrive", () => {
       const missing = (await client.query<{ kind: string; id: string }>(MISSING)).rows;
       expect(missing).toEqual([]);
       // and the restarted server runs them all to the end (jobs the dead process held: once their lease expires)
-      const unfinished = await eventually(
+      const unfinished = await waitFor(
         async () => {
           const rows = (await client.query(UNFINISHED)).rows;
           return rows.length === 0 ? rows : null;
         },
         "every delivery job done",
-        180_000,
+        { timeoutMs: 180_000 },
       ).catch(async () => (await client.query(UNFINISHED)).rows);
       expect(unfinished).toEqual([]);
       expect(received).toBeGreaterThan(0); // the pushes (and deliveries) reached the sink

@@ -7,7 +7,8 @@ import { openDatabase, type Database } from "../../src/db/client.ts";
 import { createDatabaseQueue } from "../../src/jobs/db-queue.ts";
 import type { JobQueue } from "../../src/jobs/queue.ts";
 import { createRedisQueue } from "../../src/jobs/redis-queue.ts";
-import { REDIS_URL, createPgDatabase, obliterateRedisQueue, randomSuffix, waitFor } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
+import { REDIS_URL, createPgDatabase, obliterateRedisQueue, randomSuffix } from "./helpers.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -57,8 +58,9 @@ describe.each([
         expect(await db.prisma.job.count({ where: { name: "record", payload: { equals: { n: engine } } } })).toBe(0);
       });
       await jobs.committed();
-      await waitFor(async () => seen.length > 0, 20_000, "the committed job ran");
-      await new Promise((r) => setTimeout(r, 300)); // a rolled-back job would have run by now too
+      await waitFor(async () => seen.length > 0, "the committed job ran", { timeoutMs: 20_000 });
+      // time is the behaviour: the rolled-back job must never run; it is given the time the committed one took
+      await new Promise((r) => setTimeout(r, 300));
       expect(seen).toEqual([{ n: engine }]);
     } finally {
       await queue.stop();
@@ -78,9 +80,10 @@ test("BullMQ: an outbox row whose process died before handing it over is relayed
     const { queue, seen } = recording(() => createRedisQueue(REDIS_URL, { prefix, queueName, outbox: db.prisma, relayIntervalMs: 200, relayAfterMs: 500, log: () => {} }));
     await queue.start();
     try {
-      await waitFor(async () => seen.length > 0, 20_000, "the orphaned job ran");
-      await waitFor(async () => (await db.prisma.job.count({ where: { name: "record", payload: { equals: { n: "orphan" } } } })) === 0, 10_000, "the row deleted");
-      await new Promise((r) => setTimeout(r, 700)); // more relays: nothing runs twice
+      await waitFor(async () => seen.length > 0, "the orphaned job ran", { timeoutMs: 20_000 });
+      await waitFor(async () => (await db.prisma.job.count({ where: { name: "record", payload: { equals: { n: "orphan" } } } })) === 0, "the row deleted", { timeoutMs: 10_000 });
+      // time is the behaviour: several more relay rounds (200 ms apart) pass, and none runs the job again
+      await new Promise((r) => setTimeout(r, 700));
       expect(seen).toEqual([{ n: "orphan" }]);
     } finally {
       await queue.stop();

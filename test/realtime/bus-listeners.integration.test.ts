@@ -7,7 +7,8 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 import { createBus, type Bus } from "../../src/realtime/bus.ts";
 import { isolatingListeners, MAX_UNREAD, SubscriberDropped } from "../../src/realtime/pubsub.ts";
 import { createRedisTopicTarget, type TopicEventTarget } from "../../src/realtime/redis-bus.ts";
-import { REDIS_URL, collect, listeners, newRedis, waitFor } from "./helpers.ts";
+import { waitFor } from "../support/wait.ts";
+import { REDIS_URL, collect, listeners, newRedis } from "./helpers.ts";
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -35,7 +36,7 @@ describe.each(["in-process", "redis"] as Mode[])("bus listeners %s", (mode) => {
     if (mode === "in-process") return;
     const redis = newRedis();
     try {
-      await waitFor(async () => (await listeners(redis, `${bus.redisPrefix}${topic}`)) === count, 10_000, `${count} subscription(s) on ${topic}`);
+      await waitFor(async () => (await listeners(redis, `${bus.redisPrefix}${topic}`)) === count, `${count} subscription(s) on ${topic}`, { timeoutMs: 10_000 });
     } finally {
       redis.disconnect();
     }
@@ -57,9 +58,10 @@ describe.each(["in-process", "redis"] as Mode[])("bus listeners %s", (mode) => {
     const recorder = (e: Event) => void heard.push((e as CustomEvent).detail);
     target.addEventListener("ping", thrower);
     target.addEventListener("ping", recorder);
-    if (mode === "redis") await new Promise((r) => setTimeout(r, 0)); // SUBSCRIBE is sent in order before the PUBLISH below
+    // time is the behaviour: one turn of the event loop, so the SUBSCRIBE is sent before the PUBLISH below
+    if (mode === "redis") await new Promise((r) => setTimeout(r, 0));
     for (let i = 0; i < 5; i++) target.dispatchEvent(new CustomEvent("ping", { detail: { at: String(i) } }));
-    await waitFor(() => heard.length === 5, 10_000, "five events at the recorder");
+    await waitFor(() => heard.length === 5, "five events at the recorder", { timeoutMs: 10_000 });
     expect(heard).toEqual([0, 1, 2, 3, 4].map((i) => ({ at: String(i) })));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(/a listener of "(test-listeners-\w+:)?ping" failed.*listener broke/s);
@@ -79,7 +81,7 @@ describe.each(["in-process", "redis"] as Mode[])("bus listeners %s", (mode) => {
     await liveOn(subscriber, "ping", 1);
     const total = MAX_UNREAD + 200;
     for (let i = 0; i < total; i++) publisher.publish("ping", { at: String(i) });
-    await waitFor(() => reader.events.length === total, 20_000, `${total} events at the reader`);
+    await waitFor(() => reader.events.length === total, `${total} events at the reader`, { timeoutMs: 20_000 });
     expect(reader.events.map((e) => e.at)).toEqual([...Array(total).keys()].map(String));
     expect(logged).toEqual([]);
 
