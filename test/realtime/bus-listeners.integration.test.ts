@@ -45,9 +45,10 @@ describe.each(["in-process", "redis"] as Mode[])("bus listeners %s", (mode) => {
   test("a listener that throws is logged once; the listener after it gets every event", async () => {
     const logged: string[] = [];
     let target: TopicEventTarget;
+    const channelPrefix = prefix();
     if (mode === "in-process") target = isolatingListeners(new EventTarget(), (m) => logged.push(m));
     else {
-      const redis = createRedisTopicTarget({ url: REDIS_URL, prefix: prefix() });
+      const redis = createRedisTopicTarget({ url: REDIS_URL, prefix: channelPrefix });
       closing.push(() => redis.close());
       target = isolatingListeners(redis.target, (m) => logged.push(m));
     }
@@ -58,8 +59,15 @@ describe.each(["in-process", "redis"] as Mode[])("bus listeners %s", (mode) => {
     const recorder = (e: Event) => void heard.push((e as CustomEvent).detail);
     target.addEventListener("ping", thrower);
     target.addEventListener("ping", recorder);
-    // time is the behaviour: one turn of the event loop, so the SUBSCRIBE is sent before the PUBLISH below
-    if (mode === "redis") await new Promise((r) => setTimeout(r, 0));
+    // over Redis the events go out on another connection than the subscription's: publish once it is live
+    if (mode === "redis") {
+      const redis = newRedis();
+      try {
+        await waitFor(async () => (await listeners(redis, `${channelPrefix}ping`)) === 1, "the subscription to ping", { timeoutMs: 10_000 });
+      } finally {
+        redis.disconnect();
+      }
+    }
     for (let i = 0; i < 5; i++) target.dispatchEvent(new CustomEvent("ping", { detail: { at: String(i) } }));
     await waitFor(() => heard.length === 5, "five events at the recorder", { timeoutMs: 10_000 });
     expect(heard).toEqual([0, 1, 2, 3, 4].map((i) => ({ at: String(i) })));
