@@ -37,11 +37,12 @@ describe("upserts racing a first insert on postgres", () => {
         statements.push(sql);
         if (/^INSERT INTO "public"."domain_blocks"/.test(sql)) inserting();
       });
-      // a Prisma query starts when awaited: Promise.resolve sets it going now
-      const running = Promise.resolve(upsert());
+      // a Prisma query starts when awaited: allSettled sets it going now, and observes its failure at once
+      // (settled only after the COMMIT below, it was an unhandled rejection meanwhile)
+      const running = Promise.allSettled([upsert()]);
       await inserted;
       await other.query("COMMIT");
-      const [result] = await Promise.allSettled([running]);
+      const [result] = await running;
       stop();
       return { result, statements };
     } finally {
