@@ -48,7 +48,11 @@ export function holdDataDir(dir: string, role: "server" | "ctl"): () => void {
   const file = path.join(dir, LOCK_FILE);
   const mine = held.get(file);
   if (mine) mine.holders++;
-  else held.set(file, { content: acquire(file, role), holders: 1 });
+  else {
+    held.set(file, { content: acquire(file, role), holders: 1 });
+    // a process that exits without releasing (a start-up failure, the shutdown's deadline) lets go too
+    if (held.size === 1) process.once("exit", releaseAll);
+  }
   let released = false;
   return () => {
     if (released) return;
@@ -56,13 +60,23 @@ export function holdDataDir(dir: string, role: "server" | "ctl"): () => void {
     const entry = held.get(file);
     if (!entry || --entry.holders > 0) return;
     held.delete(file);
-    // only our own lock is removed (never one another process took over)
-    try {
-      if (fs.readFileSync(file, "utf8") === entry.content) fs.rmSync(file);
-    } catch {
-      /* already gone */
-    }
+    if (held.size === 0) process.removeListener("exit", releaseAll);
+    removeOwn(file, entry.content);
   };
+}
+
+/** Removes the lock only while it is still ours (never one another process took over). */
+function removeOwn(file: string, content: string) {
+  try {
+    if (fs.readFileSync(file, "utf8") === content) fs.rmSync(file);
+  } catch {
+    /* already gone */
+  }
+}
+
+function releaseAll() {
+  for (const [file, entry] of held) removeOwn(file, entry.content);
+  held.clear();
 }
 
 function acquire(file: string, role: string): string {

@@ -175,6 +175,19 @@ describe("one process per DATA_DIR", () => {
     }
   });
 
+  test("a start that fails after taking the directory lets go of it", async () => {
+    const busy = net.createServer();
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", () => r()));
+    const dataDir = path.join(temp, "failed-start");
+    try {
+      const result = await runToExit({ PORT: String((busy.address() as net.AddressInfo).port), DATA_DIR: dataDir });
+      expectOneLine(result, /is already in use/);
+      expect(fs.existsSync(path.join(dataDir, "process.lock"))).toBe(false);
+    } finally {
+      busy.close();
+    }
+  });
+
   test("ctl --offline holds the directory while it works, and lets go after", async () => {
     const dataDir = path.join(temp, "ctl-only");
     const created = await runCtl({ DATA_DIR: dataDir }, "user", "new", "zed", "zed@example.test", "--password", "pw-zed-12345", "--offline");
